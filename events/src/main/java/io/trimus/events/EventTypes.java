@@ -1,0 +1,11 @@
+package io.trimus.events;
+
+/** CloudEvent {@code type} values; a breaking change to a payload gets a new {@code .vN} type. */
+public final class EventTypes {
+    public static final String RUN_REQUESTED = "io.trimus.run.requested.v1";
+    public static final String RUN_STATUS = "io.trimus.run.status.v1";
+    public static final String RUN_CANCEL = "io.trimus.run.cancel.v1";
+
+    private EventTypes() {
+    }
+}

@@ -1,0 +1,17 @@
+package io.trimus.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * {@code io.trimus.run.requested.v1} on {@link Topics#RUN_REQUESTED}: run-service asks the adapter
+ * service to execute one run. {@code id} is the event id (also the CloudEvent id); consumers dedupe on it.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType,
+                           JsonNode adapterConfig, IssueRef issue, String input, Instant requestedAt) {
+}

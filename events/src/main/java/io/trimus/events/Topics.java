@@ -1,0 +1,14 @@
+package io.trimus.events;
+
+/** Kafka topic names; the channel name of each producer and consumer equals its topic name. */
+public final class Topics {
+    /** Run requests from run-service's outbox to the adapter service; key = run id. */
+    public static final String RUN_REQUESTED = "trimus.run.requested";
+    /** Run status changes from the adapter service to run-service and the dashboard; key = run id. */
+    public static final String RUN_STATUS = "trimus.run.status";
+    /** Cancel requests from run-service's outbox to the adapter service; key = run id. */
+    public static final String RUN_CANCEL = "trimus.run.cancel";
+
+    private Topics() {
+    }
+}

@@ -1,0 +1,47 @@
+package io.trimus.run.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** Knobs of run-service; environment names follow the Trimus operator docs (TRIMUS_OUTBOX_POLL_INTERVAL …). */
+@ConfigMapping(prefix = "trimus")
+public interface TrimusConfig {
+
+    /** Publishing of the transactional outbox. */
+    Outbox outbox();
+
+    /** Limits on what a run stores and returns. */
+    Runs run();
+
+    /** Publishing of the transactional outbox. */
+    interface Outbox {
+        /** How often the relay looks for unpublished events besides being woken on each write (TRIMUS_OUTBOX_POLL_INTERVAL). */
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /** Events published per relay pass (TRIMUS_OUTBOX_BATCH_SIZE). */
+        @WithDefault("50")
+        int batchSize();
+
+        /** How long one publish may wait for the broker before the relay retries later (TRIMUS_OUTBOX_SEND_TIMEOUT). */
+        @WithDefault("15s")
+        Duration sendTimeout();
+    }
+
+    /** Limits on what a run stores and returns. */
+    interface Runs {
+        /** Bytes of output kept per run: the tail, so the end of a log survives (TRIMUS_RUN_OUTPUT_MAX_BYTES). */
+        @WithDefault("65536")
+        int outputMaxBytes();
+
+        /** Largest accepted run input in bytes (TRIMUS_RUN_INPUT_MAX_BYTES). */
+        @WithDefault("65536")
+        int inputMaxBytes();
+
+        /** Largest page of the run list (TRIMUS_RUN_LIST_MAX_LIMIT). */
+        @WithDefault("200")
+        int listMaxLimit();
+    }
+}

@@ -1,0 +1,35 @@
+package io.trimus.run.repository;
+
+import io.trimus.events.RunState;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** One execution of an agent, from QUEUED to its terminal state, with its outcome. */
+@Entity
+@Table(name = "run")
+public class Run {
+    @Id
+    public UUID id;
+    public UUID companyId;
+    public UUID agentId;
+    public String adapterType;
+    @Enumerated(EnumType.STRING)
+    public RunState status;
+    public String issueId;
+    public String issueTitle;
+    public String issueBody;
+    public String input;
+    public Integer exitCode;
+    public String output;
+    public String error;
+    public Instant queuedAt;
+    public Instant dispatchedAt;
+    public Instant startedAt;
+    public Instant finishedAt;
+}

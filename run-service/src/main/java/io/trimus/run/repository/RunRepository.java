@@ -1,0 +1,27 @@
+package io.trimus.run.repository;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.RunState;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+import java.util.UUID;
+
+/** Runs, always looked up within their company. */
+@ApplicationScoped
+public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
+
+    /** The run if it exists and belongs to the company, else null. */
+    public Uni<Run> findInCompany(UUID companyId, UUID runId) {
+        return find("id = ?1 and companyId = ?2", runId, companyId).firstResult();
+    }
+
+    /** The company's latest runs, newest first, optionally only those in {@code status}. */
+    public Uni<List<Run>> latest(UUID companyId, RunState status, int limit) {
+        var query = status == null
+                ? find("companyId = ?1 order by queuedAt desc, id desc", companyId)
+                : find("companyId = ?1 and status = ?2 order by queuedAt desc, id desc", companyId, status);
+        return query.page(0, limit).list();
+    }
+}

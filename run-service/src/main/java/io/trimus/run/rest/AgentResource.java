@@ -1,0 +1,79 @@
+package io.trimus.run.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.run.repository.Agent;
+import io.trimus.run.service.AgentService;
+import io.trimus.run.service.Ids;
+import io.trimus.run.service.ProblemException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** HTTP face of a company's agents. */
+@Path("/api/companies/{company_id}/agents")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class AgentResource {
+    private final AgentService agents;
+    private final ObjectMapper json;
+
+    AgentResource(AgentService agents, ObjectMapper json) {
+        this.agents = agents;
+        this.json = json;
+    }
+
+    /** Body of POST …/agents. */
+    public record CreateAgent(String name, String adapterType, JsonNode adapterConfig) {
+    }
+
+    /** An agent as the API shows it; {@code isolation} says where its code runs (host, container, off-host). */
+    public record AgentView(UUID id, UUID companyId, String name, String adapterType, String isolation,
+                            JsonNode adapterConfig, Instant createdAt) {
+    }
+
+    @POST
+    public Uni<RestResponse<AgentView>> create(@PathParam("company_id") String companyId, CreateAgent body) {
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"name\", \"adapter_type\", \"adapter_config\"}");
+        }
+        UUID company = Ids.parse("company_id", companyId);
+        return agents.create(company, body.name(), body.adapterType(), body.adapterConfig())
+                .map(a -> RestResponse.ResponseBuilder
+                        .<AgentView>created(URI.create("/api/companies/" + a.companyId + "/agents/" + a.id))
+                        .entity(view(a)).build());
+    }
+
+    @GET
+    public Uni<List<AgentView>> list(@PathParam("company_id") String companyId) {
+        return agents.list(Ids.parse("company_id", companyId)).map(list -> list.stream().map(this::view).toList());
+    }
+
+    @GET
+    @Path("/{agent_id}")
+    public Uni<AgentView> get(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId) {
+        return agents.get(Ids.parse("company_id", companyId), Ids.parse("agent_id", agentId)).map(this::view);
+    }
+
+    private AgentView view(Agent a) {
+        try {
+            String isolation = AdapterType.fromWire(a.adapterType).map(AdapterType::isolation).orElse("unknown");
+            return new AgentView(a.id, a.companyId, a.name, a.adapterType, isolation, json.readTree(a.adapterConfig),
+                    a.createdAt);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("stored adapter_config is not JSON", e);
+        }
+    }
+}

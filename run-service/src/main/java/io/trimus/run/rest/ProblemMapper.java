@@ -1,0 +1,81 @@
+package io.trimus.run.rest;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.trimus.run.service.ProblemException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.stream.Collectors;
+
+/** Turns every failure into problem+json; clients never see class names, stack traces or SQL. */
+public class ProblemMapper {
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> domain(ProblemException e) {
+        return problem(e.status(), e.title(), e.getMessage(), e.field());
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> unreadableJson(JsonProcessingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String field = path(unknown);
+            return problem(400, "Invalid request", field + " is not a known field", field);
+        }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            String field = path(mapping);
+            return problem(400, "Invalid request", field + " has the wrong type", field);
+        }
+        if (e instanceof JsonParseException) {
+            return problem(400, "Invalid request", "the request body is not valid JSON", null);
+        }
+        return problem(400, "Invalid request", "the request body does not match the expected JSON shape", null);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String reason = Response.Status.fromStatusCode(status) == null
+                ? "Error" : Response.Status.fromStatusCode(status).getReasonPhrase();
+        String detail = switch (status) {
+            case 404 -> "no such resource";
+            case 405 -> "this method is not allowed on this resource";
+            case 415 -> "send the request body as application/json";
+            case 406 -> "this resource answers with application/json";
+            default -> reason.toLowerCase();
+        };
+        return problem(status, reason, detail, null);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> unexpected(Throwable e) {
+        LOG.error("Unexpected failure while serving a request", e);
+        return problem(500, "Internal error", "the server failed to handle the request; the failure has been logged",
+                null);
+    }
+
+    private static String path(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static RestResponse<Problem> problem(int status, String title, String detail, String field) {
+        String type = "https://trimus.io/problems/" + switch (status) {
+            case 400 -> "invalid-request";
+            case 404 -> "not-found";
+            case 409 -> "conflict";
+            case 500 -> "internal-error";
+            default -> "http-" + status;
+        };
+        return RestResponse.ResponseBuilder.<Problem>create(status)
+                .entity(new Problem(type, title, status, detail, field))
+                .type(Problem.MEDIA_TYPE).build();
+    }
+}

@@ -1,0 +1,72 @@
+package io.trimus.run.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.AdapterConfigs;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.run.repository.Agent;
+import io.trimus.run.repository.AgentRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** Registers agents after checking their adapter_config against the adapter's contract; nothing invalid is stored. */
+@ApplicationScoped
+public class AgentService {
+    private final AgentRepository agents;
+    private final CompanyService companies;
+
+    AgentService(AgentRepository agents, CompanyService companies) {
+        this.agents = agents;
+        this.companies = companies;
+    }
+
+    @WithTransaction
+    public Uni<Agent> create(UUID companyId, String name, String adapterType, JsonNode adapterConfig) {
+        Agent agent;
+        try {
+            agent = newAgent(companyId, name, adapterType, adapterConfig);
+        } catch (ProblemException e) {
+            return Uni.createFrom().failure(e);
+        }
+        return companies.get(companyId).flatMap(company -> agents.persist(agent));
+    }
+
+    @WithSession
+    public Uni<Agent> get(UUID companyId, UUID agentId) {
+        return companies.get(companyId)
+                .flatMap(company -> agents.findInCompany(companyId, agentId))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("agent", agentId));
+    }
+
+    @WithSession
+    public Uni<List<Agent>> list(UUID companyId) {
+        return companies.get(companyId).flatMap(company -> agents.listInCompany(companyId));
+    }
+
+    private static Agent newAgent(UUID companyId, String name, String adapterType, JsonNode adapterConfig) {
+        String trimmed = name == null ? "" : name.strip();
+        if (trimmed.isEmpty() || trimmed.length() > 200) {
+            throw ProblemException.invalid("name", "must be 1 to 200 characters");
+        }
+        AdapterType type;
+        try {
+            type = AdapterConfigs.validate(adapterType, adapterConfig);
+        } catch (AdapterConfigException e) {
+            throw ProblemException.invalid(e.field(), e.getMessage());
+        }
+        Agent agent = new Agent();
+        agent.id = UUID.randomUUID();
+        agent.companyId = companyId;
+        agent.name = trimmed;
+        agent.adapterType = type.wireName();
+        agent.adapterConfig = adapterConfig.toString();
+        agent.createdAt = Instant.now();
+        return agent;
+    }
+}

@@ -1,0 +1,37 @@
+package io.trimus.run.service;
+
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.trimus.run.repository.Company;
+import io.trimus.run.repository.CompanyRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.UUID;
+
+/** Creates and finds companies, the tenants of Trimus. */
+@ApplicationScoped
+public class CompanyService {
+    private final CompanyRepository companies;
+
+    CompanyService(CompanyRepository companies) {
+        this.companies = companies;
+    }
+
+    @WithTransaction
+    public Uni<Company> create(String name) {
+        String trimmed = name == null ? "" : name.strip();
+        if (trimmed.isEmpty() || trimmed.length() > 200) {
+            return Uni.createFrom().failure(ProblemException.invalid("name", "must be 1 to 200 characters"));
+        }
+        Company company = Company.named(trimmed);
+        return companies.persist(company);
+    }
+
+    /** The company, or a 404 problem. */
+    @WithSession
+    public Uni<Company> get(UUID id) {
+        return companies.findById(id)
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("company", id));
+    }
+}

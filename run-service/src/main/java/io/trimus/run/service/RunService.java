@@ -1,0 +1,177 @@
+package io.trimus.run.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.EventTypes;
+import io.trimus.events.IssueRef;
+import io.trimus.events.OutputTail;
+import io.trimus.events.RunCancelRequested;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.events.Topics;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.Agent;
+import io.trimus.run.repository.ProcessedEventRepository;
+import io.trimus.run.repository.Run;
+import io.trimus.run.repository.RunRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** The rules of a run's life: accept (with its outbox event), cancel, and advance on status events. */
+@ApplicationScoped
+public class RunService {
+    private static final Logger LOG = Logger.getLogger(RunService.class);
+
+    private final AgentService agents;
+    private final CompanyService companies;
+    private final RunRepository runs;
+    private final ProcessedEventRepository processedEvents;
+    private final Outbox outbox;
+    private final ObjectMapper json;
+    private final TrimusConfig config;
+
+    RunService(AgentService agents, CompanyService companies, RunRepository runs,
+               ProcessedEventRepository processedEvents, Outbox outbox, ObjectMapper json, TrimusConfig config) {
+        this.agents = agents;
+        this.companies = companies;
+        this.runs = runs;
+        this.processedEvents = processedEvents;
+        this.outbox = outbox;
+        this.json = json;
+        this.config = config;
+    }
+
+    /** Queues a run of the agent; the run and its run.requested event commit together. */
+    @WithTransaction
+    public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
+        if (input != null && input.getBytes(StandardCharsets.UTF_8).length > config.run().inputMaxBytes()) {
+            return Uni.createFrom().failure(ProblemException.invalid("input",
+                    "is larger than " + config.run().inputMaxBytes() + " bytes"));
+        }
+        if (issue != null && issue.id() != null && issue.id().length() > 200) {
+            return Uni.createFrom().failure(ProblemException.invalid("issue.id", "must be at most 200 characters"));
+        }
+        return agents.get(companyId, agentId).flatMap(agent -> {
+            Run run = queued(agent, issue, input);
+            RunRequested event = new RunRequested(UUID.randomUUID(), run.id, companyId, agentId, agent.adapterType,
+                    parse(agent.adapterConfig), issue, input, run.queuedAt);
+            return runs.persist(run)
+                    .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event));
+        });
+    }
+
+    /** The run, or a 404 problem. */
+    @WithSession
+    public Uni<Run> get(UUID companyId, UUID runId) {
+        return companies.get(companyId)
+                .flatMap(company -> runs.findInCompany(companyId, runId))
+                .onItem().ifNull().failWith(() -> ProblemException.notFound("run", runId));
+    }
+
+    /** The company's latest runs, newest first. */
+    @WithSession
+    public Uni<List<Run>> latest(UUID companyId, RunState status, int limit) {
+        return companies.get(companyId).flatMap(company -> runs.latest(companyId, status, limit));
+    }
+
+    /**
+     * Cancels a run. A run whose request is still in the outbox is withdrawn and ends CANCELLED at once;
+     * otherwise the adapter is asked to stop it and reports CANCELLED itself.
+     */
+    @WithTransaction
+    public Uni<Run> cancel(UUID companyId, UUID runId) {
+        return get(companyId, runId).call(run -> {
+            if (run.status.isTerminal()) {
+                return Uni.createFrom().failure(ProblemException.conflict(
+                        "run " + runId + " has already finished (" + run.status + ")"));
+            }
+            return outbox.withdrawUnpublished(EventTypes.RUN_REQUESTED, run.id).flatMap(withdrawn -> {
+                if (withdrawn) {
+                    finish(run, RunState.CANCELLED, null, null, "cancelled before it was dispatched", Instant.now());
+                    return Uni.createFrom().voidItem();
+                }
+                RunCancelRequested event = new RunCancelRequested(UUID.randomUUID(), run.id, companyId, Instant.now());
+                return outbox.add(Topics.RUN_CANCEL, EventTypes.RUN_CANCEL, event.id(), run.id, event).replaceWithVoid();
+            });
+        });
+    }
+
+    /**
+     * Advances a run on a status event. Idempotent on the event id, and only forward: a late or duplicate
+     * event never moves a finished run.
+     */
+    @WithTransaction
+    public Uni<Void> applyStatus(RunStatusChanged event) {
+        return processedEvents.markFirstSeen(event.id()).flatMap(first -> !first
+                ? Uni.createFrom().voidItem()
+                : runs.findById(event.runId()).invoke(run -> advance(run, event)).replaceWithVoid());
+    }
+
+    private void advance(Run run, RunStatusChanged event) {
+        if (run == null || !run.companyId.equals(event.companyId())) {
+            LOG.warnf("Ignoring status %s for unknown run %s", event.status(), event.runId());
+            return;
+        }
+        if (!run.status.canMoveTo(event.status())) {
+            LOG.debugf("Run %s stays %s: ignoring late %s", run.id, run.status, event.status());
+            return;
+        }
+        Instant at = event.occurredAt() == null ? Instant.now() : event.occurredAt();
+        switch (event.status()) {
+            case DISPATCHED -> {
+                run.status = RunState.DISPATCHED;
+                run.dispatchedAt = at;
+            }
+            case RUNNING -> {
+                run.status = RunState.RUNNING;
+                run.startedAt = at;
+                if (run.dispatchedAt == null) {
+                    run.dispatchedAt = at;
+                }
+            }
+            default -> finish(run, event.status(), event.exitCode(), event.output(), event.error(), at);
+        }
+    }
+
+    private void finish(Run run, RunState state, Integer exitCode, String output, String error, Instant at) {
+        run.status = state;
+        run.exitCode = exitCode;
+        run.output = OutputTail.of(output, config.run().outputMaxBytes());
+        run.error = error;
+        run.finishedAt = at;
+    }
+
+    private static Run queued(Agent agent, IssueRef issue, String input) {
+        Run run = new Run();
+        run.id = UUID.randomUUID();
+        run.companyId = agent.companyId;
+        run.agentId = agent.id;
+        run.adapterType = agent.adapterType;
+        run.status = RunState.QUEUED;
+        if (issue != null) {
+            run.issueId = issue.id();
+            run.issueTitle = issue.title();
+            run.issueBody = issue.body();
+        }
+        run.input = input;
+        run.queuedAt = Instant.now();
+        return run;
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode parse(String adapterConfig) {
+        try {
+            return json.readTree(adapterConfig);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored adapter_config is not JSON", e);
+        }
+    }
+}
