@@ -61,7 +61,7 @@ public class OutboxRelay {
         return drain();
     }
 
-    @Scheduled(every = "${trimus.outbox.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${trimus.outbox.poll-interval:1s}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> onTick() {
         return drain();
     }

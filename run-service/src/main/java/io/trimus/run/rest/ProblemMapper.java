@@ -3,6 +3,7 @@ package io.trimus.run.rest;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.trimus.run.service.ProblemException;
 import jakarta.ws.rs.WebApplicationException;
@@ -22,11 +23,22 @@ public class ProblemMapper {
         return problem(e.status(), e.title(), e.getMessage(), e.field());
     }
 
+    // Quarkus ships mappers for these Jackson subtypes; naming them here makes ours win.
+    @ServerExceptionMapper
+    public RestResponse<Problem> unknownField(UnrecognizedPropertyException e) {
+        String field = path(e);
+        return problem(400, "Invalid request", field + " is not a known field", field);
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<Problem> mismatchedInput(MismatchedInputException e) {
+        return unreadableJson(e);
+    }
+
     @ServerExceptionMapper
     public RestResponse<Problem> unreadableJson(JsonProcessingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
-            String field = path(unknown);
-            return problem(400, "Invalid request", field + " is not a known field", field);
+            return unknownField(unknown);
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             String field = path(mapping);

@@ -1,0 +1,154 @@
+package io.trimus.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A built Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) in a child JVM, for tests that need
+ * another service really running. Ready when {@code GET /q/health/ready} answers 200, so the service needs
+ * quarkus-smallrye-health.
+ */
+public final class ServiceProcess implements AutoCloseable {
+    /** JVM options unless the caller gives its own: small heap and fast startup, three JVMs share 2 cores. */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC");
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final String module;
+    private final int port;
+    private final ChildProcess process;
+    private final Thread killOnExit;
+
+    private ServiceProcess(String module, int port, ChildProcess process) {
+        this.module = module;
+        this.port = port;
+        this.process = process;
+        // unlike the infra children this JVM does not watch its stdin: do not let it outlive the tests
+        this.killOnExit = new Thread(() -> process.terminate(STOP_GRACE), "trimus-" + module + "-kill");
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /** Starts the service with {@link #DEFAULT_JVM_OPTIONS}; see {@link #start(Path, int, Map, List)}. */
+    public static ServiceProcess start(Path moduleDir, int httpPort, Map<String, String> systemProperties) {
+        return start(moduleDir, httpPort, systemProperties, DEFAULT_JVM_OPTIONS);
+    }
+
+    /**
+     * Starts {@code moduleDir/target/quarkus-app/quarkus-run.jar} on 127.0.0.1:{@code httpPort} with the given
+     * system properties (datasource URLs, kafka.bootstrap.servers, ...), its output in
+     * {@code target/<module>-<port>.log} of the calling module, and waits up to 90 s for readiness.
+     */
+    public static ServiceProcess start(Path moduleDir, int httpPort, Map<String, String> systemProperties,
+                                       List<String> jvmOptions) {
+        Path dir = moduleDir.toAbsolutePath().normalize();
+        String module = dir.getFileName().toString();
+        Path jar = dir.resolve("target/quarkus-app/quarkus-run.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " does not exist: build " + module + " first: ./mvnw -pl " + module
+                    + " package");
+        }
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("quarkus.http.host", "127.0.0.1");
+        properties.putAll(systemProperties);
+        properties.put("quarkus.http.port", String.valueOf(httpPort));
+
+        List<String> command = new ArrayList<>();
+        command.add(ChildJvm.javaExecutable());
+        command.addAll(jvmOptions);
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(jar.toString());
+
+        Path log = Path.of(System.getProperty("user.dir"), "target", module + "-" + httpPort + ".log");
+        ServiceProcess service = new ServiceProcess(module, httpPort,
+                ChildProcess.start(module, command, log, null));
+        try {
+            service.awaitReady();
+            return service;
+        } catch (RuntimeException e) {
+            service.close();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public Path logFile() {
+        return process.logFile();
+    }
+
+    /** The last lines the service printed. */
+    public String logTail() {
+        return process.tail();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** TERM, then KILL after 10 s. */
+    @Override
+    public void close() {
+        process.terminate(STOP_GRACE);
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+    }
+
+    private void awaitReady() {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest ready = HttpRequest.newBuilder(baseUri().resolve("/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).GET().build();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        String lastAnswer = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(module + " exited before it was ready" + process.exitCodeText()
+                        + process.describeLog());
+            }
+            try {
+                HttpResponse<String> response = http.send(ready, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                lastAnswer = "HTTP " + response.statusCode() + " " + response.body();
+            } catch (IOException e) {
+                lastAnswer = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + module, e);
+            }
+            pause();
+        }
+        throw new IllegalStateException(module + " not ready on " + baseUri() + "/q/health/ready within "
+                + READY_TIMEOUT.toSeconds() + " s (last: " + lastAnswer + ")" + process.describeLog());
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(250);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
