@@ -1,9 +1,5 @@
 package io.trimus.events;
 
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,11 +9,15 @@ import java.nio.charset.StandardCharsets;
 public final class OutputTail {
     /** Marks output whose beginning was cut off. */
     public static final String TRUNCATED_MARKER = "[… output truncated …]\n";
+    private static final int MARKER_BYTES = TRUNCATED_MARKER.getBytes(StandardCharsets.UTF_8).length;
 
     private OutputTail() {
     }
 
-    /** The text itself when it fits in {@code maxBytes} UTF-8 bytes, else its tail behind the marker. */
+    /**
+     * The text itself when it fits in {@code maxBytes} UTF-8 bytes, else its tail behind the marker; a budget
+     * too small for the marker keeps the bare tail, since the cap is the promise that matters.
+     */
     public static String of(String text, int maxBytes) {
         if (text == null) {
             return null;
@@ -26,28 +26,20 @@ public final class OutputTail {
         return bytes.length <= maxBytes ? text : tailOf(bytes, maxBytes);
     }
 
-    /** The tail of raw UTF-8 bytes, behind the marker when cut. */
+    /** The same cap for raw output bytes; invalid UTF-8 becomes U+FFFD before the cap is applied. */
     public static String of(byte[] bytes, int length, int maxBytes) {
-        if (length <= maxBytes) {
-            return new String(bytes, 0, length, StandardCharsets.UTF_8);
-        }
-        byte[] exact = length == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, length);
-        return tailOf(exact, maxBytes);
+        // decode first: a replacement character is 3 bytes where the invalid input may have been 1
+        return of(new String(bytes, 0, length, StandardCharsets.UTF_8), maxBytes);
     }
 
+    /** {@code bytes} is valid UTF-8 here, so decoding the kept part cannot grow it. */
     private static String tailOf(byte[] bytes, int maxBytes) {
-        int start = bytes.length - Math.max(0, maxBytes - TRUNCATED_MARKER.getBytes(StandardCharsets.UTF_8).length);
+        boolean marked = maxBytes >= MARKER_BYTES;
+        int start = bytes.length - Math.max(0, marked ? maxBytes - MARKER_BYTES : maxBytes);
         while (start < bytes.length && (bytes[start] & 0xC0) == 0x80) {
             start++; // skip continuation bytes: never begin inside a character
         }
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try {
-            CharBuffer chars = decoder.decode(ByteBuffer.wrap(bytes, start, bytes.length - start));
-            return TRUNCATED_MARKER + chars;
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new IllegalStateException(e); // cannot happen with REPLACE
-        }
+        String tail = new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8);
+        return marked ? TRUNCATED_MARKER + tail : tail;
     }
 }

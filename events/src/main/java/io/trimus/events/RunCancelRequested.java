@@ -1,5 +1,6 @@
 package io.trimus.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
@@ -11,5 +12,6 @@ import java.util.UUID;
  * stop a run; the adapter answers with a CANCELLED status once the run's process is gone.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 public record RunCancelRequested(UUID id, UUID runId, UUID companyId, Instant requestedAt) {
 }

@@ -1,6 +1,7 @@
 package io.trimus.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
@@ -12,6 +13,7 @@ import java.util.UUID;
  * service to execute one run. {@code id} is the event id (also the CloudEvent id); consumers dedupe on it.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 public record RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType,
                            JsonNode adapterConfig, IssueRef issue, String input, Instant requestedAt) {
 }

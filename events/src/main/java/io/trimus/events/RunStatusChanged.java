@@ -1,5 +1,6 @@
 package io.trimus.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -12,6 +13,7 @@ import java.util.UUID;
  * reached {@code status}. Terminal events carry the exit code, the capped output tail and the reason.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status,
                                Integer exitCode, String output, String error, Instant occurredAt) {

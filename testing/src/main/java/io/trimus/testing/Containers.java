@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 
@@ -27,8 +28,8 @@ public final class Containers {
             try {
                 docker.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
                 removed++;
-            } catch (NotFoundException e) {
-                // gone meanwhile (auto-remove or a parallel cleanup): the goal is reached
+            } catch (NotFoundException | ConflictException e) {
+                // gone meanwhile, or its removal is already in progress (the adapter's own cleanup): goal reached
             }
         }
         return removed;

@@ -146,7 +146,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         if (absent(node)) {
             return null;
         }
-        if (!node.isIntegralNumber() || node.asLong() <= 0 || node.asLong() > 4_194_304) {
+        if (!wholeNumber(node) || node.asLong() <= 0 || node.asLong() > 4_194_304) {
             throw new AdapterConfigException(PREFIX + "pids_limit", "must be a whole number greater than 0");
         }
         return node.asLong();
@@ -181,11 +181,16 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         if (absent(node)) {
             return null;
         }
-        if (!node.isIntegralNumber() || node.asLong() < MIN_TIMEOUT_SEC || node.asLong() > MAX_TIMEOUT_SEC) {
+        if (!wholeNumber(node) || node.asLong() < MIN_TIMEOUT_SEC || node.asLong() > MAX_TIMEOUT_SEC) {
             throw new AdapterConfigException(PREFIX + "timeout_sec",
                     "must be a whole number of seconds between " + MIN_TIMEOUT_SEC + " and " + MAX_TIMEOUT_SEC);
         }
         return node.asInt();
+    }
+
+    /** An integer that fits a long: asLong() of a bigger one keeps only its low 64 bits, 2^64 + 5 would read as 5. */
+    private static boolean wholeNumber(JsonNode node) {
+        return node.isIntegralNumber() && node.canConvertToLong();
     }
 
     private static boolean absent(JsonNode node) {

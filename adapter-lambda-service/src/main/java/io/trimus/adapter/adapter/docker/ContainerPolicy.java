@@ -1,0 +1,200 @@
+package io.trimus.adapter.adapter.docker;
+
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.events.IssueRef;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.DockerAdapterConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The isolation a docker run gets: the seed's contract (DESIGN.md §5), decided once, as data. The runner
+ * applies it as it is; tests read it.
+ *
+ * @param name         deterministic container name, so a second delivery of the same run hits a name conflict
+ * @param image        the agent's image, never pulled
+ * @param command      argv replacing the image's CMD; empty keeps the image's
+ * @param readOnlyRoot {@code --read-only}, unless the agent opted out with {@code "writable": true}
+ * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,nosuid,size=…}; empty when writable
+ * @param capDrop      capabilities dropped: always {@code ALL}
+ * @param securityOpts {@code no-new-privileges} always, then each TRIMUS_DOCKER_SECURITY_OPTS entry
+ * @param pidsLimit    the agent's pids_limit, else TRIMUS_DOCKER_PIDS_LIMIT
+ * @param memoryBytes  the agent's memory limit, or null for none
+ * @param memorySwapBytes equal to memoryBytes, so the container gets no swap beyond its memory limit
+ * @param nanoCpus     the agent's cpus in billionths, or null for none
+ * @param network      the agent's network, {@code none} by default
+ * @param env          only the agent's env plus what Trimus injects; nothing of the host
+ * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
+ * @param timeout      wall-clock limit; the container is killed when it passes
+ */
+public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
+                              Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
+                              long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
+                              Map<String, String> env, Map<String, String> labels, Duration timeout) {
+
+    public static final String LABEL_COMPANY = "trimus.company_id";
+    public static final String LABEL_AGENT = "trimus.agent_id";
+    public static final String LABEL_RUN = "trimus.run_id";
+    public static final String NAME_PREFIX = "trimus-run-";
+    public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
+
+    /** The policy of one run of a docker agent. */
+    public static ContainerPolicy forDocker(DockerAdapterConfig agent, Defaults defaults, RunRequested run) {
+        boolean readOnly = !agent.writable();
+        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", "rw,nosuid,size=" + defaults.tmpfsSize()) : Map.of();
+
+        List<String> securityOpts = new ArrayList<>();
+        securityOpts.add(NO_NEW_PRIVILEGES);
+        defaults.securityOpts().stream().filter(o -> !o.equals(NO_NEW_PRIVILEGES)).forEach(securityOpts::add);
+
+        Long memory = agent.memoryBytes();
+        Long nanoCpus = agent.cpus() == null ? null : Math.round(agent.cpus() * 1_000_000_000d);
+        long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
+        int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
+
+        Map<String, String> env = new LinkedHashMap<>(agent.env());
+        env.put("TRIMUS_AGENT_ID", String.valueOf(run.agentId()));
+        env.put("TRIMUS_RUN_ID", String.valueOf(run.runId()));
+        IssueRef issue = run.issue();
+        if (issue != null) {
+            putIfPresent(env, "TRIMUS_ISSUE_ID", issue.id());
+            putIfPresent(env, "TRIMUS_ISSUE_TITLE", issue.title());
+            putIfPresent(env, "TRIMUS_ISSUE_BODY", issue.body());
+        }
+        putIfPresent(env, "TRIMUS_INPUT", run.input());
+
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_COMPANY, String.valueOf(run.companyId()));
+        labels.put(LABEL_AGENT, String.valueOf(run.agentId()));
+        labels.put(LABEL_RUN, String.valueOf(run.runId()));
+
+        return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
+                List.of("ALL"), List.copyOf(securityOpts), pids, memory, memory, nanoCpus,
+                agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
+                Collections.unmodifiableMap(env), Collections.unmodifiableMap(labels),
+                Duration.ofSeconds(timeoutSec));
+    }
+
+    /** The Docker host settings carrying this policy. */
+    public HostConfig hostConfig() {
+        return HostConfig.newHostConfig()
+                .withReadonlyRootfs(readOnlyRoot)
+                .withTmpFs(tmpfs.isEmpty() ? null : tmpfs)
+                .withCapDrop(capDrop.stream().map(Capability::valueOf).toArray(Capability[]::new))
+                .withSecurityOpts(securityOpts)
+                .withPidsLimit(pidsLimit)
+                .withMemory(memoryBytes)
+                .withMemorySwap(memorySwapBytes)
+                .withNanoCPUs(nanoCpus)
+                .withNetworkMode(network)
+                .withPrivileged(false);
+    }
+
+    /** The environment as Docker wants it, {@code NAME=value}. */
+    public List<String> envList() {
+        return env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    /** The memory limit as a person writes it, e.g. {@code 16m}; null when there is none. */
+    public String memoryLimitText() {
+        if (memoryBytes == null) {
+            return null;
+        }
+        long b = memoryBytes;
+        if (b % (1L << 30) == 0) {
+            return (b >> 30) + "g";
+        }
+        if (b % (1L << 20) == 0) {
+            return (b >> 20) + "m";
+        }
+        if (b % (1L << 10) == 0) {
+            return (b >> 10) + "k";
+        }
+        return b + " bytes";
+    }
+
+    private static void putIfPresent(Map<String, String> env, String name, String value) {
+        if (value != null) {
+            env.put(name, value);
+        }
+    }
+
+    /**
+     * The service-wide defaults a policy falls back on, checked once at boot.
+     *
+     * @param pidsLimit    TRIMUS_DOCKER_PIDS_LIMIT
+     * @param tmpfsSize    TRIMUS_DOCKER_TMPFS_SIZE
+     * @param securityOpts TRIMUS_DOCKER_SECURITY_OPTS, with {@code seccomp=<file>} already read into the entry
+     * @param timeoutSec   TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC
+     */
+    public record Defaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
+
+        private static final Pattern TMPFS_SIZE = Pattern.compile("[1-9][0-9]{0,15}[kmg]?");
+
+        public Defaults {
+            if (pidsLimit <= 0) {
+                throw new IllegalArgumentException("TRIMUS_DOCKER_PIDS_LIMIT must be greater than 0, got " + pidsLimit);
+            }
+            if (tmpfsSize == null || !TMPFS_SIZE.matcher(tmpfsSize.toLowerCase(Locale.ROOT)).matches()) {
+                throw new IllegalArgumentException(
+                        "TRIMUS_DOCKER_TMPFS_SIZE must be a size like 64m, got '" + tmpfsSize + "'");
+            }
+            if (timeoutSec < DockerAdapterConfig.MIN_TIMEOUT_SEC) {
+                throw new IllegalArgumentException("TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC must be at least "
+                        + DockerAdapterConfig.MIN_TIMEOUT_SEC + ", got " + timeoutSec);
+            }
+            for (String opt : securityOpts) {
+                if (opt.replace(':', '=').equalsIgnoreCase(NO_NEW_PRIVILEGES + "=false")) {
+                    throw new IllegalArgumentException("TRIMUS_DOCKER_SECURITY_OPTS may not switch off "
+                            + NO_NEW_PRIVILEGES + ": the docker adapter promises it for every container");
+                }
+            }
+            tmpfsSize = tmpfsSize.toLowerCase(Locale.ROOT);
+            securityOpts = List.copyOf(securityOpts);
+        }
+
+        /** The defaults configured for this service; reads a {@code seccomp=<file>} profile once. */
+        public static Defaults from(TrimusConfig.Docker config) {
+            List<String> opts = config.securityOpts().orElse(List.of()).stream()
+                    .map(String::trim).filter(o -> !o.isEmpty()).map(Defaults::inlineSeccompProfile).toList();
+            return new Defaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec());
+        }
+
+        /**
+         * The Engine API takes a seccomp profile's JSON, not its path; like the docker CLI, read the file.
+         * {@code seccomp=unconfined} and inline JSON are passed through.
+         */
+        static String inlineSeccompProfile(String opt) {
+            int eq = opt.indexOf('=');
+            int colon = opt.indexOf(':');
+            int sep = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+            if (sep < 0 || !opt.substring(0, sep).equals("seccomp")) {
+                return opt;
+            }
+            String value = opt.substring(sep + 1).trim();
+            if (value.equals("unconfined") || value.startsWith("{")) {
+                return opt;
+            }
+            try {
+                return "seccomp=" + Files.readString(Path.of(value), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("TRIMUS_DOCKER_SECURITY_OPTS names the seccomp profile " + value
+                        + ", which cannot be read: " + e.getMessage(), e);
+            }
+        }
+    }
+}

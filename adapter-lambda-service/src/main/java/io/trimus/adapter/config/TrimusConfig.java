@@ -1,0 +1,66 @@
+package io.trimus.adapter.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every knob of the adapter service. Environment names follow the Trimus operator docs: Quarkus maps
+ * {@code TRIMUS_DOCKER_PIDS_LIMIT} onto {@code trimus.docker.pids-limit}, and so on.
+ */
+@ConfigMapping(prefix = "trimus")
+public interface TrimusConfig {
+
+    /** The docker adapter: where the engine is and the limits a container gets unless its agent sets them. */
+    Docker docker();
+
+    /** What the adapter keeps of a run. */
+    Run run();
+
+    /** Knobs of the docker adapter. */
+    interface Docker {
+        /**
+         * Docker engine endpoint, {@code unix:///path} or {@code tcp://host:port} (TRIMUS_DOCKER_HOST,
+         * default {@code unix:///var/run/docker.sock}).
+         */
+        @WithDefault("unix:///var/run/docker.sock")
+        String host();
+
+        /** Process limit per container unless the agent sets pids_limit (TRIMUS_DOCKER_PIDS_LIMIT, default 100). */
+        @WithDefault("100")
+        long pidsLimit();
+
+        /**
+         * Extra {@code --security-opt} entries added to every container after {@code no-new-privileges}, e.g. an
+         * AppArmor profile or {@code seccomp=/etc/trimus/seccomp.json} (the file is read at boot and sent inline,
+         * as the docker CLI does) (TRIMUS_DOCKER_SECURITY_OPTS, comma-separated, default none).
+         */
+        Optional<List<String>> securityOpts();
+
+        /** Size of the writable {@code /tmp} tmpfs on the read-only root (TRIMUS_DOCKER_TMPFS_SIZE, default 64m). */
+        @WithDefault("64m")
+        String tmpfsSize();
+
+        /**
+         * Runs executed at the same time; further runs wait in order (TRIMUS_DOCKER_MAX_CONCURRENT_RUNS, default 4).
+         */
+        @WithDefault("4")
+        int maxConcurrentRuns();
+
+        /** Wall-clock limit of a run whose agent sets no timeout_sec (TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC, default 3600). */
+        @WithDefault("3600")
+        int defaultTimeoutSec();
+    }
+
+    /** What the adapter keeps of a run. */
+    interface Run {
+        /**
+         * Bytes of combined stdout+stderr kept per run, counted from the end (TRIMUS_RUN_OUTPUT_MAX_BYTES,
+         * default 65536).
+         */
+        @WithDefault("65536")
+        int outputMaxBytes();
+    }
+}

@@ -1,0 +1,59 @@
+package io.trimus.adapter.messaging;
+
+import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.events.EventTypes;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.events.Topics;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+import org.jboss.logging.Logger;
+
+import java.net.URI;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Publishes run status changes on {@code trimus.run.status} as binary-mode CloudEvents (id = event id,
+ * type {@link EventTypes#RUN_STATUS}), keyed by run id so one run's events stay in order.
+ */
+@ApplicationScoped
+public class RunStatusPublisher implements RunReporter {
+
+    static final URI SOURCE = URI.create("trimus/adapter-lambda-service");
+    private static final Logger LOG = Logger.getLogger(RunStatusPublisher.class);
+
+    @Inject
+    @Channel(Topics.RUN_STATUS)
+    @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 4096)
+    Emitter<RunStatusChanged> emitter;
+
+    @Override
+    public void report(RunStatusChanged event) {
+        LOG.infof("run %s → %s%s", event.runId(), event.status(),
+                event.error() == null ? "" : ": " + event.error());
+        Message<RunStatusChanged> message = Message.of(event)
+                .addMetadata(OutgoingCloudEventMetadata.builder()
+                        .withId(event.id().toString())
+                        .withType(EventTypes.RUN_STATUS)
+                        .withSource(SOURCE)
+                        .withSubject(String.valueOf(event.runId()))
+                        .withDataContentType("application/json")
+                        .withTimestamp(event.occurredAt().atZone(ZoneOffset.UTC))
+                        .build())
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
+                        .withKey(String.valueOf(event.runId()))
+                        .build())
+                .withNack(failure -> {
+                    LOG.errorf("could not publish %s of run %s: %s", event.status(), event.runId(),
+                            failure.getMessage());
+                    return CompletableFuture.completedFuture(null);
+                });
+        emitter.send(message);
+    }
+}

@@ -1,0 +1,179 @@
+package io.trimus.adapter.support;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.BuildImageResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Event;
+import com.github.dockerjava.api.model.Frame;
+import io.trimus.testing.Containers;
+import io.trimus.testing.DockerClients;
+import io.trimus.testing.TestImages;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/** The test's own view of the Docker engine: what the product started, found by its labels. */
+public final class Engine {
+
+    public static final String LABEL_RUN = "trimus.run_id";
+    public static final String LABEL_COMPANY = "trimus.company_id";
+    /** The busybox test image with {@code USER agent} (uid 1000), for the setuid test. */
+    public static final String BUSYBOX_AS_AGENT = "trimus-test/busybox-agent:latest";
+
+    private static DockerClient docker;
+
+    private Engine() {
+    }
+
+    public static synchronized DockerClient docker() {
+        if (docker == null) {
+            docker = DockerClients.local();
+        }
+        return docker;
+    }
+
+    /** The busybox test image (root user), built if missing. */
+    public static String busybox() {
+        return TestImages.busybox(docker());
+    }
+
+    /** The busybox test image running as {@code agent} (uid 1000) instead of root, built if missing. */
+    public static synchronized String busyboxAsAgent() {
+        String base = busybox();
+        try {
+            docker().inspectImageCmd(BUSYBOX_AS_AGENT).exec();
+            return BUSYBOX_AS_AGENT;
+        } catch (NotFoundException missing) {
+            // build it below
+        }
+        try {
+            Path dir = Files.createTempDirectory("trimus-busybox-agent");
+            Files.writeString(dir.resolve("Dockerfile"),
+                    "FROM " + base + "\nLABEL " + TestImages.LABEL + "=true\nUSER agent\n", StandardCharsets.UTF_8);
+            docker().buildImageCmd(dir.toFile()).withTags(Set.of(BUSYBOX_AS_AGENT)).withPull(false)
+                    .withRemove(true).exec(new BuildImageResultCallback()).awaitImageId(2, TimeUnit.MINUTES);
+            Files.delete(dir.resolve("Dockerfile"));
+            Files.delete(dir);
+            return BUSYBOX_AS_AGENT;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The container of a run, running or not, if it exists. */
+    public static Optional<Container> containerOf(UUID runId) {
+        List<Container> found = Containers.findByLabel(docker(), LABEL_RUN, runId.toString());
+        return found.stream().findFirst();
+    }
+
+    /** Waits until the run's container exists and is running; returns its inspection. */
+    public static InspectContainerResponse awaitRunning(UUID runId) {
+        await().atMost(RunBus.FIRST_EVENT).pollInterval(Duration.ofMillis(100))
+                .until(() -> containerOf(runId).map(c -> "running".equals(c.getState())).orElse(false));
+        return inspect(runId);
+    }
+
+    /** The inspection of the run's container. */
+    public static InspectContainerResponse inspect(UUID runId) {
+        Container container = containerOf(runId).orElseThrow(() -> new AssertionError("no container for run " + runId));
+        return docker().inspectContainerCmd(container.getId()).exec();
+    }
+
+    /** The run container's output so far, read by the test itself. */
+    public static String logs(UUID runId) {
+        Optional<Container> container = containerOf(runId);
+        if (container.isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        try (var callback = docker().logContainerCmd(container.get().getId()).withStdOut(true).withStdErr(true)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        synchronized (out) {
+                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        }
+                    }
+                })) {
+            callback.awaitCompletion(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (RuntimeException containerGone) {
+            return "";
+        }
+        return out.toString();
+    }
+
+    /** Waits until the run's container has printed {@code text}. */
+    public static void awaitOutput(UUID runId, String text) {
+        await().atMost(RunBus.FIRST_EVENT).pollInterval(Duration.ofMillis(200))
+                .until(() -> logs(runId).contains(text));
+    }
+
+    /** How many containers the engine created for the run since {@code sinceEpochSecond} (its event log). */
+    public static int containersCreated(UUID runId, long sinceEpochSecond) {
+        List<Event> events = new ArrayList<>();
+        long until = System.currentTimeMillis() / 1000 + 1;
+        try (var callback = docker().eventsCmd()
+                .withSince(String.valueOf(sinceEpochSecond))
+                .withUntil(String.valueOf(until))
+                .withLabelFilter(Map.of(LABEL_RUN, runId.toString()))
+                .withEventFilter("create")
+                .exec(new ResultCallback.Adapter<Event>() {
+                    @Override
+                    public void onNext(Event event) {
+                        synchronized (events) {
+                            events.add(event);
+                        }
+                    }
+                })) {
+            callback.awaitCompletion(15, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        synchronized (events) {
+            return events.size();
+        }
+    }
+
+    /** Removes the company's containers except the one of {@code keptRun} (may be null). */
+    public static void removeCompanyContainersExcept(UUID companyId, UUID keptRun) {
+        for (Container c : Containers.findByLabel(docker(), LABEL_COMPANY, companyId.toString())) {
+            if (keptRun == null || !keptRun.toString().equals(c.getLabels().get(LABEL_RUN))) {
+                try {
+                    docker().removeContainerCmd(c.getId()).withForce(true).exec();
+                } catch (NotFoundException | ConflictException goneOrGoing) {
+                    // the adapter removed it meanwhile, or is removing it right now
+                }
+            }
+        }
+    }
+
+    /** Removes every container of the company (what a test started and did not finish). */
+    public static void removeCompanyContainers(UUID companyId) {
+        removeCompanyContainersExcept(companyId, null);
+    }
+}

@@ -1,0 +1,48 @@
+package io.trimus.adapter.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimus.events.IssueRef;
+import io.trimus.events.RunRequested;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Run requests as run-service would publish them, for tests. */
+public final class Runs {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Runs() {
+    }
+
+    /** A request for a docker agent of {@code companyId} with this adapter_config. */
+    public static RunRequested docker(UUID companyId, Map<String, ?> adapterConfig) {
+        return of(companyId, "docker", JSON.valueToTree(adapterConfig), null, null);
+    }
+
+    /** A request with an issue and an input. */
+    public static RunRequested docker(UUID companyId, Map<String, ?> adapterConfig, IssueRef issue, String input) {
+        return of(companyId, "docker", JSON.valueToTree(adapterConfig), issue, input);
+    }
+
+    /** A request with any adapter type and config. */
+    public static RunRequested of(UUID companyId, String adapterType, JsonNode adapterConfig, IssueRef issue,
+                                  String input) {
+        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), companyId, UUID.randomUUID(), adapterType,
+                adapterConfig, issue, input, Instant.now());
+    }
+
+    /** The same run requested again under a new event id (e.g. a re-sent outbox row). */
+    public static RunRequested resent(RunRequested run) {
+        return new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(), run.adapterType(),
+                run.adapterConfig(), run.issue(), run.input(), Instant.now());
+    }
+
+    /** {@code ["/bin/sh", "-c", script]}. */
+    public static List<String> sh(String script) {
+        return List.of("/bin/sh", "-c", script);
+    }
+}

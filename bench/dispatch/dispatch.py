@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Dispatch overhead of Trimus vs raw `docker run`, measured in one invocation.
+
+N runs of busybox `true` through the run-service API (docker adapter, default hardening) against N
+`docker run --rm` of the same image with the same flags. Reports median and p99 of time-to-container-started
+and time-to-SUCCEEDED (raw: time to exit) and the ratio Trimus / raw. Needs a running Trimus (./trimus up).
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import time
+import urllib.request
+from datetime import datetime
+
+DOCKER = "/usr/bin/docker"
+FLAGS = ["--read-only", "--tmpfs", "/tmp:rw,nosuid,size=64m", "--network", "none",
+         "--security-opt", "no-new-privileges", "--cap-drop", "ALL", "--pids-limit", "100"]
+
+
+def call(base, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+def parse_ts(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def trimus_run(base, company, agent):
+    t0 = time.time()
+    run = call(base, "POST", f"/api/companies/{company}/agents/{agent}/runs", {})
+    while True:
+        r = call(base, "GET", f"/api/companies/{company}/runs/{run['id']}")
+        if r["status"] in ("SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "REJECTED"):
+            break
+        time.sleep(0.02)
+    if r["status"] != "SUCCEEDED":
+        raise SystemExit(f"run {run['id']} ended {r['status']}: {r.get('error')}")
+    return parse_ts(r["started_at"]) - t0, parse_ts(r["finished_at"]) - t0
+
+
+def raw_run(image, index):
+    name = f"trimus-bench-raw-{index}-{int(time.time() * 1000)}"
+    t0 = time.time()
+    # --rm would remove the container before we can read its start time, so remove it after inspecting
+    subprocess.run([DOCKER, "run", "--name", name, *FLAGS, image, "true"], check=True, capture_output=True)
+    done = time.time() - t0
+    started = subprocess.run([DOCKER, "inspect", "-f", "{{.State.StartedAt}}", name], check=True,
+                             capture_output=True, text=True).stdout.strip()
+    subprocess.run([DOCKER, "rm", "-f", name], check=True, capture_output=True)
+    return parse_ts(started[:26] + "+00:00") - t0, done
+
+
+def summary(label, values):
+    return {"label": label, "median_ms": statistics.median(values) * 1000, "p99_ms": percentile(values, 99) * 1000}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--base", default="http://127.0.0.1:8081")
+    ap.add_argument("--image", default="trimus/busybox:local")
+    ap.add_argument("--runs", type=int, default=50)
+    args = ap.parse_args()
+
+    company = call(args.base, "POST", "/api/companies", {"name": "bench-dispatch"})["id"]
+    agent = call(args.base, "POST", f"/api/companies/{company}/agents",
+                 {"name": "bench", "adapter_type": "docker",
+                  "adapter_config": {"image": args.image, "command": ["true"]}})["id"]
+    trimus_run(args.base, company, agent)  # warm-up: consumer groups, JIT, image cache
+    raw_run(args.image, -1)
+
+    trimus, raw = [], []
+    for i in range(args.runs):  # interleaved, so both see the same machine state
+        trimus.append(trimus_run(args.base, company, agent))
+        raw.append(raw_run(args.image, i))
+
+    rows = [summary("trimus started", [t[0] for t in trimus]), summary("raw started", [r[0] for r in raw]),
+            summary("trimus succeeded", [t[1] for t in trimus]), summary("raw exited", [r[1] for r in raw])]
+    print(f"{'series':<18}{'median ms':>12}{'p99 ms':>12}")
+    for row in rows:
+        print(f"{row['label']:<18}{row['median_ms']:>12.1f}{row['p99_ms']:>12.1f}")
+    for phase, t, r in (("started", rows[0], rows[1]), ("done", rows[2], rows[3])):
+        print(f"ratio trimus/raw time-to-{phase}: median {t['median_ms'] / r['median_ms']:.2f}x, "
+              f"p99 {t['p99_ms'] / r['p99_ms']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

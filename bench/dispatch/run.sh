@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# bench/dispatch: Trimus docker-adapter runs vs raw `docker run`, one invocation. Starts ./trimus up if needed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+started=""
+if ! curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null; then
+  ./trimus up > .trimus/bench-up.log 2>&1 &
+  started=$!
+  trap 'kill -TERM $started 2>/dev/null; wait $started 2>/dev/null || true' EXIT
+  for _ in $(seq 1 600); do
+    curl -fsS -o /dev/null http://127.0.0.1:8082/q/health/ready 2>/dev/null && break
+    kill -0 $started 2>/dev/null || { tail -30 .trimus/bench-up.log; exit 1; }
+    sleep 1
+  done
+fi
+python3 bench/dispatch/dispatch.py "$@"

@@ -1,0 +1,87 @@
+package io.trimus.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The records survive the wire unchanged, with snake_case names and instants as ISO-8601 text. */
+class EventJsonTest {
+
+    @Test
+    void aRunRequestRoundTrips() throws JsonProcessingException {
+        RunRequested event = Fixtures.runRequested();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.MAPPER.readValue(json, RunRequested.class)).isEqualTo(event);
+        assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
+                "company_id", "agent_id", "adapter_type", "adapter_config", "issue", "input", "requested_at");
+        assertThat(Json.parse(json).get("issue").fieldNames()).toIterable()
+                .containsExactlyInAnyOrder("id", "title", "body");
+        assertThat(Json.parse(json).get("requested_at").asText()).isEqualTo("2026-01-15T09:30:00.123456789Z");
+        assertThat(Json.parse(json).get("run_id").asText()).isEqualTo(event.runId().toString());
+    }
+
+    @Test
+    void theAdapterConfigTravelsAsJsonNotAsAString() throws JsonProcessingException {
+        JsonNode json = Json.parse(Json.MAPPER.writeValueAsString(Fixtures.runRequested()));
+
+        assertThat(json.get("adapter_config").isObject()).isTrue();
+        assertThat(json.at("/adapter_config/command/2").asText()).isEqualTo("echo hi");
+    }
+
+    @Test
+    void aTerminalStatusRoundTrips() throws JsonProcessingException {
+        RunStatusChanged event = Fixtures.terminalStatus();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.MAPPER.readValue(json, RunStatusChanged.class)).isEqualTo(event);
+        assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
+                "company_id", "agent_id", "status", "exit_code", "output", "error", "occurred_at");
+        assertThat(Json.parse(json).get("status").asText()).isEqualTo("FAILED");
+        assertThat(Json.parse(json).get("occurred_at").isTextual()).isTrue();
+    }
+
+    @Test
+    void aProgressStatusLeavesTheOutcomeFieldsOut() throws JsonProcessingException {
+        RunStatusChanged event = RunStatusChanged.progress(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                RunState.DISPATCHED);
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
+                "company_id", "agent_id", "status", "occurred_at");
+        assertThat(Json.MAPPER.readValue(json, RunStatusChanged.class)).isEqualTo(event);
+    }
+
+    @Test
+    void aCancelRequestRoundTrips() throws JsonProcessingException {
+        RunCancelRequested event = Fixtures.cancel();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.MAPPER.readValue(json, RunCancelRequested.class)).isEqualTo(event);
+        assertThat(Json.parse(json).fieldNames()).toIterable()
+                .containsExactlyInAnyOrder("id", "run_id", "company_id", "requested_at");
+        assertThat(Json.parse(json).get("requested_at").asText()).isEqualTo("2026-01-15T09:30:00.123456789Z");
+    }
+
+    @Test
+    void aConsumerWithAPlainObjectMapperIgnoresFieldsAddedByALaterProducer() throws JsonProcessingException {
+        RunRequested request = Fixtures.runRequested();
+        var requestJson = Json.tree(request).put("priority", "high");
+        RunStatusChanged status = Fixtures.terminalStatus();
+        RunCancelRequested cancel = Fixtures.cancel();
+
+        assertThat(Json.MAPPER.treeToValue(requestJson, RunRequested.class)).isEqualTo(request);
+        assertThat(Json.MAPPER.treeToValue(Json.tree(status).put("duration_ms", 3100), RunStatusChanged.class))
+                .isEqualTo(status);
+        assertThat(Json.MAPPER.treeToValue(Json.tree(cancel).put("reason", "user pressed stop"),
+                RunCancelRequested.class)).isEqualTo(cancel);
+    }
+}

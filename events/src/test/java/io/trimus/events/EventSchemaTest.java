@@ -1,0 +1,253 @@
+package io.trimus.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The JSON Schemas describe exactly what the records put on the wire, and refuse what breaks the contract. */
+class EventSchemaTest {
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    // draft 2020-12 treats "format" as an annotation unless told otherwise; the contract means it
+    private static final SchemaValidatorsConfig ASSERT_FORMATS = SchemaValidatorsConfig.builder()
+            .formatAssertionsEnabled(true)
+            .build();
+
+    static Stream<Arguments> everyEvent() {
+        return Stream.of(
+                Arguments.of(EventTypes.RUN_REQUESTED, Fixtures.runRequested()),
+                Arguments.of(EventTypes.RUN_STATUS, Fixtures.terminalStatus()),
+                Arguments.of(EventTypes.RUN_STATUS, RunStatusChanged.progress(UUID.randomUUID(), UUID.randomUUID(),
+                        UUID.randomUUID(), RunState.RUNNING)),
+                Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel()));
+    }
+
+    static Stream<Arguments> requiredFields() {
+        return Stream.of(
+                Arguments.of(EventTypes.RUN_REQUESTED, Fixtures.runRequested(), List.of("id", "run_id", "company_id",
+                        "agent_id", "adapter_type", "adapter_config", "requested_at")),
+                Arguments.of(EventTypes.RUN_STATUS, Fixtures.terminalStatus(), List.of("id", "run_id", "company_id",
+                        "agent_id", "status", "occurred_at")),
+                Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel(), List.of("id", "run_id", "company_id",
+                        "requested_at")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyEvent")
+    void whatTheRecordsPublishValidatesAgainstItsSchema(String type, Object event) {
+        assertThat(validate(type, Json.tree(event))).isEmpty();
+    }
+
+    @Test
+    void aRunRequestWithoutIssueOrInputValidates() {
+        RunRequested full = Fixtures.runRequested();
+        RunRequested bare = new RunRequested(full.id(), full.runId(), full.companyId(), full.agentId(),
+                full.adapterType(), full.adapterConfig(), null, null, full.requestedAt());
+
+        assertThat(validate(EventTypes.RUN_REQUESTED, Json.tree(bare))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} without {2}")
+    @MethodSource("eachRequiredField")
+    void anEventMissingARequiredFieldIsRefused(String type, Object event, String field) {
+        ObjectNode json = Json.tree(event);
+        json.remove(field);
+
+        assertThat(validate(type, json)).extracting(ValidationMessage::getMessage)
+                .anySatisfy(message -> assertThat(message).contains("required").contains(field));
+    }
+
+    static Stream<Arguments> eachRequiredField() {
+        return requiredFields().flatMap(a -> ((List<?>) a.get()[2]).stream()
+                .map(field -> Arguments.of(a.get()[0], a.get()[1], field)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("requiredFields")
+    void theSchemaRequiresExactlyTheFieldsEveryPublisherSets(String type, Object event, List<String> required) {
+        assertThat(schemaJson(type).get("required")).extracting(JsonNode::asText)
+                .containsExactlyInAnyOrderElementsOf(required);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"DONE", "running", ""})
+    void aStatusThatIsNoRunStateIsRefused(String status) {
+        ObjectNode json = Json.tree(Fixtures.terminalStatus());
+        json.put("status", status);
+
+        assertThat(validate(EventTypes.RUN_STATUS, json)).isNotEmpty();
+    }
+
+    @Test
+    void theStatusEnumIsExactlyTheRunStates() {
+        List<String> states = Arrays.stream(RunState.values()).map(Enum::name).toList();
+
+        assertThat(schemaJson(EventTypes.RUN_STATUS).at("/properties/status/enum")).extracting(JsonNode::asText)
+                .containsExactlyElementsOf(states);
+    }
+
+    @Test
+    void anIdThatIsNoUuidIsRefused() {
+        ObjectNode json = Json.tree(Fixtures.cancel());
+        json.put("run_id", "run-1");
+
+        assertThat(validate(EventTypes.RUN_CANCEL, json)).extracting(ValidationMessage::getInstanceLocation)
+                .extracting(Object::toString).containsExactly("/run_id");
+    }
+
+    @Test
+    void aTimestampThatIsNoDateTimeIsRefused() {
+        ObjectNode json = Json.tree(Fixtures.terminalStatus());
+        json.put("occurred_at", 1768469400);
+        ObjectNode text = Json.tree(Fixtures.terminalStatus());
+        text.put("occurred_at", "15.01.2026 09:30");
+
+        assertThat(validate(EventTypes.RUN_STATUS, json)).isNotEmpty();
+        assertThat(validate(EventTypes.RUN_STATUS, text)).isNotEmpty();
+    }
+
+    @Test
+    void aFractionalExitCodeIsRefused() {
+        ObjectNode json = Json.tree(Fixtures.terminalStatus());
+        json.put("exit_code", 1.5);
+
+        assertThat(validate(EventTypes.RUN_STATUS, json)).isNotEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyEvent")
+    void aFieldAddedByALaterProducerIsAccepted(String type, Object event) {
+        ObjectNode json = Json.tree(event);
+        json.put("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736");
+
+        assertThat(validate(type, json)).isEmpty();
+    }
+
+    @Test
+    void theSchemaPropertiesAreExactlyTheFieldsTheRecordsWrite() {
+        assertThat(fieldNames(schemaJson(EventTypes.RUN_REQUESTED).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.runRequested())));
+        assertThat(fieldNames(schemaJson(EventTypes.RUN_STATUS).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.terminalStatus())));
+        assertThat(fieldNames(schemaJson(EventTypes.RUN_CANCEL).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
+        assertThat(fieldNames(schemaJson(EventTypes.RUN_REQUESTED).at("/$defs/issue_ref/properties")))
+                .isEqualTo(fieldNames(Json.tree(new IssueRef("1", "t", "b"))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    void everyPropertyHasADescription(String type) {
+        List<String> undocumented = new ArrayList<>();
+        collectUndocumented(schemaJson(type), "", undocumented);
+
+        assertThat(undocumented).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    void theSchemaNamesItsTypeAndDialect(String type) {
+        JsonNode schema = schemaJson(type);
+
+        assertThat(schema.get("$schema").asText()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
+        assertThat(schema.get("$id").asText()).endsWith("/" + type + ".json");
+        assertThat(schema.get("title").asText()).contains(type);
+        assertThat(schema.get("description").asText()).isNotBlank();
+        assertThat(schema.get("additionalProperties").asBoolean()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    void theSchemasOwnExamplesValidate(String type) {
+        JsonNode examples = schemaJson(type).get("examples");
+
+        assertThat(examples).isNotEmpty();
+        examples.forEach(example -> assertThat(validate(type, example)).isEmpty());
+    }
+
+    @Test
+    void everyEventTypeHasASchemaOnTheClasspath() throws IllegalAccessException {
+        List<String> declared = new ArrayList<>();
+        for (Field constant : EventTypes.class.getFields()) {
+            if (Modifier.isStatic(constant.getModifiers()) && constant.getType() == String.class) {
+                declared.add((String) constant.get(null));
+            }
+        }
+
+        assertThat(EventSchemas.types()).containsExactlyInAnyOrderElementsOf(declared);
+        assertThat(declared).allSatisfy(type ->
+                assertThat(EventSchemaTest.class.getClassLoader().getResource(EventSchemas.resourcePath(type)))
+                        .as(type).isNotNull());
+    }
+
+    @Test
+    void aTypeWithoutSchemaIsNamedInTheError() {
+        assertThatThrownBy(() -> EventSchemas.resourcePath("io.trimus.run.requested.v2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("io.trimus.run.requested.v2");
+        assertThatThrownBy(() -> EventSchemas.resourcePath(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    static Set<ValidationMessage> validate(String type, JsonNode json) {
+        JsonSchema schema = FACTORY.getSchema(SchemaLocation.of("classpath:" + EventSchemas.resourcePath(type)),
+                ASSERT_FORMATS);
+        return schema.validate(json);
+    }
+
+    static JsonNode schemaJson(String type) {
+        try (InputStream in = EventSchemaTest.class.getClassLoader()
+                .getResourceAsStream(EventSchemas.resourcePath(type))) {
+            assertThat(in).as(type).isNotNull();
+            return Json.MAPPER.readTree(in);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Set<String> fieldNames(JsonNode object) {
+        Set<String> names = new TreeSet<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static void collectUndocumented(JsonNode schema, String path, List<String> undocumented) {
+        JsonNode properties = schema.get("properties");
+        if (properties != null) {
+            properties.fields().forEachRemaining(p -> {
+                if (!p.getValue().hasNonNull("description") || p.getValue().get("description").asText().isBlank()) {
+                    undocumented.add(path + p.getKey());
+                }
+                collectUndocumented(p.getValue(), path + p.getKey() + ".", undocumented);
+            });
+        }
+        JsonNode defs = schema.get("$defs");
+        if (defs != null) {
+            defs.fields().forEachRemaining(d -> collectUndocumented(d.getValue(), "$defs." + d.getKey() + ".",
+                    undocumented));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.trimus.events;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** Events with every field set, as the services build them. */
+final class Fixtures {
+    static final Instant AT = Instant.parse("2026-01-15T09:30:00.123456789Z");
+
+    private Fixtures() {
+    }
+
+    static RunRequested runRequested() {
+        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "docker",
+                Json.parse("{\"image\":\"busybox:1.36\",\"command\":[\"sh\",\"-c\",\"echo hi\"],\"memory\":\"256m\"}"),
+                new IssueRef("PROJ-42", "Fix the login form", "The button does nothing."),
+                "Please fix the bug described in the issue.", AT);
+    }
+
+    static RunStatusChanged terminalStatus() {
+        return new RunStatusChanged(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                RunState.FAILED, 1, "hello\nsh: fix-login: not found\n", "exited with code 1", AT);
+    }
+
+    static RunCancelRequested cancel() {
+        return new RunCancelRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), AT);
+    }
+}

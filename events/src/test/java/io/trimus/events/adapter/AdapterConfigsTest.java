@@ -1,0 +1,78 @@
+package io.trimus.events.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Only adapters this version can run are accepted; anything else is refused on adapter_type. */
+class AdapterConfigsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNode DOCKER_CONFIG = JSON.createObjectNode().put("image", "busybox:1.36");
+
+    @Test
+    void aValidDockerAgentIsAccepted() {
+        assertThat(AdapterConfigs.validate("docker", DOCKER_CONFIG)).isEqualTo(AdapterType.DOCKER);
+    }
+
+    @Test
+    void theAdapterTypeIsMatchedWithoutRegardToCase() {
+        assertThat(AdapterConfigs.validate("Docker", DOCKER_CONFIG)).isEqualTo(AdapterType.DOCKER);
+    }
+
+    @Test
+    void aDockerAgentIsCheckedAgainstTheDockerContract() {
+        assertThatThrownBy(() -> AdapterConfigs.validate("docker", JSON.createObjectNode()))
+                .isInstanceOfSatisfying(AdapterConfigException.class,
+                        e -> assertThat(e.field()).isEqualTo("adapter_config.image"));
+    }
+
+    @ParameterizedTest
+    @NullAndEmptySource
+    @ValueSource(strings = {"  ", "\t"})
+    void aMissingAdapterTypeIsRefused(String type) {
+        assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
+                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
+                    assertThat(e.field()).isEqualTo("adapter_type");
+                    assertThat(e.getMessage()).contains("required");
+                });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"kubernetes", "docker ", "dock", "DOCKER_LOCAL"})
+    void anUnknownAdapterTypeIsRefusedWithTheKnownOnes(String type) {
+        assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
+                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
+                    assertThat(e.field()).isEqualTo("adapter_type");
+                    assertThat(e.getMessage()).contains("unknown");
+                    assertThat(Arrays.stream(AdapterType.values()).map(AdapterType::wireName))
+                            .allSatisfy(known -> assertThat(e.getMessage()).contains(known));
+                });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"claude_local", "codex_local", "claude_sandbox", "codex_sandbox", "lambda", "remote"})
+    void aKnownAdapterThatIsNotAvailableYetIsRefused(String type) {
+        assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
+                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
+                    assertThat(e.field()).isEqualTo("adapter_type");
+                    assertThat(e.getMessage()).contains(type).contains("not available");
+                });
+    }
+
+    @Test
+    void everyAdapterTypeHasItsWireNameAndIsolation() {
+        assertThat(Arrays.stream(AdapterType.values()))
+                .allSatisfy(t -> assertThat(AdapterType.fromWire(t.wireName())).contains(t));
+        assertThat(AdapterType.CLAUDE_LOCAL.isolation()).isEqualTo("host");
+        assertThat(AdapterType.DOCKER.isolation()).isEqualTo("container");
+        assertThat(AdapterType.fromWire(null)).isEmpty();
+    }
+}
