@@ -84,6 +84,34 @@ class DockerRunLifecycleTest {
     }
 
     @Test
+    void aNetworkNameThatResolvesToTheHostNetworkIsRefusedBeforeAnyContainerExists() {
+        // Docker resolves a network by id prefix too: the host network's id prefix is a valid-looking name
+        String hostNetworkId = Engine.docker().listNetworksCmd().withNameFilter("host").exec().stream()
+                .filter(n -> "host".equals(n.getName())).findFirst().orElseThrow().getId();
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "network", hostNetworkId.substring(0, 12),
+                "command", sh("echo should never run")));
+
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId());
+        assertThat(end.status()).isEqualTo(FAILED);
+        assertThat(end.error()).contains("host's network stack");
+        assertThat(Engine.containerOf(run.runId())).isEmpty();
+    }
+
+    @Test
+    void anUnknownNetworkFailsWithItsName() {
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "network", "trimus-no-such-network",
+                "command", sh("echo should never run")));
+
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId());
+        assertThat(end.status()).isEqualTo(FAILED);
+        assertThat(end.error()).isEqualTo("network trimus-no-such-network not found on the Docker engine");
+    }
+
+    @Test
     void nonZeroExitFailsWithTheExitCode() {
         RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh("echo partial; exit 3")));
 

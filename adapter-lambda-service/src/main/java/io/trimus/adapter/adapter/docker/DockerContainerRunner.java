@@ -11,6 +11,7 @@ import com.github.dockerjava.api.model.Frame;
 import io.trimus.adapter.adapter.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -54,8 +55,10 @@ public class DockerContainerRunner {
         String containerId = null;
         String step = "check the image";
         try {
-            if (!imagePresent(policy.image())) {
-                report(run, RunState.FAILED, null, null, "image " + policy.image() + " not found on the Docker engine");
+            step = "check the network";
+            String refusal = networkRefusal(policy.network());
+            if (refusal != null) {
+                report(run, RunState.FAILED, null, null, refusal);
                 return;
             }
             step = "create the container";
@@ -65,6 +68,12 @@ public class DockerContainerRunner {
                 // the name is the run id: another delivery of this run already owns the container
                 LOG.infof("container %s already exists: run %s is already executing; nothing to do",
                         policy.name(), run.runId());
+                return;
+            } catch (NotFoundException missing) {
+                // the image is checked only on this path: an extra engine round trip on every run costs latency
+                report(run, RunState.FAILED, null, null, imagePresent(policy.image())
+                        ? "could not create the container: " + EngineErrors.engineMessage(missing)
+                        : "image " + policy.image() + " not found on the Docker engine");
                 return;
             }
             if (!handle.attach(containerId)) {
@@ -147,6 +156,26 @@ public class DockerContainerRunner {
             // nothing left to kill
         } catch (RuntimeException e) {
             LOG.warnf("could not kill container %s: %s", containerId, EngineErrors.describe(e, host, "kill it"));
+        }
+    }
+
+    /**
+     * Why the container must not join {@code network}, or null. Docker also resolves a network by an id prefix,
+     * so a harmless-looking name could select the host's network stack: check what the name resolves to.
+     */
+    private String networkRefusal(String network) {
+        if (DockerAdapterConfig.NETWORK_NONE.equals(network)) {
+            return null;
+        }
+        try {
+            String driver = docker.inspectNetworkCmd().withNetworkId(network).exec().getDriver();
+            if ("host".equals(driver)) {
+                return "network " + network + " resolves to the host's network stack, which would bypass the "
+                        + "container's network isolation; use none or a bridge network";
+            }
+            return null;
+        } catch (NotFoundException e) {
+            return "network " + network + " not found on the Docker engine";
         }
     }
 
