@@ -2,7 +2,6 @@ package io.trimus.adapter.adapter.docker;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
-import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
@@ -106,11 +105,10 @@ public class DockerContainerRunner {
             }
             int exitCode = wait.awaitStatusCode();
             step = "read the container's result";
-            InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
             String output = output(containerId);
             if (handle.isCancelled()) {
                 report(run, RunState.CANCELLED, exitCode, output, "cancelled");
-            } else if (Boolean.TRUE.equals(state.getOOMKilled())) {
+            } else if (exitCode != 0 && oomKilled(containerId)) {
                 String limit = policy.memoryLimitText();
                 report(run, RunState.FAILED, exitCode, output,
                         "killed: out of memory" + (limit == null ? "" : " (limit " + limit + ")"));
@@ -177,6 +175,11 @@ public class DockerContainerRunner {
         } catch (NotFoundException e) {
             return "network " + network + " not found on the Docker engine";
         }
+    }
+
+    /** Asked only after a failure: a clean exit cannot have been OOM-killed, and the round trip costs latency. */
+    private boolean oomKilled(String containerId) {
+        return Boolean.TRUE.equals(docker.inspectContainerCmd(containerId).exec().getState().getOOMKilled());
     }
 
     private boolean imagePresent(String image) {
