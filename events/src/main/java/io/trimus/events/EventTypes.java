@@ -6,6 +6,8 @@ public final class EventTypes {
     public static final String RUN_STATUS = "io.trimus.run.status.v1";
     public static final String RUN_CANCEL = "io.trimus.run.cancel.v1";
 
+    public static final String EGRESS_ANOMALY = "io.trimus.egress.anomaly.v1";
+
     private EventTypes() {
     }
 }

@@ -9,6 +9,9 @@ public final class Topics {
     /** Cancel requests from run-service's outbox to the adapter service; key = run id. */
     public static final String RUN_CANCEL = "trimus.run.cancel";
 
+    /** Denied DNS lookups of sandboxes, from egress-service to itself (persistence), dashboards and outside consumers; key = company id. */
+    public static final String EGRESS_ANOMALIES = "trimus.egress.anomalies";
+
     private Topics() {
     }
 }

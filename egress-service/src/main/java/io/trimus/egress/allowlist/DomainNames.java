@@ -1,0 +1,71 @@
+package io.trimus.egress.allowlist;
+
+import java.net.IDN;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The one normalisation of host names that allowlist entries and DNS queries share: lower case, no trailing dot,
+ * IDN labels as punycode (ASCII). Entries may be exact names or {@code *.suffix} wildcards.
+ */
+public final class DomainNames {
+    private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
+
+    private DomainNames() {
+    }
+
+    /** The normalised form of a query name, or empty when it is not a valid host name. */
+    public static Optional<String> normalize(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        String trimmed = name.strip();
+        if (trimmed.endsWith(".")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        if (trimmed.isEmpty() || trimmed.length() > 253) {
+            return Optional.empty();
+        }
+        String ascii;
+        try {
+            ascii = IDN.toASCII(trimmed, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (ascii.length() > 253) {
+            return Optional.empty();
+        }
+        for (String label : ascii.split("\\.", -1)) {
+            if (!LABEL.matcher(label).matches()) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(ascii);
+    }
+
+    /**
+     * The normalised form of an allowlist entry: a name, or {@code *.} followed by a name with at least two labels
+     * (so {@code *.com} cannot open a whole top-level domain); empty when invalid.
+     */
+    public static Optional<String> normalizeEntry(String entry) {
+        if (entry == null) {
+            return Optional.empty();
+        }
+        String trimmed = entry.strip();
+        if (trimmed.startsWith("*.")) {
+            return normalize(trimmed.substring(2))
+                    .filter(suffix -> suffix.contains("."))
+                    .map(suffix -> "*." + suffix);
+        }
+        return normalize(trimmed);
+    }
+
+    /** Whether a normalised name matches a normalised entry; {@code *.example.com} matches sub-names only. */
+    public static boolean matches(String entry, String name) {
+        if (entry.startsWith("*.")) {
+            return name.endsWith(entry.substring(1));
+        }
+        return entry.equals(name);
+    }
+}

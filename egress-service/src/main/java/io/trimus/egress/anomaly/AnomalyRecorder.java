@@ -1,0 +1,21 @@
+package io.trimus.egress.anomaly;
+
+import io.trimus.egress.sandbox.Sandbox;
+
+/**
+ * Where the resolver reports a denied lookup. Never blocks and never waits on Kafka or the database: the
+ * implementation folds repeats per (sandbox, name, reason) and publishes {@code trimus.egress.anomalies}.
+ */
+public interface AnomalyRecorder {
+
+    /**
+     * Records one denied lookup.
+     *
+     * @param sandbox  the attributed sandbox, or null for an unattributed source
+     * @param sourceIp the address the query came from
+     * @param qname    the normalised name asked for (or the raw one when it could not be normalised)
+     * @param qtype    the query type's mnemonic, e.g. {@code A}, {@code TXT}
+     * @param reason   one of the {@code EgressAnomaly} reasons
+     */
+    void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason);
+}

@@ -1,0 +1,65 @@
+package io.trimus.egress.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** Knobs of egress-service; environment names follow the Trimus operator docs (TRIMUS_EGRESS_DNS_ADDR …). */
+@ConfigMapping(prefix = "trimus")
+public interface TrimusConfig {
+
+    /** The egress resolver and its anomaly pipeline. */
+    Egress egress();
+
+    /** The egress resolver and its anomaly pipeline. */
+    interface Egress {
+        /** DNS of the egress resolver. */
+        Dns dns();
+
+        /** Anomaly events of denied lookups. */
+        Anomalies anomalies();
+    }
+
+    /** DNS of the egress resolver. */
+    interface Dns {
+        /**
+         * host:port the resolver serves on, UDP and TCP (TRIMUS_EGRESS_DNS_ADDR). Unset: no DNS server is started.
+         * On the egress network this is its gateway, e.g. {@code 172.30.0.1:53}.
+         */
+        Optional<String> addr();
+
+        /**
+         * host:port of the upstream resolver allowed names are forwarded to (TRIMUS_EGRESS_DNS_UPSTREAM).
+         * Default: the first nameserver of /etc/resolv.conf.
+         */
+        Optional<String> upstream();
+
+        /** How long the upstream may take to answer before the client gets SERVFAIL (TRIMUS_EGRESS_DNS_UPSTREAM_TIMEOUT). */
+        @WithDefault("2s")
+        Duration upstreamTimeout();
+
+        /** Answers kept in the TTL cache at most (TRIMUS_EGRESS_DNS_CACHE_MAX_ENTRIES). */
+        @WithDefault("10000")
+        int cacheMaxEntries();
+
+        /** Longest time an answer is cached, whatever its TTL says (TRIMUS_EGRESS_DNS_CACHE_MAX_TTL). */
+        @WithDefault("5m")
+        Duration cacheMaxTtl();
+    }
+
+    /** Anomaly events of denied lookups. */
+    interface Anomalies {
+        /**
+         * Denials of one (sandbox, name, reason) within this window become one event with a count, so a flood
+         * becomes counted rows, not a million rows (TRIMUS_EGRESS_ANOMALIES_WINDOW).
+         */
+        @WithDefault("10s")
+        Duration window();
+
+        /** Distinct (sandbox, name, reason) keys tracked at once; beyond it the oldest are flushed early (TRIMUS_EGRESS_ANOMALIES_MAX_KEYS). */
+        @WithDefault("100000")
+        int maxKeys();
+    }
+}
