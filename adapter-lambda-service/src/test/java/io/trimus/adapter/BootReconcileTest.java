@@ -15,12 +15,14 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static io.trimus.adapter.support.Runs.sh;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 
 /** What a previous adapter process left behind is ended at boot; readiness follows the engine. */
@@ -70,9 +72,10 @@ class BootReconcileTest {
 
     @Test
     void readinessIncludesTheDockerEngine() {
-        given().when().get("/q/health/ready")
+        // the egress network is ensured on a worker thread after boot: ready once that is done too
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().when().get("/q/health/ready")
                 .then().statusCode(200)
                 .body("checks.name", hasItem("docker-engine"))
-                .body("checks.find { it.name == 'docker-engine' }.status", org.hamcrest.Matchers.is("UP"));
+                .body("checks.find { it.name == 'docker-engine' }.status", org.hamcrest.Matchers.is("UP")));
     }
 }

@@ -3,6 +3,8 @@ package io.trimus.adapter.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,6 +20,9 @@ public interface TrimusConfig {
 
     /** What the adapter keeps of a run. */
     Run run();
+
+    /** The egress network sandboxes join and the egress-service they are registered with (DESIGN.md §6). */
+    Egress egress();
 
     /** Knobs of the docker adapter. */
     interface Docker {
@@ -62,5 +67,56 @@ public interface TrimusConfig {
          */
         @WithDefault("65536")
         int outputMaxBytes();
+    }
+
+    /** The egress network sandboxes join and the egress-service they are registered with (DESIGN.md §6). */
+    interface Egress {
+        /** The Docker network the adapter ensures at boot. */
+        Network network();
+
+        /**
+         * The DNS server written into every container on the egress network, i.e. the Trimus resolver
+         * (TRIMUS_EGRESS_DNS_DEFAULT, default: the egress network's gateway).
+         */
+        Optional<String> dnsDefault();
+
+        /**
+         * Base URL of egress-service, which must know a sandbox's address before the sandbox starts
+         * (TRIMUS_EGRESS_SERVICE_URL, default {@code http://127.0.0.1:8083}).
+         */
+        @WithDefault("http://127.0.0.1:8083")
+        URI serviceUrl();
+
+        /**
+         * How long registering or deregistering a sandbox with egress-service may take, connect included; past it
+         * the run fails and its container never starts (TRIMUS_EGRESS_REGISTRATION_TIMEOUT, default 5s).
+         */
+        @WithDefault("5s")
+        Duration registrationTimeout();
+    }
+
+    /** The egress network: created at boot when missing, never altered or deleted when it is not Trimus's own. */
+    interface Network {
+        /** Name of the egress network (TRIMUS_EGRESS_NETWORK_NAME, default trimus-egress-allowlist). */
+        @WithDefault("trimus-egress-allowlist")
+        String name();
+
+        /** IPv4 subnet of the egress network, sandbox addresses included (TRIMUS_EGRESS_NETWORK_SUBNET, default 172.30.0.0/24). */
+        @WithDefault("172.30.0.0/24")
+        String subnet();
+
+        /**
+         * Gateway of the egress network: the host's address on it, where the Trimus resolver listens
+         * (TRIMUS_EGRESS_NETWORK_GATEWAY, default 172.30.0.1).
+         */
+        @WithDefault("172.30.0.1")
+        String gateway();
+
+        /**
+         * Linux name of the network's bridge, fixed so host firewall rules can name it; at most 15 characters
+         * (TRIMUS_EGRESS_NETWORK_BRIDGE_NAME, default trimus-egress0).
+         */
+        @WithDefault("trimus-egress0")
+        String bridgeName();
     }
 }

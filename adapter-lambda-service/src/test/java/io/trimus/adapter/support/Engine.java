@@ -132,13 +132,21 @@ public final class Engine {
 
     /** How many containers the engine created for the run since {@code sinceEpochSecond} (its event log). */
     public static int containersCreated(UUID runId, long sinceEpochSecond) {
+        return containerEvents(runId, sinceEpochSecond, "create");
+    }
+
+    /**
+     * How many {@code action} events (create, start, destroy, …) the engine logged for the run's containers since
+     * {@code sinceEpochSecond}.
+     */
+    public static int containerEvents(UUID runId, long sinceEpochSecond, String action) {
         List<Event> events = new ArrayList<>();
         long until = System.currentTimeMillis() / 1000 + 1;
         try (var callback = docker().eventsCmd()
                 .withSince(String.valueOf(sinceEpochSecond))
                 .withUntil(String.valueOf(until))
                 .withLabelFilter(Map.of(LABEL_RUN, runId.toString()))
-                .withEventFilter("create")
+                .withEventFilter(action)
                 .exec(new ResultCallback.Adapter<Event>() {
                     @Override
                     public void onNext(Event event) {
@@ -157,6 +165,21 @@ public final class Engine {
         synchronized (events) {
             return events.size();
         }
+    }
+
+    /**
+     * Starts a test-owned container on {@code network} that answers every TCP connection on port 8080 with
+     * {@code banner}; returns its address there. Labelled {@code label=true} for clean-up.
+     */
+    public static String startListener(String network, String label, String banner) {
+        String id = docker().createContainerCmd(busybox())
+                .withName("trimus-test-listener-" + UUID.randomUUID())
+                .withLabels(Map.of(label, "true"))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode(network))
+                .withCmd("nc", "-ll", "-p", "8080", "-e", "/bin/echo", banner)
+                .exec().getId();
+        docker().startContainerCmd(id).exec();
+        return docker().inspectContainerCmd(id).exec().getNetworkSettings().getNetworks().get(network).getIpAddress();
     }
 
     /** Removes the company's containers except the one of {@code keptRun} (may be null). */

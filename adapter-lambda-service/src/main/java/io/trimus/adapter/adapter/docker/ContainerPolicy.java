@@ -40,11 +40,13 @@ import java.util.regex.Pattern;
  * @param env          only the agent's env plus what Trimus injects; nothing of the host
  * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
  * @param timeout      wall-clock limit; the container is killed when it passes
+ * @param sandbox      on the egress network: the pinned address and the resolver; null elsewhere
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
-                              Map<String, String> env, Map<String, String> labels, Duration timeout) {
+                              Map<String, String> env, Map<String, String> labels, Duration timeout,
+                              SandboxNetwork sandbox) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -86,12 +88,21 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 List.of("ALL"), List.copyOf(securityOpts), pids, memory, memory, nanoCpus,
                 agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
                 Collections.unmodifiableMap(env), Collections.unmodifiableMap(labels),
-                Duration.ofSeconds(timeoutSec));
+                Duration.ofSeconds(timeoutSec), null);
+    }
+
+    /**
+     * This policy for a container on the egress network: it joins the network by name (whatever id prefix the agent
+     * used), at the pinned address, with the Trimus resolver. Everything else stays as decided.
+     */
+    public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), env, labels, timeout, sandbox);
     }
 
     /** The Docker host settings carrying this policy. */
     public HostConfig hostConfig() {
-        return HostConfig.newHostConfig()
+        HostConfig host = HostConfig.newHostConfig()
                 .withReadonlyRootfs(readOnlyRoot)
                 .withTmpFs(tmpfs.isEmpty() ? null : tmpfs)
                 .withCapDrop(capDrop.stream().map(Capability::valueOf).toArray(Capability[]::new))
@@ -102,6 +113,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 .withNanoCPUs(nanoCpus)
                 .withNetworkMode(network)
                 .withPrivileged(false);
+        return sandbox == null ? host : host.withDns(sandbox.dns());
     }
 
     /** The environment as Docker wants it, {@code NAME=value}. */

@@ -7,22 +7,34 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.Network;
 import io.trimus.adapter.adapter.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.egress.EgressNetwork;
+import io.trimus.adapter.egress.EgressNetworkSettings;
+import io.trimus.adapter.egress.EgressServiceClient;
+import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
+import io.trimus.events.SandboxRegistration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The blocking life of one docker run: image present? → create (deterministic name) → start → RUNNING →
- * wait with the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove.
- * Called on a worker thread of {@link RunExecutor}, never on the event loop.
+ * The blocking life of one docker run: network allowed? → (egress network: reserve the sandbox address) → create
+ * (deterministic name) → (egress network: register the sandbox with egress-service) → start → RUNNING → wait with
+ * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
+ * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
 @ApplicationScoped
 public class DockerContainerRunner {
@@ -35,30 +47,49 @@ public class DockerContainerRunner {
     private final RunReporter reporter;
     private final String host;
     private final int outputMaxBytes;
+    private final EnsureEgressNetwork egressNetwork;
+    private final SandboxAddressPool addresses;
+    private final EgressServiceClient egressService;
 
     @Inject
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config) {
-        this(docker, reporter, config.docker().host(), config.run().outputMaxBytes());
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
+                                 EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                                 EgressServiceClient egressService) {
+        this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), egressNetwork, addresses,
+                egressService);
     }
 
+    /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes) {
+        this(docker, reporter, host, outputMaxBytes,
+                new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
+                new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)));
+    }
+
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
+                                 EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                                 EgressServiceClient egressService) {
         new OutputTail(outputMaxBytes); // checks the knob at boot
         this.docker = docker;
         this.reporter = reporter;
         this.host = host;
         this.outputMaxBytes = outputMaxBytes;
+        this.egressNetwork = egressNetwork;
+        this.addresses = addresses;
+        this.egressService = egressService;
     }
 
     /** Executes the run to its end and reports every transition after DISPATCHED. */
-    public void run(RunRequested run, ContainerPolicy policy, RunHandle handle) {
+    public void run(RunRequested run, ContainerPolicy decided, RunHandle handle) {
+        ContainerPolicy policy = decided;
         String containerId = null;
-        String step = "check the image";
+        SandboxNetwork sandbox = null;
+        boolean registrationSent = false;
+        String step = "check the network";
         try {
-            step = "check the network";
-            String refusal = networkRefusal(policy.network());
-            if (refusal != null) {
-                report(run, RunState.FAILED, null, null, refusal);
-                return;
+            sandbox = joinNetwork(decided.network());
+            if (sandbox != null) {
+                policy = decided.onSandboxNetwork(sandbox);
             }
             step = "create the container";
             try {
@@ -78,6 +109,12 @@ public class DockerContainerRunner {
             if (!handle.attach(containerId)) {
                 report(run, RunState.CANCELLED, null, null, "cancelled before it started");
                 return;
+            }
+            if (sandbox != null) {
+                // before start: the sandbox's very first DNS query must already be attributed to its company
+                step = "register the sandbox with egress-service";
+                registrationSent = true;
+                register(run, sandbox, containerId);
             }
             step = "start the container";
             docker.startContainerCmd(containerId).exec();
@@ -117,6 +154,8 @@ public class DockerContainerRunner {
             } else {
                 report(run, RunState.FAILED, exitCode, output, "exited with code " + exitCode);
             }
+        } catch (RunRefused refused) {
+            report(run, RunState.FAILED, null, null, refused.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             report(run, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");
@@ -135,13 +174,21 @@ public class DockerContainerRunner {
                 report(run, RunState.FAILED, null, null, EngineErrors.describe(e, host, step));
             }
         } finally {
+            // an interrupted thread cannot lease an engine connection: clear the flag for the cleanup
+            boolean interrupted = Thread.interrupted();
+            // in this order: a sandbox is deregistered only once it can no longer send, and its address is
+            // handed out again only once the registration is gone
             if (containerId != null) {
-                // an interrupted thread cannot lease an engine connection: clear the flag for the cleanup
-                boolean interrupted = Thread.interrupted();
                 remove(containerId);
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+            }
+            if (registrationSent) {
+                deregister(run, sandbox);
+            }
+            if (sandbox != null) {
+                addresses.release(sandbox.ipv4Address());
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -158,22 +205,98 @@ public class DockerContainerRunner {
     }
 
     /**
-     * Why the container must not join {@code network}, or null. Docker also resolves a network by an id prefix,
-     * so a harmless-looking name could select the host's network stack: check what the name resolves to.
+     * Checks the network the container is to join and, for the egress network, reserves the sandbox's address.
+     * Docker also resolves a network by an id prefix, so a harmless-looking name could select the host's network
+     * stack, or the egress network without the registration: check what the name resolves to.
+     *
+     * @return the sandbox's place on the egress network, or null for any other network
+     * @throws RunRefused when the container must not join it
      */
-    private String networkRefusal(String network) {
-        if (DockerAdapterConfig.NETWORK_NONE.equals(network)) {
+    private SandboxNetwork joinNetwork(String requested) throws RunRefused {
+        if (DockerAdapterConfig.NETWORK_NONE.equals(requested)) {
             return null;
         }
+        String egressName = egressNetwork.settings().name();
+        EnsureEgressNetwork.Status egress = egressNetwork.status();
+        if (requested.equals(egressName) && !egress.ready()) {
+            throw egressNotReady(egress.problem());
+        }
+        Network network;
         try {
-            String driver = docker.inspectNetworkCmd().withNetworkId(network).exec().getDriver();
-            if ("host".equals(driver)) {
-                return "network " + network + " resolves to the host's network stack, which would bypass the "
-                        + "container's network isolation; use none or a bridge network";
-            }
-            return null;
+            network = docker.inspectNetworkCmd().withNetworkId(requested).exec();
         } catch (NotFoundException e) {
-            return "network " + network + " not found on the Docker engine";
+            if (requested.equals(egressName)) {
+                egressNetwork.lost(egress, "network " + egressName + " was removed from the Docker engine;"
+                        + " creating it again");
+                throw egressNotReady("it no longer exists on the Docker engine; the adapter service creates it again");
+            }
+            throw new RunRefused("network " + requested + " not found on the Docker engine");
+        }
+        if ("host".equals(network.getDriver())) {
+            throw new RunRefused("network " + requested + " resolves to the host's network stack, which would bypass"
+                    + " the container's network isolation; use none or a bridge network");
+        }
+        boolean isEgress = egressName.equals(network.getName())
+                || (egress.ready() && egress.network().id().equals(network.getId()));
+        if (!isEgress) {
+            return null;
+        }
+        if (!egress.ready()) {
+            throw egressNotReady(egress.problem());
+        }
+        if (!egress.network().id().equals(network.getId())) {
+            egressNetwork.lost(egress, "network " + egressName + " was replaced by another network of that name;"
+                    + " checking it again");
+            throw egressNotReady("it was replaced since it was checked; the adapter service checks it again");
+        }
+        EgressNetwork checked = egress.network();
+        String address = addresses.reserve(checked, attachedAddresses(network)).orElseThrow(() -> new RunRefused(
+                "no free sandbox address left on egress network " + egressName + " (" + checked.subnet() + ")"));
+        return SandboxNetwork.on(checked, address, egressNetwork.settings());
+    }
+
+    private RunRefused egressNotReady(String why) {
+        return new RunRefused("egress network " + egressNetwork.settings().name() + " is not ready: " + why);
+    }
+
+    /** The IPv4 addresses of the containers attached to the network, as the engine reports them. */
+    private static Set<String> attachedAddresses(Network network) {
+        Set<String> addresses = new HashSet<>();
+        if (network.getContainers() != null) {
+            for (Network.ContainerNetworkConfig endpoint : network.getContainers().values()) {
+                String cidr = endpoint.getIpv4Address();
+                if (cidr != null && !cidr.isBlank()) {
+                    addresses.add(cidr.contains("/") ? cidr.substring(0, cidr.indexOf('/')) : cidr);
+                }
+            }
+        }
+        return addresses;
+    }
+
+    /** Registers the sandbox with egress-service, synchronously; a failure refuses the run. */
+    private void register(RunRequested run, SandboxNetwork sandbox, String containerId)
+            throws RunRefused, InterruptedException {
+        try {
+            egressService.register(sandbox.ipv4Address(),
+                    new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), containerId));
+            LOG.debugf("run %s: sandbox %s registered with egress-service", run.runId(), sandbox.ipv4Address());
+        } catch (EgressServiceClient.RegistrationFailed e) {
+            throw new RunRefused("could not register the sandbox with egress-service: " + e.getMessage()
+                    + "; the container was not started");
+        }
+    }
+
+    /** Best effort: egress-service replaces a stale registration when the address is registered again. */
+    private void deregister(RunRequested run, SandboxNetwork sandbox) {
+        try {
+            egressService.deregister(sandbox.ipv4Address());
+        } catch (EgressServiceClient.RegistrationFailed e) {
+            LOG.warnf("run %s: could not remove the registration of sandbox %s from egress-service: %s",
+                    run.runId(), sandbox.ipv4Address(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warnf("run %s: stopped before the registration of sandbox %s was removed from egress-service",
+                    run.runId(), sandbox.ipv4Address());
         }
     }
 
@@ -202,6 +325,9 @@ public class DockerContainerRunner {
                 .withTty(false);
         if (!policy.command().isEmpty()) {
             cmd.withCmd(policy.command());
+        }
+        if (policy.sandbox() != null) {
+            cmd.withIpv4Address(policy.sandbox().ipv4Address());
         }
         return cmd.exec().getId();
     }
@@ -258,5 +384,12 @@ public class DockerContainerRunner {
     private void report(RunRequested run, RunState state, Integer exitCode, String output, String error) {
         reporter.report(RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode, output,
                 error));
+    }
+
+    /** A run that must not go on, with the one sentence that says why; the runner reports it FAILED. */
+    private static final class RunRefused extends Exception {
+        RunRefused(String reason) {
+            super(reason, null, false, false);
+        }
     }
 }

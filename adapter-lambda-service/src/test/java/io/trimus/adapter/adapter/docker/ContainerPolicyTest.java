@@ -3,6 +3,8 @@ package io.trimus.adapter.adapter.docker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.egress.EgressNetwork;
+import io.trimus.adapter.egress.Ipv4Subnet;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,6 +145,31 @@ class ContainerPolicyTest {
         assertThat(policy(Map.of("image", "busybox")).hostConfig().getNetworkMode()).isEqualTo("none");
         assertThat(policy(Map.of("image", "busybox", "network", "trimus-egress-allowlist")).hostConfig()
                 .getNetworkMode()).isEqualTo("trimus-egress-allowlist");
+    }
+
+    @Test
+    void aSandboxOnTheEgressNetworkJoinsItByNameWithItsPinnedAddressAndTheResolver() {
+        EgressNetwork egress = new EgressNetwork("0123456789ab", "trimus-egress-allowlist",
+                Ipv4Subnet.parse("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
+        ContainerPolicy decided = policy(Map.of("image", "busybox", "network", "0123456789ab"));
+
+        ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty()));
+
+        assertThat(p.network()).isEqualTo("trimus-egress-allowlist");
+        assertThat(p.sandbox().ipv4Address()).isEqualTo("172.30.0.9");
+        assertThat(p.hostConfig().getNetworkMode()).isEqualTo("trimus-egress-allowlist");
+        assertThat(p.hostConfig().getDns()).containsExactly("172.30.0.1");
+        assertThat(p.hostConfig().getCapDrop()).containsExactly(Capability.ALL);
+        assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
+        assertThat(p.labels()).isEqualTo(decided.labels());
+        assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53")).dns())
+                .as("TRIMUS_EGRESS_DNS_DEFAULT wins over the gateway").containsExactly("172.30.0.53");
+    }
+
+    @Test
+    void offTheEgressNetworkNoResolverIsSet() {
+        assertThat(policy(Map.of("image", "busybox", "network", "bridge")).hostConfig().getDns()).isNull();
+        assertThat(policy(Map.of("image", "busybox")).sandbox()).isNull();
     }
 
     @Test

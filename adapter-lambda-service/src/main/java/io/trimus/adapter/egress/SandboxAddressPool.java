@@ -1,0 +1,58 @@
+package io.trimus.adapter.egress;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which sandbox address a container on the egress network gets. The address is pinned before the container exists,
+ * so egress-service can attribute the sandbox's very first DNS query to its company.
+ *
+ * <p>Never handed out: the network and broadcast addresses, the gateway (the host, where the resolver listens), an
+ * address this process holds for another run, and an address the engine reports in use on the network. Addresses are
+ * taken round-robin, so a just-released address (whose deregistration may have failed) is the last to come back.
+ * The pool lives in this process: run one adapter service per Docker engine.
+ */
+@ApplicationScoped
+public class SandboxAddressPool {
+
+    private final Set<Long> held = new HashSet<>();
+    private long next;
+
+    /**
+     * Reserves a free address on {@code network} until {@link #release(String)}.
+     *
+     * @param inUse addresses the engine reports attached to the network right now
+     * @return the address, or empty when the subnet is full
+     */
+    public synchronized Optional<String> reserve(EgressNetwork network, Set<String> inUse) {
+        Ipv4Subnet subnet = network.subnet();
+        long gateway = Ipv4Subnet.address(network.gateway());
+        long size = subnet.hostCount();
+        for (long tried = 0; tried < size; tried++) {
+            long index = Math.floorMod(next + tried, size);
+            long candidate = subnet.host(index);
+            String text = Ipv4Subnet.text(candidate);
+            if (candidate != gateway && !held.contains(candidate) && !inUse.contains(text)) {
+                held.add(candidate);
+                next = index + 1;
+                return Optional.of(text);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Gives an address back once its container is gone and its registration removed. */
+    public synchronized void release(String address) {
+        held.remove(Ipv4Subnet.address(address));
+    }
+
+    /** Addresses reserved now, for tests and diagnostics. */
+    public synchronized Set<String> reserved() {
+        Set<String> out = new HashSet<>();
+        held.forEach(a -> out.add(Ipv4Subnet.text(a)));
+        return out;
+    }
+}

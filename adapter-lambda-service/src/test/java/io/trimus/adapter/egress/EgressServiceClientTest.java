@@ -1,0 +1,142 @@
+package io.trimus.adapter.egress;
+
+import com.sun.net.httpserver.HttpServer;
+import io.trimus.events.SandboxRegistration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The adapter's side of egress-service's sandbox registry, against a real HTTP server on loopback. */
+class EgressServiceClientTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+    private final List<String> received = new CopyOnWriteArrayList<>();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private HttpServer server;
+    private volatile int status = 204;
+    private volatile String answer = "";
+    private volatile boolean hang;
+
+    private EgressServiceClient client() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+                        + exchange.getRequestHeaders().getFirst("Content-Type") + " "
+                        + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                if (hang) {
+                    release.await(10, TimeUnit.SECONDS);
+                    return;
+                }
+                byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+                if (body.length > 0) {
+                    exchange.getResponseBody().write(body);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        server.start();
+        return new EgressServiceClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), TIMEOUT);
+    }
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aRegistrationIsAPutOfSnakeCaseJsonToTheSandboxAddress() throws Exception {
+        EgressServiceClient client = client();
+        UUID company = UUID.randomUUID();
+        UUID agent = UUID.randomUUID();
+        UUID run = UUID.randomUUID();
+
+        client.register("172.30.0.7", new SandboxRegistration(company, agent, run, "c0ffee"));
+        client.deregister("172.30.0.7");
+
+        assertThat(received).containsExactly(
+                "PUT /internal/sandboxes/172.30.0.7 application/json {\"company_id\":\"" + company
+                        + "\",\"agent_id\":\"" + agent + "\",\"run_id\":\"" + run + "\",\"container_id\":\"c0ffee\"}",
+                "DELETE /internal/sandboxes/172.30.0.7 null ");
+    }
+
+    @Test
+    void anErrorAnswerFailsWithItsStatusAndProblemDetail() throws Exception {
+        EgressServiceClient client = client();
+        status = 503;
+        answer = "{\"title\":\"Unavailable\",\"status\":503,\"detail\":\"registry is starting\"}";
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+
+        assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
+                .isInstanceOf(EgressServiceClient.RegistrationFailed.class)
+                .hasMessage(url + " answered HTTP 503: registry is starting");
+    }
+
+    @Test
+    void deregisteringAnAddressEgressServiceDoesNotKnowIsFine() throws Exception {
+        EgressServiceClient client = client();
+        status = 404;
+
+        client.deregister("172.30.0.7");
+
+        assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
+                .hasMessageEndingWith("answered HTTP 404");
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerFailsAfterTheTimeout() throws Exception {
+        EgressServiceClient client = client();
+        hang = true;
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
+                .hasMessageEndingWith(" did not answer within 1 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void nothingListeningFailsAsUnreachable() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:" + port), TIMEOUT);
+
+        assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
+                .hasMessage("http://127.0.0.1:" + port + " unreachable: connection refused");
+    }
+
+    @Test
+    void aUrlThatIsNotHttpStopsTheService() {
+        assertThatThrownBy(() -> new EgressServiceClient(URI.create("ftp://egress:21"), TIMEOUT))
+                .hasMessageContaining("TRIMUS_EGRESS_SERVICE_URL");
+        assertThatThrownBy(() -> new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ZERO))
+                .hasMessageContaining("TRIMUS_EGRESS_REGISTRATION_TIMEOUT");
+    }
+
+    private static SandboxRegistration registration() {
+        return new SandboxRegistration(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "c0ffee");
+    }
+}

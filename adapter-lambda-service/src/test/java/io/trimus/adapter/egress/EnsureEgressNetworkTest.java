@@ -1,0 +1,124 @@
+package io.trimus.adapter.egress;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.support.EgressTestResource;
+import io.trimus.testing.DockerClients;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * EnsureEgressNetwork against the real engine, for the cases the one app boot cannot show: a network of that name
+ * that is already there and not what Trimus would create. It is never altered; it is used only when internal.
+ */
+class EnsureEgressNetworkTest {
+
+    private static final String NAME = "trimus-test-egress-ensure";
+    private static final String SUBNET = "10.199.80.0/24";
+
+    private final DockerClient docker = DockerClients.local();
+    private final EgressNetworkSettings settings = new EgressNetworkSettings(NAME, Ipv4Subnet.parse("10.199.81.0/24"),
+            "10.199.81.1", "trimus-egens0", Optional.empty());
+    private final EnsureEgressNetwork ensure = new EnsureEgressNetwork(docker, settings, "local");
+
+    @AfterEach
+    void removeNetwork() throws Exception {
+        ensure.stop();
+        EgressTestResource.removeNetwork(docker, NAME);
+        docker.close();
+    }
+
+    @Test
+    void aMissingNetworkIsCreatedOnceAndFoundAgainAfterwards() {
+        EnsureEgressNetwork.Status created = ensure.attempt();
+
+        assertThat(created.ready()).isTrue();
+        Network network = docker.inspectNetworkCmd().withNetworkId(NAME).exec();
+        assertThat(network.getId()).isEqualTo(created.network().id());
+        assertThat(network.getInternal()).isTrue();
+        assertThat(network.getIpam().getConfig()).singleElement().satisfies(ipam -> {
+            assertThat(ipam.getSubnet()).isEqualTo("10.199.81.0/24");
+            assertThat(ipam.getGateway()).isEqualTo("10.199.81.1");
+        });
+        assertThat(network.getOptions()).containsEntry("com.docker.network.bridge.enable_icc", "false")
+                .containsEntry("com.docker.network.bridge.name", "trimus-egens0");
+        assertThat(network.getLabels()).containsEntry("trimus.managed", "true");
+
+        EnsureEgressNetwork.Status again = new EnsureEgressNetwork(docker, settings, "local").attempt();
+
+        assertThat(again.ready()).isTrue();
+        assertThat(again.network().id()).as("found, not created twice").isEqualTo(created.network().id());
+        assertThat(again.network().differencesFrom(settings)).isEmpty();
+    }
+
+    @Test
+    void anExistingNetworkThatIsNotInternalIsLeftAloneAndNeverReady() {
+        String foreign = foreignNetwork(false);
+
+        EnsureEgressNetwork.Status status = ensure.attempt();
+
+        assertThat(status.ready()).isFalse();
+        assertThat(status.problem()).startsWith("network " + NAME + " exists but is not internal");
+        assertUntouched(foreign, false);
+        assertThat(ensure.verify().ready()).isFalse();
+    }
+
+    @Test
+    void anExistingInternalNetworkWithAnotherSubnetIsUsedAsItIsWithoutBeingAltered() {
+        String foreign = foreignNetwork(true);
+
+        EnsureEgressNetwork.Status status = ensure.attempt();
+
+        assertThat(status.ready()).isTrue();
+        assertThat(status.network().id()).isEqualTo(foreign);
+        assertThat(status.network().subnet()).hasToString(SUBNET);
+        assertThat(status.network().gateway()).isEqualTo("10.199.80.1");
+        assertThat(status.network().differencesFrom(settings)).anySatisfy(d -> assertThat(d).startsWith("subnet"))
+                .anySatisfy(d -> assertThat(d).startsWith("not created by Trimus"));
+        assertUntouched(foreign, true);
+    }
+
+    @Test
+    void aNetworkRemovedAfterItWasReadyIsNotReadyUntilItIsCreatedAgain() {
+        String first = ensure.attempt().network().id();
+        EgressTestResource.removeNetwork(docker, NAME);
+
+        EnsureEgressNetwork.Status status = ensure.verify();
+
+        assertThat(status.ready()).isFalse();
+        assertThat(status.problem()).contains("was removed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> ensure.status().ready());
+        assertThat(ensure.status().network().id()).isNotEqualTo(first);
+        assertThat(docker.inspectNetworkCmd().withNetworkId(NAME).exec().getId())
+                .isEqualTo(ensure.status().network().id());
+    }
+
+    /** A network of the egress name that Trimus did not create. */
+    private String foreignNetwork(boolean internal) {
+        return docker.createNetworkCmd().withName(NAME).withDriver("bridge").withCheckDuplicate(true)
+                .withInternal(internal)
+                .withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config().withSubnet(SUBNET)))
+                .withLabels(Map.of(EgressTestResource.TEST_LABEL, "true"))
+                .exec().getId();
+    }
+
+    private void assertUntouched(String id, boolean internal) {
+        Network network = docker.inspectNetworkCmd().withNetworkId(id).exec();
+        assertThat(network.getName()).isEqualTo(NAME);
+        assertThat(network.getInternal()).isEqualTo(internal);
+        assertThat(network.getIpam().getConfig()).singleElement()
+                .satisfies(ipam -> assertThat(ipam.getSubnet()).isEqualTo(SUBNET));
+        assertThat(network.getLabels()).doesNotContainKey("trimus.managed");
+        assertThat(network.getOptions()).doesNotContainKeys("com.docker.network.bridge.enable_icc",
+                "com.docker.network.bridge.name");
+        assertThat(docker.listNetworksCmd().withNameFilter(NAME).exec())
+                .filteredOn(n -> NAME.equals(n.getName())).hasSize(1);
+    }
+}

@@ -1,0 +1,165 @@
+package io.trimus.adapter.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real HTTP server on 127.0.0.1 standing in for egress-service's sandbox registry: answers
+ * {@code PUT|DELETE /internal/sandboxes/{ip}} and records every request with the time it arrived and the state the
+ * engine reported for the sandbox's container at that moment (so a test can prove the container had not started).
+ *
+ * <p>Controlled over its own HTTP, because a Quarkus test may see this class through another classloader than the
+ * test resource that started it: {@code GET /_test/requests} lists what arrived; {@code PUT /_test/answer/{company_id}}
+ * with {@code 500} (any status) or {@code hang} decides how that company's registrations are answered.
+ */
+public final class EgressStandIn implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SANDBOXES = "/internal/sandboxes/";
+
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "egress-stand-in");
+        t.setDaemon(true);
+        return t;
+    });
+    private final DockerClient docker;
+    private final List<ObjectNode> requests = new ArrayList<>();
+    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    /** The container last registered for each address, to report its state when the address is deregistered. */
+    private final Map<String, String> containerOf = new ConcurrentHashMap<>();
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private EgressStandIn(DockerClient docker) throws IOException {
+        this.docker = docker;
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.setExecutor(threads);
+        server.createContext(SANDBOXES, this::sandbox);
+        server.createContext("/_test/requests", this::listRequests);
+        server.createContext("/_test/answer/", this::setAnswer);
+        server.start();
+    }
+
+    /** Starts the stand-in on a free loopback port. */
+    public static EgressStandIn start(DockerClient docker) {
+        try {
+            return new EgressStandIn(docker);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the egress-service stand-in", e);
+        }
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        closed.countDown();
+        server.stop(0);
+        threads.shutdownNow();
+    }
+
+    private void sandbox(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            long receivedAt = System.currentTimeMillis();
+            String ip = exchange.getRequestURI().getPath().substring(SANDBOXES.length());
+            String method = exchange.getRequestMethod();
+            JsonNode body = JSON.createObjectNode();
+            byte[] raw = exchange.getRequestBody().readAllBytes();
+            if (raw.length > 0) {
+                body = JSON.readTree(raw);
+            }
+            String containerId = method.equals("PUT") ? text(body, "container_id") : containerOf.get(ip);
+            if (method.equals("PUT") && containerId != null) {
+                containerOf.put(ip, containerId);
+            }
+            ObjectNode record = JSON.createObjectNode()
+                    .put("method", method)
+                    .put("ip", ip)
+                    .put("received_at_ms", receivedAt)
+                    .put("content_type", exchange.getRequestHeaders().getFirst("Content-Type"))
+                    .put("container_state", containerId == null ? null : containerState(containerId));
+            record.set("body", body);
+            synchronized (requests) {
+                requests.add(record);
+            }
+            String answer = method.equals("PUT") ? answers.getOrDefault(String.valueOf(text(body, "company_id")), "204")
+                    : "204";
+            if (answer.equals("hang")) {
+                closed.await(60, TimeUnit.SECONDS);
+                return;
+            }
+            int status = Integer.parseInt(answer);
+            if (status == 204) {
+                exchange.sendResponseHeaders(204, -1);
+            } else {
+                byte[] problem = ("{\"type\":\"about:blank\",\"title\":\"Unavailable\",\"status\":" + status
+                        + ",\"detail\":\"the sandbox registry is unavailable\"}").getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
+                exchange.sendResponseHeaders(status, problem.length);
+                exchange.getResponseBody().write(problem);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void listRequests(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            ArrayNode list = JSON.createArrayNode();
+            synchronized (requests) {
+                list.addAll(requests);
+            }
+            byte[] out = JSON.writeValueAsBytes(list);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, out.length);
+            exchange.getResponseBody().write(out);
+        }
+    }
+
+    private void setAnswer(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String company = exchange.getRequestURI().getPath().substring("/_test/answer/".length());
+            String answer = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
+            answers.put(company, answer);
+            exchange.sendResponseHeaders(204, -1);
+        }
+    }
+
+    private String containerState(String containerId) {
+        try {
+            return docker.inspectContainerCmd(containerId).exec().getState().getStatus();
+        } catch (NotFoundException gone) {
+            return "absent";
+        } catch (RuntimeException e) {
+            return "unknown: " + e.getMessage();
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}
