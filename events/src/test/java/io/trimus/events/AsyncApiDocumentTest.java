@@ -33,11 +33,12 @@ class AsyncApiDocumentTest {
     }
 
     @Test
-    void describesTheThreeRunTopics() {
+    void describesEveryTopic() {
         List<String> addresses = new ArrayList<>();
         doc.path("channels").forEach(channel -> addresses.add(channel.path("address").asText()));
 
-        assertThat(addresses).containsExactlyInAnyOrder(Topics.RUN_REQUESTED, Topics.RUN_STATUS, Topics.RUN_CANCEL);
+        assertThat(addresses).containsExactlyInAnyOrder(Topics.RUN_REQUESTED, Topics.RUN_STATUS, Topics.RUN_CANCEL,
+                Topics.EGRESS_ANOMALIES);
     }
 
     @Test
@@ -45,6 +46,7 @@ class AsyncApiDocumentTest {
         assertCarries(messageOn(Topics.RUN_REQUESTED), EventTypes.RUN_REQUESTED);
         assertCarries(messageOn(Topics.RUN_STATUS), EventTypes.RUN_STATUS);
         assertCarries(messageOn(Topics.RUN_CANCEL), EventTypes.RUN_CANCEL);
+        assertCarries(messageOn(Topics.EGRESS_ANOMALIES), EventTypes.EGRESS_ANOMALY);
     }
 
     @Test
@@ -52,24 +54,32 @@ class AsyncApiDocumentTest {
         List<String> files = new ArrayList<>();
         doc.at("/components/messages").forEach(m -> files.add(m.at("/payload/schema/$ref").asText()));
 
-        assertThat(files).hasSize(3).allSatisfy(ref -> {
+        assertThat(files).hasSize(4).allSatisfy(ref -> {
             assertThat(ref).startsWith("./schemas/");
             assertThat(getClass().getClassLoader().getResource(ref.substring(2))).as(ref).isNotNull();
         });
     }
 
     @Test
-    void cloudEventsTravelInBinaryModeWithTheRunIdAsKey() {
+    void cloudEventsTravelInBinaryMode() {
         JsonNode headers = doc.at("/components/schemas/CloudEventHeaders");
 
         assertThat(headers.path("required")).extracting(JsonNode::asText)
                 .contains("ce_id", "ce_type", "ce_source", "ce_specversion");
         assertThat(headers.at("/properties/ce_specversion/const").asText()).isEqualTo("1.0");
-        doc.at("/components/messages").forEach(m -> {
-            assertThat(m.at("/headers/allOf/0/$ref").asText()).isEqualTo("#/components/schemas/CloudEventHeaders");
-            assertThat(m.at("/bindings/kafka/key/$ref").asText()).isEqualTo("#/components/schemas/RunIdKey");
-        });
+        doc.at("/components/messages").forEach(m ->
+                assertThat(m.at("/headers/allOf/0/$ref").asText()).isEqualTo("#/components/schemas/CloudEventHeaders"));
+    }
+
+    @Test
+    void runEventsAreKeyedByRunAndAnomaliesByCompany() {
+        assertThat(keyOf(Topics.RUN_REQUESTED)).isEqualTo("#/components/schemas/RunIdKey");
+        assertThat(keyOf(Topics.RUN_STATUS)).isEqualTo("#/components/schemas/RunIdKey");
+        assertThat(keyOf(Topics.RUN_CANCEL)).isEqualTo("#/components/schemas/RunIdKey");
+        assertThat(keyOf(Topics.EGRESS_ANOMALIES)).isEqualTo("#/components/schemas/CompanyIdKey");
         assertThat(doc.at("/components/schemas/RunIdKey/format").asText()).isEqualTo("uuid");
+        assertThat(doc.at("/components/schemas/CompanyIdKey/anyOf/0/format").asText()).isEqualTo("uuid");
+        assertThat(doc.at("/components/schemas/CompanyIdKey/anyOf/1/const").asText()).isEqualTo("unattributed");
     }
 
     @Test
@@ -79,7 +89,7 @@ class AsyncApiDocumentTest {
             assertThat(ref).startsWith("#/channels/");
             assertThat(doc.at(ref.substring(1)).isObject()).as(ref).isTrue();
         });
-        assertThat(doc.path("operations")).hasSize(3);
+        assertThat(doc.path("operations")).hasSize(4);
     }
 
     private static JsonNode messageOn(String topic) {
@@ -90,6 +100,10 @@ class AsyncApiDocumentTest {
             }
         }
         throw new AssertionError("no channel for " + topic);
+    }
+
+    private static String keyOf(String topic) {
+        return messageOn(topic).at("/bindings/kafka/key/$ref").asText();
     }
 
     private static void assertCarries(JsonNode message, String type) {

@@ -72,6 +72,31 @@ class EventJsonTest {
     }
 
     @Test
+    void anEgressAnomalyRoundTrips() throws JsonProcessingException {
+        EgressAnomaly event = Fixtures.egressAnomaly();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.MAPPER.readValue(json, EgressAnomaly.class)).isEqualTo(event);
+        assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "company_id",
+                "agent_id", "run_id", "container_id", "source_ip", "qname", "qtype", "reason", "count", "first_seen",
+                "last_seen");
+        assertThat(Json.parse(json).get("count").asLong()).isEqualTo(37);
+        assertThat(Json.parse(json).get("last_seen").asText()).isEqualTo("2026-01-15T09:30:09.123456789Z");
+    }
+
+    @Test
+    void anUnattributedAnomalyLeavesTheSandboxFieldsOut() throws JsonProcessingException {
+        EgressAnomaly event = Fixtures.unattributedAnomaly();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "source_ip", "qname",
+                "qtype", "reason", "count", "first_seen", "last_seen");
+        assertThat(Json.MAPPER.readValue(json, EgressAnomaly.class)).isEqualTo(event);
+    }
+
+    @Test
     void aConsumerWithAPlainObjectMapperIgnoresFieldsAddedByALaterProducer() throws JsonProcessingException {
         RunRequested request = Fixtures.runRequested();
         var requestJson = Json.tree(request).put("priority", "high");
@@ -83,5 +108,8 @@ class EventJsonTest {
                 .isEqualTo(status);
         assertThat(Json.MAPPER.treeToValue(Json.tree(cancel).put("reason", "user pressed stop"),
                 RunCancelRequested.class)).isEqualTo(cancel);
+        EgressAnomaly anomaly = Fixtures.egressAnomaly();
+        assertThat(Json.MAPPER.treeToValue(Json.tree(anomaly).put("rcode", "NXDOMAIN"), EgressAnomaly.class))
+                .isEqualTo(anomaly);
     }
 }

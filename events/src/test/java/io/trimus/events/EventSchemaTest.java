@@ -43,7 +43,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.RUN_STATUS, Fixtures.terminalStatus()),
                 Arguments.of(EventTypes.RUN_STATUS, RunStatusChanged.progress(UUID.randomUUID(), UUID.randomUUID(),
                         UUID.randomUUID(), RunState.RUNNING)),
-                Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel()));
+                Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel()),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()));
     }
 
     static Stream<Arguments> requiredFields() {
@@ -53,7 +55,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.RUN_STATUS, Fixtures.terminalStatus(), List.of("id", "run_id", "company_id",
                         "agent_id", "status", "occurred_at")),
                 Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel(), List.of("id", "run_id", "company_id",
-                        "requested_at")));
+                        "requested_at")),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",
+                        "qname", "qtype", "reason", "count", "first_seen", "last_seen")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -138,6 +142,50 @@ class EventSchemaTest {
         assertThat(validate(EventTypes.RUN_STATUS, json)).isNotEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"denied", "NOT_ALLOWLISTED", ""})
+    void anAnomalyReasonThatIsNoKnownReasonIsRefused(String reason) {
+        ObjectNode json = Json.tree(Fixtures.egressAnomaly());
+        json.put("reason", reason);
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isNotEmpty();
+    }
+
+    @Test
+    void theAnomalyReasonEnumIsExactlyTheRecordsReasons() {
+        assertThat(schemaJson(EventTypes.EGRESS_ANOMALY).at("/properties/reason/enum")).extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder(EgressAnomaly.NOT_ALLOWLISTED, EgressAnomaly.QTYPE_DENIED,
+                        EgressAnomaly.UNATTRIBUTED_SOURCE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, -3})
+    void anAnomalyThatCountsNoLookupIsRefused(long count) {
+        ObjectNode json = Json.tree(Fixtures.egressAnomaly());
+        json.put("count", count);
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).extracting(ValidationMessage::getInstanceLocation)
+                .extracting(Object::toString).containsExactly("/count");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sandbox-17", "172.30.0", "300.1.2.3", ""})
+    void anAnomalySourceThatIsNoIpAddressIsRefused(String sourceIp) {
+        ObjectNode json = Json.tree(Fixtures.egressAnomaly());
+        json.put("source_ip", sourceIp);
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"172.30.0.17", "fd00:30::17", "fd00:30:0:0:0:0:0:17"})
+    void anAnomalySourceMayBeIpv4OrIpv6(String sourceIp) {
+        ObjectNode json = Json.tree(Fixtures.egressAnomaly());
+        json.put("source_ip", sourceIp);
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("everyEvent")
     void aFieldAddedByALaterProducerIsAccepted(String type, Object event) {
@@ -155,12 +203,15 @@ class EventSchemaTest {
                 .isEqualTo(fieldNames(Json.tree(Fixtures.terminalStatus())));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_CANCEL).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
+        assertThat(fieldNames(schemaJson(EventTypes.EGRESS_ANOMALY).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.egressAnomaly())));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_REQUESTED).at("/$defs/issue_ref/properties")))
                 .isEqualTo(fieldNames(Json.tree(new IssueRef("1", "t", "b"))));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
+            EventTypes.EGRESS_ANOMALY})
     void everyPropertyHasADescription(String type) {
         List<String> undocumented = new ArrayList<>();
         collectUndocumented(schemaJson(type), "", undocumented);
@@ -169,7 +220,8 @@ class EventSchemaTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
+            EventTypes.EGRESS_ANOMALY})
     void theSchemaNamesItsTypeAndDialect(String type) {
         JsonNode schema = schemaJson(type);
 
@@ -181,7 +233,8 @@ class EventSchemaTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL})
+    @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
+            EventTypes.EGRESS_ANOMALY})
     void theSchemasOwnExamplesValidate(String type) {
         JsonNode examples = schemaJson(type).get("examples");
 

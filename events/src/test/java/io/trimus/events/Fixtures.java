@@ -25,4 +25,15 @@ final class Fixtures {
     static RunCancelRequested cancel() {
         return new RunCancelRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), AT);
     }
+
+    static EgressAnomaly egressAnomaly() {
+        return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "0b5c3f7e9a1d", "172.30.0.17", "exfil.attacker.example", "A", EgressAnomaly.NOT_ALLOWLISTED, 37,
+                AT, AT.plusSeconds(9));
+    }
+
+    static EgressAnomaly unattributedAnomaly() {
+        return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
+                EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT);
+    }
 }

@@ -47,6 +47,24 @@ public interface TrimusConfig {
         /** Longest time an answer is cached, whatever its TTL says (TRIMUS_EGRESS_DNS_CACHE_MAX_TTL). */
         @WithDefault("5m")
         Duration cacheMaxTtl();
+
+        /**
+         * Upstream queries in flight at once; beyond it a client gets SERVFAIL instead of opening yet another socket
+         * (TRIMUS_EGRESS_DNS_UPSTREAM_MAX_IN_FLIGHT).
+         */
+        @WithDefault("1024")
+        int upstreamMaxInFlight();
+
+        /**
+         * Open DNS-over-TCP connections at most; a further one is closed at once
+         * (TRIMUS_EGRESS_DNS_TCP_MAX_CONNECTIONS).
+         */
+        @WithDefault("256")
+        int tcpMaxConnections();
+
+        /** A DNS-over-TCP connection with no traffic for this long is closed (TRIMUS_EGRESS_DNS_TCP_IDLE_TIMEOUT). */
+        @WithDefault("10s")
+        Duration tcpIdleTimeout();
     }
 
     /** Anomaly events of denied lookups. */

@@ -1,0 +1,94 @@
+package io.trimus.egress.allowlist;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import io.trimus.egress.rest.ProblemException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * The rules of a company's allowlist: every entry valid and normalised, at most {@value #MAX_ENTRIES}, stored as a
+ * whole, and the resolver's {@link AllowlistCache} updated once the list is committed.
+ */
+@ApplicationScoped
+public class AllowlistService {
+    /** Most entries one list may hold, counted as sent. */
+    public static final int MAX_ENTRIES = 1000;
+    private static final Logger LOG = Logger.getLogger(AllowlistService.class);
+
+    private final AllowlistRepository allowlists;
+    private final AllowlistCache cache;
+
+    AllowlistService(AllowlistRepository allowlists, AllowlistCache cache) {
+        this.allowlists = allowlists;
+        this.cache = cache;
+    }
+
+    /**
+     * Makes {@code entries} the company's allowlist; an empty list denies every name. Nothing is stored unless every
+     * entry is valid. Returns the stored list: normalised, duplicates collapsed, sorted.
+     */
+    public Uni<List<String>> replace(UUID companyId, List<String> entries) {
+        List<String> normalised;
+        try {
+            normalised = normaliseAll(entries);
+        } catch (ProblemException e) {
+            return Uni.createFrom().failure(e);
+        }
+        return Panache.withTransaction(() -> allowlists.replace(companyId, normalised))
+                // after commit: the resolver never sees a list the database does not hold
+                .invoke(revision -> cache.replace(companyId, normalised, revision))
+                .replaceWith(normalised);
+    }
+
+    /** The company's allowlist, sorted; empty when it never stored one (every name denied). */
+    @WithSession
+    public Uni<List<String>> get(UUID companyId) {
+        return allowlists.entriesOf(companyId);
+    }
+
+    /** Loads every stored allowlist into the cache; returns how many companies have one. */
+    @WithSession
+    public Uni<Integer> loadIntoCache() {
+        return allowlists.all().map(lists -> {
+            lists.forEach((companyId, list) -> cache.replace(companyId, list.entries(), list.revision()));
+            cache.markLoaded();
+            LOG.infof("Loaded the egress allowlists of %d companies", lists.size());
+            return lists.size();
+        });
+    }
+
+    /** The normalised, distinct, sorted entries; a problem naming the first invalid entry otherwise. */
+    static List<String> normaliseAll(List<String> entries) {
+        if (entries == null) {
+            throw ProblemException.invalid("entries",
+                    "is required: {\"entries\": [\"example.com\", \"*.example.org\"]}");
+        }
+        if (entries.size() > MAX_ENTRIES) {
+            throw ProblemException.invalid("entries", "must hold at most " + MAX_ENTRIES + " entries, not "
+                    + entries.size());
+        }
+        TreeSet<String> normalised = new TreeSet<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String entry = entries.get(i);
+            String field = "entries[" + i + "]";
+            if (entry == null) {
+                throw ProblemException.invalid(field, "must be a host name or *.suffix wildcard, not null");
+            }
+            Optional<String> valid = DomainNames.normalizeEntry(entry);
+            if (valid.isEmpty()) {
+                throw ProblemException.invalidValue(field, entry, "is not a host name (example.com) or a wildcard "
+                        + "over a domain of at least two labels (*.example.com)");
+            }
+            normalised.add(valid.get());
+        }
+        return new ArrayList<>(normalised);
+    }
+}

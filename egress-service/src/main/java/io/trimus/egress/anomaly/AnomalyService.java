@@ -1,0 +1,128 @@
+package io.trimus.egress.anomaly;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.EgressAnomaly;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Persists anomaly events exactly once per event id and serves a company's latest ones. A stored event is
+ * counted ({@code trimus_egress_anomalies_persisted_total}) and published to {@link AnomalyBroadcast} after commit.
+ */
+@ApplicationScoped
+public class AnomalyService {
+    private static final Logger LOG = Logger.getLogger(AnomalyService.class);
+
+    /** What became of one event. */
+    public enum Outcome { STORED, DUPLICATE, MALFORMED }
+
+    private final AnomalyEventRepository anomalies;
+    private final AnomalyBroadcast broadcast;
+    private final Counter persisted;
+    private final Counter duplicates;
+    private final Counter malformed;
+    private final Counter failed;
+
+    AnomalyService(AnomalyEventRepository anomalies, AnomalyBroadcast broadcast, MeterRegistry metrics) {
+        this.anomalies = anomalies;
+        this.broadcast = broadcast;
+        this.persisted = Counter.builder("trimus.egress.anomalies.persisted")
+                .description("Anomaly events stored in egress_anomaly_events (each event id once)")
+                .register(metrics);
+        this.duplicates = skipped(metrics, "duplicate");
+        this.malformed = skipped(metrics, "malformed");
+        this.failed = skipped(metrics, "failed");
+    }
+
+    /** Stores the event unless its id is stored already; a malformed event is logged and skipped. */
+    public Uni<Outcome> persist(EgressAnomaly event) {
+        String problem = malformation(event);
+        if (problem != null) {
+            malformed.increment();
+            LOG.warnf("Skipping an anomaly event that is not a valid io.trimus.egress.anomaly.v1 event: %s", problem);
+            return Uni.createFrom().item(Outcome.MALFORMED);
+        }
+        AnomalyEvent row = row(event);
+        return Panache.withTransaction(() -> anomalies.insertIfAbsent(row))
+                .map(inserted -> {
+                    if (!inserted) {
+                        duplicates.increment();
+                        return Outcome.DUPLICATE;
+                    }
+                    persisted.increment();
+                    broadcast.publish(row);
+                    return Outcome.STORED;
+                });
+    }
+
+    /** Records that the event could not be stored however often it was tried: logged and counted, never silent. */
+    public void givenUp(EgressAnomaly event, Throwable failure) {
+        failed.increment();
+        LOG.errorf(failure, "Giving up on anomaly event %s: it could not be stored", event == null ? null : event.id());
+    }
+
+    /** The company's latest anomalies, newest last_seen first, only those last seen before {@code before} if given. */
+    @WithSession
+    public Uni<List<AnomalyEvent>> latest(UUID companyId, Instant before, int limit) {
+        return anomalies.latest(companyId, before, limit);
+    }
+
+    private static String malformation(EgressAnomaly e) {
+        if (e == null) {
+            return "the record value is no JSON anomaly";
+        }
+        if (e.id() == null) {
+            return "id is missing";
+        }
+        if (blank(e.sourceIp()) || e.qname() == null || blank(e.qtype()) || blank(e.reason())) {
+            return "event " + e.id() + " lacks source_ip, qname, qtype or reason";
+        }
+        if (e.count() < 1 || e.firstSeen() == null || e.lastSeen() == null) {
+            return "event " + e.id() + " lacks a count of at least 1, first_seen or last_seen";
+        }
+        return null;
+    }
+
+    private static AnomalyEvent row(EgressAnomaly e) {
+        AnomalyEvent row = new AnomalyEvent();
+        row.id = e.id();
+        row.companyId = e.companyId();
+        row.agentId = e.agentId();
+        row.runId = e.runId();
+        row.containerId = text(e.containerId());
+        row.sourceIp = text(e.sourceIp());
+        row.qname = text(e.qname());
+        row.qtype = text(e.qtype());
+        row.reason = text(e.reason());
+        row.count = e.count();
+        row.firstSeen = e.firstSeen();
+        row.lastSeen = e.lastSeen();
+        row.receivedAt = Instant.now();
+        return row;
+    }
+
+    // PostgreSQL text cannot hold NUL: a name full of them must still be stored, not retried forever
+    private static String text(String value) {
+        return value == null ? null : value.replace('\u0000', '\uFFFD');
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static Counter skipped(MeterRegistry metrics, String reason) {
+        return Counter.builder("trimus.egress.anomalies.skipped")
+                .description("Anomaly events not stored: a redelivered id (duplicate), an invalid record (malformed) "
+                        + "or one the database kept refusing (failed)")
+                .tag("reason", reason)
+                .register(metrics);
+    }
+}

@@ -1,0 +1,108 @@
+package io.trimus.egress.dns;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The resolver's Prometheus series: {@code trimus_egress_dns_queries_total{decision}},
+ * {@code trimus_egress_dns_latency_seconds} (histogram), {@code trimus_egress_dns_malformed_total},
+ * {@code trimus_egress_dns_cache_hits_total} / {@code _misses_total} and {@code trimus_egress_dns_cache_hit_ratio},
+ * {@code trimus_egress_dns_upstream_failures_total} and {@code trimus_egress_dns_errors_total}. Meters are made
+ * once, so the hot path only increments.
+ */
+public final class DnsMetrics {
+    private final Map<Verdict, Counter> queries = new EnumMap<>(Verdict.class);
+    private final Counter malformed;
+    private final Counter upstreamFailures;
+    private final Counter errors;
+    private final Timer latency;
+
+    public DnsMetrics(MeterRegistry registry) {
+        for (Verdict verdict : Verdict.values()) {
+            queries.put(verdict, Counter.builder("trimus.egress.dns.queries")
+                    .description("DNS queries by the resolver's decision")
+                    .tag("decision", verdict.tag())
+                    .register(registry));
+        }
+        malformed = Counter.builder("trimus.egress.dns.malformed")
+                .description("Packets dropped because they were no well-formed DNS query")
+                .register(registry);
+        upstreamFailures = Counter.builder("trimus.egress.dns.upstream.failures")
+                .description("Allowed queries answered SERVFAIL because the upstream did not answer")
+                .register(registry);
+        errors = Counter.builder("trimus.egress.dns.errors")
+                .description("Queries that hit an unexpected error in the resolver (answered SERVFAIL or dropped)")
+                .register(registry);
+        latency = Timer.builder("trimus.egress.dns.latency")
+                .description("Time from a query's arrival to its answer being ready")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofSeconds(5))
+                .register(registry);
+    }
+
+    /** Adds the cache's hit and miss counters and its hit ratio. */
+    public void bind(AnswerCache cache, MeterRegistry registry) {
+        FunctionCounter.builder("trimus.egress.dns.cache.hits", cache, AnswerCache::hits)
+                .description("Allowed queries answered from the TTL cache")
+                .register(registry);
+        FunctionCounter.builder("trimus.egress.dns.cache.misses", cache, AnswerCache::misses)
+                .description("Allowed queries the TTL cache could not answer")
+                .register(registry);
+        Gauge.builder("trimus.egress.dns.cache.hit.ratio", cache, DnsMetrics::hitRatio)
+                .description("Cache hits over all cache lookups since start")
+                .register(registry);
+        Gauge.builder("trimus.egress.dns.cache.entries", cache, AnswerCache::size)
+                .description("Answers held in the TTL cache")
+                .register(registry);
+    }
+
+    private static double hitRatio(AnswerCache cache) {
+        long hits = cache.hits();
+        long total = hits + cache.misses();
+        return total == 0 ? 0 : (double) hits / total;
+    }
+
+    void counted(Verdict verdict) {
+        queries.get(verdict).increment();
+    }
+
+    void droppedMalformed() {
+        malformed.increment();
+    }
+
+    void upstreamFailed() {
+        upstreamFailures.increment();
+    }
+
+    void failed() {
+        errors.increment();
+    }
+
+    void answered(long startNanos) {
+        latency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Queries counted with {@code verdict} so far. */
+    public long queries(Verdict verdict) {
+        return (long) queries.get(verdict).count();
+    }
+
+    /** Malformed packets dropped so far. */
+    public long malformed() {
+        return (long) malformed.count();
+    }
+
+    /** Queries that hit an unexpected error so far (the fuzz test holds this at zero). */
+    public long errors() {
+        return (long) errors.count();
+    }
+}

@@ -1,0 +1,144 @@
+package io.trimus.egress.dns;
+
+import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import org.jboss.logging.Logger;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.TextParseException;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What happens to one DNS packet, whichever transport brought it: parse (malformed → dropped and counted), decide
+ * ({@link QueryPolicy}), report a denial ({@link AnomalyRecorder}), then answer locally or from the cache or the
+ * upstream. Never throws and never blocks; identical questions in flight share one upstream query.
+ */
+public final class DnsQueryHandler {
+    private static final Logger LOG = Logger.getLogger(DnsQueryHandler.class);
+
+    /** The transport a packet came by: it bounds the answer's size. */
+    public enum Transport {
+        UDP, TCP
+    }
+
+    private final QueryPolicy policy;
+    private final AnomalyRecorder anomalies;
+    private final AnswerCache cache;
+    private final Upstream upstream;
+    private final DnsMetrics metrics;
+    private final ConcurrentHashMap<AnswerCache.Key, Future<Message>> inFlight = new ConcurrentHashMap<>();
+
+    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
+                           DnsMetrics metrics) {
+        this.policy = policy;
+        this.anomalies = anomalies;
+        this.cache = cache;
+        this.upstream = upstream;
+        this.metrics = metrics;
+    }
+
+    /**
+     * The wire answer to one packet from {@code sourceIp}, or a null result when the packet is dropped. The future
+     * never fails.
+     */
+    public Future<byte[]> handle(String sourceIp, byte[] packet, Transport transport) {
+        long start = System.nanoTime();
+        Message query = DnsCodec.parseQuery(packet);
+        if (query == null) {
+            metrics.droppedMalformed();
+            return Future.succeededFuture();
+        }
+        int maxLength = transport == Transport.UDP ? DnsCodec.udpLimit(query) : DnsCodec.MAX_MESSAGE;
+        try {
+            Decision decision = policy.decide(sourceIp, query);
+            metrics.counted(decision.verdict());
+            report(sourceIp, decision);
+            if (decision.verdict() != Verdict.FORWARD) {
+                Message local = DnsCodec.response(query, decision.verdict().rcode());
+                return Future.succeededFuture(finish(local, maxLength, start));
+            }
+            return forward(query, decision)
+                    .map(answer -> finish(answer, maxLength, start))
+                    .otherwise(failure -> failed(query, failure, maxLength, start));
+        } catch (RuntimeException unexpected) {
+            return Future.succeededFuture(failed(query, unexpected, maxLength, start));
+        }
+    }
+
+    /** Counts a packet the transport dropped before it could be parsed (an empty TCP frame). */
+    public void droppedMalformed() {
+        metrics.droppedMalformed();
+    }
+
+    private void report(String sourceIp, Decision decision) {
+        String reason = decision.verdict().anomalyReason();
+        if (reason == null) {
+            return;
+        }
+        try {
+            anomalies.record(decision.sandbox(), sourceIp, decision.qname(), decision.qtype(), reason);
+        } catch (RuntimeException e) {
+            // The answer matters more than the report; the recorder logs its own failures.
+            LOG.debugf(e, "could not record a %s anomaly", reason);
+        }
+    }
+
+    private Future<Message> forward(Message query, Decision decision) {
+        AnswerCache.Key key = new AnswerCache.Key(decision.qname(), decision.type(), DClass.IN);
+        Message cached = cache.get(key);
+        if (cached != null) {
+            return Future.succeededFuture(DnsCodec.answer(query, cached));
+        }
+        return shared(key).map(answer -> DnsCodec.answer(query, answer));
+    }
+
+    /** One upstream query per distinct question in flight; whoever asks while it runs waits for the same answer. */
+    private Future<Message> shared(AnswerCache.Key key) {
+        Promise<Message> promise = Promise.promise();
+        Future<Message> running = inFlight.putIfAbsent(key, promise.future());
+        if (running != null) {
+            return running;
+        }
+        Future<Message> answer;
+        try {
+            // The policy forwards only names it normalised, which always parse; the upstream sees exactly that name.
+            answer = upstream.resolve(Name.fromString(key.qname(), Name.root), key.qtype());
+        } catch (TextParseException | RuntimeException e) {
+            answer = Future.failedFuture(e);
+        }
+        answer.onComplete(result -> {
+            inFlight.remove(key, promise.future());
+            if (result.succeeded()) {
+                cache.put(key, result.result());
+                promise.complete(result.result());
+            } else {
+                promise.fail(result.cause());
+            }
+        });
+        return promise.future();
+    }
+
+    private byte[] finish(Message response, int maxLength, long start) {
+        byte[] wire = DnsCodec.toWire(response, maxLength);
+        metrics.answered(start);
+        return wire;
+    }
+
+    private byte[] failed(Message query, Throwable failure, int maxLength, long start) {
+        if (failure instanceof UpstreamException) {
+            metrics.upstreamFailed();
+            LOG.debugf("SERVFAIL for %s: %s", query.getQuestion(), failure.getMessage());
+        } else {
+            metrics.failed();
+            LOG.errorf(failure, "unexpected error while answering %s; answered SERVFAIL", query.getQuestion());
+        }
+        try {
+            return finish(DnsCodec.servfail(query), maxLength, start);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}

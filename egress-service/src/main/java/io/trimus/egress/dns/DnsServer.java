@@ -1,0 +1,175 @@
+package io.trimus.egress.dns;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.datagram.DatagramSocket;
+import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.parsetools.RecordParser;
+import org.jboss.logging.Logger;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The resolver's sockets: UDP and TCP on one address and port, on Vert.x event loops. UDP hands each datagram to
+ * the {@link DnsQueryHandler} and sends its answer back; TCP reads length-framed queries, several per connection,
+ * and answers each as it is ready. Connections are bounded in number, closed when idle, and stop being read while
+ * too many of their queries are unanswered or their answers are not being read.
+ */
+public final class DnsServer {
+    private static final Logger LOG = Logger.getLogger(DnsServer.class);
+    /** Queries of one TCP connection answered concurrently; beyond it the connection is not read. */
+    static final int TCP_PIPELINE = 32;
+
+    /** Limits of the TCP side. */
+    public record Limits(int maxTcpConnections, Duration tcpIdleTimeout) {
+    }
+
+    private final Vertx vertx;
+    private final DnsQueryHandler handler;
+    private final Limits limits;
+    private final AtomicInteger tcpConnections = new AtomicInteger();
+    private volatile DatagramSocket udp;
+    private volatile NetServer tcp;
+
+    public DnsServer(Vertx vertx, DnsQueryHandler handler, Limits limits) {
+        this.vertx = vertx;
+        this.handler = handler;
+        this.limits = limits;
+    }
+
+    /**
+     * Binds UDP and then TCP to {@code host:port} (port 0: any free UDP port, and TCP on the same one). Fails, with
+     * nothing left bound, when either cannot be bound.
+     */
+    public Future<Void> start(String host, int port) {
+        boolean v6 = isIpV6(host);
+        DatagramSocket socket = vertx.createDatagramSocket(new DatagramSocketOptions()
+                .setIpV6(v6)
+                .setReceiveBufferSize(4 * 1024 * 1024));
+        socket.handler(packet -> onDatagram(socket, packet.sender(), packet.data()));
+        socket.exceptionHandler(e -> LOG.warnf("DNS UDP socket: %s", e.getMessage()));
+        NetServer server = vertx.createNetServer(new NetServerOptions()
+                .setIdleTimeout((int) Math.max(1, limits.tcpIdleTimeout().toMillis()))
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setTcpNoDelay(true));
+        server.connectHandler(this::onConnection);
+        return socket.listen(port, host)
+                .recover(e -> Future.failedFuture(new IllegalStateException(
+                        "cannot serve DNS on " + host + ":" + port + " (UDP): " + e.getMessage(), e)))
+                .compose(bound -> {
+                    int boundPort = bound.localAddress().port();
+                    return server.listen(boundPort, host)
+                            .recover(e -> socket.close().transform(closed -> Future.failedFuture(
+                                    new IllegalStateException("cannot serve DNS on " + host + ":" + boundPort
+                                            + " (TCP): " + e.getMessage(), e))));
+                })
+                .map(listening -> {
+                    udp = socket;
+                    tcp = server;
+                    return null;
+                });
+    }
+
+    /** The bound port (the same for UDP and TCP). */
+    public int port() {
+        return udp.localAddress().port();
+    }
+
+    /** Stops serving: closes both sockets and every TCP connection. */
+    public Future<Void> close() {
+        Future<Void> udpClosed = udp == null ? Future.succeededFuture() : udp.close();
+        Future<Void> tcpClosed = tcp == null ? Future.succeededFuture() : tcp.close();
+        return Future.all(udpClosed, tcpClosed).mapEmpty();
+    }
+
+    private void onDatagram(DatagramSocket socket, SocketAddress sender, Buffer data) {
+        handler.handle(sender.hostAddress(), data.getBytes(), DnsQueryHandler.Transport.UDP)
+                .onSuccess(answer -> {
+                    if (answer != null && answer.length > 0) {
+                        socket.send(Buffer.buffer(answer), sender.port(), sender.hostAddress());
+                    }
+                });
+    }
+
+    private void onConnection(NetSocket socket) {
+        if (tcpConnections.incrementAndGet() > limits.maxTcpConnections()) {
+            tcpConnections.decrementAndGet();
+            LOG.debugf("DNS TCP connection from %s refused: %d connections open", socket.remoteAddress(),
+                    limits.maxTcpConnections());
+            socket.close();
+            return;
+        }
+        socket.closeHandler(closed -> tcpConnections.decrementAndGet());
+        socket.exceptionHandler(e -> socket.close());
+        new TcpConnection(socket).start();
+    }
+
+    /** One client's TCP connection: reads queries, writes answers as they are ready, applies backpressure. */
+    private final class TcpConnection {
+        private final NetSocket socket;
+        private final String sourceIp;
+        private final Context context;
+        private RecordParser reader;
+        private int pending;
+        private boolean paused;
+
+        TcpConnection(NetSocket socket) {
+            this.socket = socket;
+            this.sourceIp = socket.remoteAddress().hostAddress();
+            this.context = vertx.getOrCreateContext();
+        }
+
+        void start() {
+            socket.drainHandler(drained -> readIfAble());
+            reader = DnsTcpFraming.read(socket, this::onQuery, () -> {
+                handler.droppedMalformed();
+                socket.close();
+            });
+        }
+
+        // Every handler of one connection runs on its event loop (answers are moved there), so no locks are needed.
+        private void onQuery(byte[] query) {
+            pending++;
+            readIfAble();
+            handler.handle(sourceIp, query, DnsQueryHandler.Transport.TCP)
+                    .onComplete(done -> context.runOnContext(v -> {
+                        pending--;
+                        byte[] answer = done.result();
+                        if (answer != null && answer.length > 0) {
+                            socket.write(DnsTcpFraming.frame(answer));
+                        }
+                        readIfAble();
+                    }));
+        }
+
+        private void readIfAble() {
+            boolean able = pending < TCP_PIPELINE && !socket.writeQueueFull();
+            if (able && paused) {
+                paused = false;
+                reader.resume();
+            } else if (!able && !paused) {
+                paused = true;
+                reader.pause();
+            }
+        }
+    }
+
+    private static boolean isIpV6(String host) {
+        try {
+            return InetAddress.getByName(host) instanceof Inet6Address;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.trimus.egress.dns;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.sandbox.SandboxRegistry;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Starts the DNS resolver with the service when TRIMUS_EGRESS_DNS_ADDR is set, and stops it at shutdown. A resolver
+ * that cannot bind its address, or has no upstream, fails the start: the sandboxes' DNS must not silently be absent.
+ */
+@ApplicationScoped
+public class DnsServerLifecycle {
+    private static final Logger LOG = Logger.getLogger(DnsServerLifecycle.class);
+    static final Path RESOLV_CONF = Path.of("/etc/resolv.conf");
+
+    private final TrimusConfig config;
+    private final Vertx vertx;
+    private final SandboxRegistry sandboxes;
+    private final AllowlistCache allowlists;
+    private final AnomalyRecorder anomalies;
+    private final MeterRegistry registry;
+    private volatile DnsServer server;
+    private UpstreamResolver upstream;
+
+    @Inject
+    public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
+                              AnomalyRecorder anomalies, MeterRegistry registry) {
+        this.config = config;
+        this.vertx = vertx;
+        this.sandboxes = sandboxes;
+        this.allowlists = allowlists;
+        this.anomalies = anomalies;
+        this.registry = registry;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        Optional<String> addr = config.egress().dns().addr().filter(value -> !value.isBlank());
+        if (addr.isEmpty()) {
+            LOG.info("TRIMUS_EGRESS_DNS_ADDR is not set: no DNS resolver is served");
+            return;
+        }
+        start(DnsAddresses.parse("TRIMUS_EGRESS_DNS_ADDR", addr.get()));
+    }
+
+    /** Builds the resolver from the configuration and binds it to {@code listen}; throws when it cannot serve. */
+    synchronized void start(InetSocketAddress listen) {
+        TrimusConfig.Dns dns = config.egress().dns();
+        InetSocketAddress upstreamAddress = resolved("TRIMUS_EGRESS_DNS_UPSTREAM", dns.upstream()
+                .filter(value -> !value.isBlank())
+                .map(value -> DnsAddresses.parse("TRIMUS_EGRESS_DNS_UPSTREAM", value))
+                .or(() -> DnsAddresses.firstNameserver(RESOLV_CONF))
+                .orElseThrow(() -> new IllegalStateException(
+                        "TRIMUS_EGRESS_DNS_UPSTREAM is not set and " + RESOLV_CONF + " names no nameserver")));
+        if (upstreamAddress.getPort() == listen.getPort()
+                && upstreamAddress.getAddress().equals(resolved("TRIMUS_EGRESS_DNS_ADDR", listen).getAddress())) {
+            throw new IllegalStateException("TRIMUS_EGRESS_DNS_UPSTREAM " + upstreamAddress
+                    + " is the resolver's own address: every allowed query would loop");
+        }
+
+        DnsMetrics metrics = new DnsMetrics(registry);
+        AnswerCache cache = new AnswerCache(dns.cacheMaxEntries(), dns.cacheMaxTtl(), System::nanoTime);
+        metrics.bind(cache, registry);
+        upstream = new UpstreamResolver(vertx, upstreamAddress, dns.upstreamTimeout(), dns.upstreamMaxInFlight());
+        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache,
+                upstream, metrics);
+        server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(), dns.tcpIdleTimeout()));
+        try {
+            server.start(listen.getHostString(), listen.getPort())
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            server = null;
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            server = null;
+            throw new IllegalStateException("binding the DNS resolver to " + listen + " took over 30 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding the DNS resolver to " + listen, e);
+        }
+        LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), forwarding allowed names to %s:%d",
+                listen.getHostString(), server.port(), upstreamAddress.getAddress().getHostAddress(),
+                upstreamAddress.getPort());
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        stop();
+    }
+
+    /** Closes the sockets. */
+    synchronized void stop() {
+        if (server != null) {
+            try {
+                server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warnf("closing the DNS resolver's sockets: %s", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            server = null;
+        }
+        if (upstream != null) {
+            upstream.close();
+            upstream = null;
+        }
+    }
+
+    /** The port the resolver serves on, once started. */
+    public Optional<Integer> port() {
+        DnsServer running = server;
+        return running == null ? Optional.empty() : Optional.of(running.port());
+    }
+
+    private static InetSocketAddress resolved(String setting, InetSocketAddress address) {
+        InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+        if (resolved.isUnresolved()) {
+            throw new IllegalStateException(setting + ": cannot resolve host '" + address.getHostString() + "'");
+        }
+        return resolved;
+    }
+}

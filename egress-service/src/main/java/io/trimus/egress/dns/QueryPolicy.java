@@ -1,0 +1,80 @@
+package io.trimus.egress.dns;
+
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Opcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one place that decides what happens to a sandbox's DNS query: deny by default, forward only an A, AAAA or
+ * CNAME question for a name the sandbox's company allow-listed. Pure: reads the in-memory registries, never the
+ * network, so every rule has a plain unit test.
+ */
+public final class QueryPolicy {
+    /** Firefox asks for this name before it turns DNS-over-HTTPS on by itself; NXDOMAIN keeps it on this resolver. */
+    public static final String DOH_CANARY = "use-application-dns.net";
+
+    private final SandboxRegistry sandboxes;
+    private final AllowlistCache allowlists;
+
+    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists) {
+        this.sandboxes = sandboxes;
+        this.allowlists = allowlists;
+    }
+
+    /** The decision for a parsed query from {@code sourceIp}. */
+    public Decision decide(String sourceIp, Message query) {
+        List<Record> questions = query.getSection(Section.QUESTION);
+        Record question = questions.isEmpty() ? null : questions.get(0);
+        int type = question == null ? -1 : question.getType();
+        String qtype = question == null ? "" : Type.string(type);
+        Optional<String> normalized = question == null ? Optional.empty() : normalize(question.getName());
+        String qname = question == null ? "" : normalized.orElseGet(() -> question.getName().toString(true));
+
+        Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
+        if (sandbox == null) {
+            return new Decision(Verdict.UNATTRIBUTED_SOURCE, null, qname, qtype, type);
+        }
+        if (questions.size() != 1 || query.getHeader().getOpcode() != Opcode.QUERY
+                || question.getDClass() != DClass.IN) {
+            return new Decision(Verdict.FORMERR, sandbox, qname, qtype, type);
+        }
+        if (normalized.isPresent() && normalized.get().equals(DOH_CANARY)) {
+            return new Decision(Verdict.DOH_CANARY, sandbox, qname, qtype, type);
+        }
+        if (type != Type.A && type != Type.AAAA && type != Type.CNAME) {
+            return new Decision(Verdict.QTYPE_DENIED, sandbox, qname, qtype, type);
+        }
+        if (normalized.isEmpty() || !allowlists.allows(sandbox.companyId(), normalized.get())) {
+            return new Decision(Verdict.NOT_ALLOWLISTED, sandbox, qname, qtype, type);
+        }
+        return new Decision(Verdict.FORWARD, sandbox, qname, qtype, type);
+    }
+
+    /**
+     * The shared normalisation, and only when it names exactly the queried wire name: the name checked against the
+     * allowlist must be the name that goes upstream, whatever escapes dnsjava's presentation form carries.
+     */
+    private static Optional<String> normalize(Name name) {
+        return DomainNames.normalize(name.toString(true))
+                .filter(normal -> sameName(normal, name));
+    }
+
+    private static boolean sameName(String normalized, Name name) {
+        try {
+            return Name.fromString(normalized, Name.root).equals(name);
+        } catch (org.xbill.DNS.TextParseException e) {
+            return false;
+        }
+    }
+}

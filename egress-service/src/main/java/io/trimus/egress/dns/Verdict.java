@@ -1,0 +1,48 @@
+package io.trimus.egress.dns;
+
+import io.trimus.events.EgressAnomaly;
+import org.xbill.DNS.Rcode;
+
+/**
+ * What the resolver does with one query: forward it, or answer it locally with an rcode (and, for denials, an
+ * anomaly). The tag is the {@code decision} label of {@code trimus_egress_dns_queries_total}.
+ */
+public enum Verdict {
+    /** Allow-listed A, AAAA or CNAME question of an attributed sandbox: answered from the cache or the upstream. */
+    FORWARD(Rcode.NOERROR, null, "allowed"),
+    /** The sandbox's company did not allow-list the name (or it is no valid host name): NXDOMAIN, never upstream. */
+    NOT_ALLOWLISTED(Rcode.NXDOMAIN, EgressAnomaly.NOT_ALLOWLISTED, "not_allowlisted"),
+    /** Any query type other than A, AAAA and CNAME: REFUSED, even for an allow-listed name. */
+    QTYPE_DENIED(Rcode.REFUSED, EgressAnomaly.QTYPE_DENIED, "qtype_denied"),
+    /** No sandbox is registered at the source address: REFUSED. */
+    UNATTRIBUTED_SOURCE(Rcode.REFUSED, EgressAnomaly.UNATTRIBUTED_SOURCE, "unattributed_source"),
+    /** Firefox's DoH canary {@code use-application-dns.net}: NXDOMAIN tells the browser to keep using this resolver. */
+    DOH_CANARY(Rcode.NXDOMAIN, null, "doh_canary"),
+    /** Not exactly one question, opcode other than QUERY, or class other than IN. */
+    FORMERR(Rcode.FORMERR, null, "formerr");
+
+    private final int rcode;
+    private final String anomalyReason;
+    private final String tag;
+
+    Verdict(int rcode, String anomalyReason, String tag) {
+        this.rcode = rcode;
+        this.anomalyReason = anomalyReason;
+        this.tag = tag;
+    }
+
+    /** The rcode a locally answered query gets. */
+    public int rcode() {
+        return rcode;
+    }
+
+    /** The {@link EgressAnomaly} reason this verdict reports, or null when it is no denial worth a row. */
+    public String anomalyReason() {
+        return anomalyReason;
+    }
+
+    /** The metric label. */
+    public String tag() {
+        return tag;
+    }
+}

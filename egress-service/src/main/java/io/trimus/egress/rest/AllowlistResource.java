@@ -1,0 +1,85 @@
+package io.trimus.egress.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import io.trimus.egress.allowlist.AllowlistService;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** HTTP face of a company's egress allowlist: the names its sandboxes may resolve. */
+@Path("/api/companies/{company_id}/egress/allowlist")
+@Produces(MediaType.APPLICATION_JSON)
+public class AllowlistResource {
+    private final AllowlistService allowlists;
+
+    AllowlistResource(AllowlistService allowlists) {
+        this.allowlists = allowlists;
+    }
+
+    /**
+     * Body of PUT: the whole new list. Exact names ({@code api.github.com}) and wildcards over a domain of at least
+     * two labels ({@code *.pypi.org}); case, a trailing dot and Unicode (IDN) are normalised. Entries stay JSON
+     * values here so that a number is refused rather than read as a name.
+     */
+    public record AllowlistBody(List<JsonNode> entries) {
+    }
+
+    /** A company's allowlist: normalised entries, sorted. */
+    public record AllowlistView(UUID companyId, List<String> entries) {
+    }
+
+    @GET
+    public Uni<AllowlistView> get(@PathParam("company_id") String companyId) {
+        UUID company = Ids.parse("company_id", companyId);
+        return allowlists.get(company).map(entries -> new AllowlistView(company, entries));
+    }
+
+    /** Replaces the list; nothing is stored unless every entry is valid. An empty list denies every name. */
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<AllowlistView> replace(@PathParam("company_id") String companyId, AllowlistBody body) {
+        UUID company = Ids.parse("company_id", companyId);
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"entries\": [\"example.com\", \"*.example.org\"]}");
+        }
+        return allowlists.replace(company, texts(body.entries()))
+                .map(entries -> new AllowlistView(company, entries));
+    }
+
+    private static List<String> texts(List<JsonNode> entries) {
+        if (entries == null) {
+            return null;
+        }
+        List<String> texts = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            JsonNode entry = entries.get(i);
+            if (entry == null || entry.isNull()) {
+                texts.add(null);
+            } else if (entry.isTextual()) {
+                texts.add(entry.textValue());
+            } else {
+                throw ProblemException.invalid("entries[" + i + "]", "must be a string, not " + kind(entry));
+            }
+        }
+        return texts;
+    }
+
+    private static String kind(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case ARRAY -> "an array";
+            case OBJECT, POJO -> "an object";
+            default -> "a " + node.getNodeType().name().toLowerCase();
+        };
+    }
+}

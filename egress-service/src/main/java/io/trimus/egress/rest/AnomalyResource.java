@@ -1,0 +1,120 @@
+package io.trimus.egress.rest;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.BackPressureFailure;
+import io.trimus.egress.anomaly.AnomalyBroadcast;
+import io.trimus.egress.anomaly.AnomalyEvent;
+import io.trimus.egress.anomaly.AnomalyService;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.UUID;
+
+/** HTTP face of a company's egress anomalies: the latest denied lookups of its sandboxes, paged or live. */
+@Path("/api/companies/{company_id}/egress/anomalies")
+public class AnomalyResource {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+    /** Name of the SSE events that carry an anomaly. */
+    static final String SSE_EVENT = "anomaly";
+    // keeps idle connections open through proxies and notices clients that left
+    private static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    // anomalies a slow client may fall behind by before its stream ends (EventSource reconnects by itself)
+    private static final int CLIENT_BUFFER = 512;
+
+    private final AnomalyService anomalies;
+    private final AnomalyBroadcast broadcast;
+
+    AnomalyResource(AnomalyService anomalies, AnomalyBroadcast broadcast) {
+        this.anomalies = anomalies;
+        this.broadcast = broadcast;
+    }
+
+    /** A persisted anomaly: every field of the event, plus when egress-service stored it. */
+    public record AnomalyView(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
+                              String qname, String qtype, String reason, long count, Instant firstSeen,
+                              Instant lastSeen, Instant receivedAt) {
+        static AnomalyView of(AnomalyEvent a) {
+            return new AnomalyView(a.id, a.companyId, a.agentId, a.runId, a.containerId, a.sourceIp, a.qname, a.qtype,
+                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt);
+        }
+    }
+
+    /**
+     * The company's latest anomalies, newest {@code last_seen} first. Page on with {@code before} = the
+     * {@code last_seen} of the last item received.
+     */
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<List<AnomalyView>> list(@PathParam("company_id") String companyId, @QueryParam("limit") String limit,
+                                       @QueryParam("before") String before) {
+        return anomalies.latest(Ids.parse("company_id", companyId), before(before), limit(limit))
+                .map(rows -> rows.stream().map(AnomalyView::of).toList());
+    }
+
+    /**
+     * The company's anomalies as they are persisted, as server-sent events named {@value #SSE_EVENT} with the
+     * anomaly as JSON data; a comment line every {@code 15 s} keeps the connection alive. Only anomalies persisted
+     * after the client connected are sent: read the list first to catch up.
+     */
+    @GET
+    @Path("/stream")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    public Multi<OutboundSseEvent> stream(@PathParam("company_id") String companyId, @Context Sse sse) {
+        UUID company = Ids.parse("company_id", companyId);
+        Multi<OutboundSseEvent> live = broadcast.of(company)
+                .onOverflow().buffer(CLIENT_BUFFER)
+                .map(row -> sse.newEventBuilder()
+                        .name(SSE_EVENT)
+                        .id(row.id.toString())
+                        .mediaType(MediaType.APPLICATION_JSON_TYPE)
+                        .data(AnomalyView.class, AnomalyView.of(row))
+                        .build());
+        // subscribed after the live feed, so a client that saw the first comment misses no anomaly persisted since
+        Multi<OutboundSseEvent> heartbeats = Multi.createBy().concatenating().streams(
+                Multi.createFrom().item(sse.newEventBuilder().comment("stream open").build()),
+                Multi.createFrom().ticks().startingAfter(HEARTBEAT).every(HEARTBEAT)
+                        .map(tick -> sse.newEventBuilder().comment("keep-alive").build()));
+        return Multi.createBy().merging().streams(live, heartbeats)
+                .onFailure(BackPressureFailure.class).recoverWithCompletion();
+    }
+
+    private static int limit(String limit) {
+        if (limit == null || limit.isBlank()) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int n = Integer.parseInt(limit.strip());
+            if (n >= 1 && n <= MAX_LIMIT) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw ProblemException.invalidValue("limit", limit, "must be a whole number from 1 to " + MAX_LIMIT);
+    }
+
+    private static Instant before(String before) {
+        if (before == null || before.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(before.strip());
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalidValue("before", before,
+                    "must be an ISO-8601 instant such as 2026-01-15T09:30:00Z (the last_seen of the last item)");
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.trimus.egress.anomaly;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.events.EgressAnomaly;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.awaitility.Awaitility.await;
+
+class RateLimitedAnomalyRecorderTest {
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+    private static final Sandbox SANDBOX = new Sandbox("172.30.0.5", UUID.randomUUID(), UUID.randomUUID(),
+            UUID.randomUUID(), "c0ffee");
+
+    private final List<EgressAnomaly> published = new CopyOnWriteArrayList<>();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private RateLimitedAnomalyRecorder recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, clock,
+            new SimpleMeterRegistry());
+
+    @AfterEach
+    void stop() {
+        recorder.stop();
+    }
+
+    @Test
+    void firstDenialIsPublishedAtOnceWithTheSandboxAndCountOne() {
+        recorder.record(SANDBOX, SANDBOX.ip(), "exfil.attacker.example", "A", EgressAnomaly.NOT_ALLOWLISTED);
+
+        assertThat(published).singleElement().satisfies(event -> {
+            assertThat(event.id()).isNotNull();
+            assertThat(event.companyId()).isEqualTo(SANDBOX.companyId());
+            assertThat(event.agentId()).isEqualTo(SANDBOX.agentId());
+            assertThat(event.runId()).isEqualTo(SANDBOX.runId());
+            assertThat(event.containerId()).isEqualTo("c0ffee");
+            assertThat(event.sourceIp()).isEqualTo("172.30.0.5");
+            assertThat(event.qname()).isEqualTo("exfil.attacker.example");
+            assertThat(event.qtype()).isEqualTo("A");
+            assertThat(event.reason()).isEqualTo("not_allowlisted");
+            assertThat(event.count()).isEqualTo(1);
+            assertThat(event.firstSeen()).isEqualTo(event.lastSeen()).isEqualTo(clock.instant());
+        });
+    }
+
+    @Test
+    void floodOfDenialsBecomesFewEventsWhoseCountsSumToExactlyN() {
+        int n = 10_000;
+        for (int i = 0; i < n; i++) {
+            deny("exfil.attacker.example");
+            clock.advance(Duration.ofMillis(4)); // 40 s of flood: four windows
+            if (i % 25 == 0) {
+                recorder.flushDue();
+            }
+        }
+        clock.advance(WINDOW);
+        recorder.flushDue(); // the last window's repeats
+        clock.advance(WINDOW);
+        recorder.flushDue(); // a quiet window: the key is forgotten
+
+        assertThat(published).hasSizeBetween(2, 6);
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo(n);
+        assertThat(published.get(0).count()).isEqualTo(1);
+        assertThat(published).allSatisfy(e -> assertThat(e.firstSeen()).isBeforeOrEqualTo(e.lastSeen()));
+        assertThat(recorder.trackedKeys()).isZero();
+    }
+
+    @Test
+    void repeatsWithinOneWindowAreOneEventWithTheirFirstAndLastTime() {
+        Instant start = clock.instant();
+        deny("a.example");
+        clock.advance(Duration.ofSeconds(1));
+        deny("a.example");
+        clock.advance(Duration.ofSeconds(3));
+        deny("a.example");
+        assertThat(published).hasSize(1);
+
+        clock.advance(Duration.ofSeconds(6));
+        recorder.flushDue();
+
+        assertThat(published).hasSize(2);
+        EgressAnomaly folded = published.get(1);
+        assertThat(folded.count()).isEqualTo(2);
+        assertThat(folded.firstSeen()).isEqualTo(start.plusSeconds(1));
+        assertThat(folded.lastSeen()).isEqualTo(start.plusSeconds(4));
+        assertThat(folded.id()).isNotEqualTo(published.get(0).id());
+    }
+
+    @Test
+    void nothingMoreIsPublishedForAWindowWithoutRepeatsAndTheKeyIsForgotten() {
+        deny("a.example");
+        clock.advance(WINDOW);
+        recorder.flushDue();
+
+        assertThat(published).hasSize(1);
+        assertThat(recorder.trackedKeys()).isZero();
+
+        deny("a.example");
+        assertThat(published).hasSize(2);
+        assertThat(published.get(1).count()).isEqualTo(1);
+    }
+
+    @Test
+    void eachSourceNameTypeAndReasonIsCountedApart() {
+        deny("a.example");
+        deny("b.example");
+        recorder.record(SANDBOX, SANDBOX.ip(), "a.example", "TXT", EgressAnomaly.QTYPE_DENIED);
+        recorder.record(null, "172.30.0.99", "a.example", "A", EgressAnomaly.UNATTRIBUTED_SOURCE);
+
+        assertThat(published).hasSize(4);
+        assertThat(published.get(3).companyId()).isNull();
+        assertThat(published.get(3).sourceIp()).isEqualTo("172.30.0.99");
+    }
+
+    @Test
+    void reachingTheKeyBoundFlushesEarlyAndLosesNothing() {
+        recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 10, clock, new SimpleMeterRegistry());
+        int denials = 0;
+        for (int name = 0; name < 25; name++) {
+            for (int repeat = 0; repeat < 3; repeat++) {
+                deny("n" + name + ".example");
+                denials++;
+                assertThat(recorder.trackedKeys()).isLessThanOrEqualTo(10);
+            }
+        }
+        recorder.flushAll();
+
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo(denials);
+        assertThat(published).hasSize(50);
+    }
+
+    @Test
+    void concurrentFloodWithWindowsClosingMeanwhileStillAddsUpExactly() throws Exception {
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000,
+                Clock.systemUTC(), new SimpleMeterRegistry());
+        recorder.start();
+        int threads = 4;
+        int perThread = 50_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            String name = "n" + (t % 2) + ".example";
+            pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                    recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
+                }
+                return null;
+            });
+        }
+        go.countDown();
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
+        recorder.stop();
+
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo((long) threads * perThread);
+        assertThat(published.size()).isLessThan(threads * perThread / 100);
+    }
+
+    @Test
+    void publisherFailureNeverReachesTheResolver() {
+        recorder = new RateLimitedAnomalyRecorder(event -> {
+            throw new IllegalStateException("broker away");
+        }, WINDOW, 1000, clock, new SimpleMeterRegistry());
+
+        assertThatCode(() -> {
+            deny("a.example");
+            deny("a.example");
+            clock.advance(WINDOW);
+            recorder.flushDue();
+        }).doesNotThrowAnyException();
+    }
+
+    @Test
+    void stopPublishesWhatIsStillFolded() {
+        deny("a.example");
+        deny("a.example");
+        deny("a.example");
+
+        recorder.stop();
+
+        assertThat(published).extracting(EgressAnomaly::count).containsExactly(1L, 2L);
+    }
+
+    private void deny(String qname) {
+        recorder.record(SANDBOX, SANDBOX.ip(), qname, "A", EgressAnomaly.NOT_ALLOWLISTED);
+    }
+
+    /** A clock the test moves by hand. */
+    private static final class MutableClock extends Clock {
+        private volatile Instant now;
+
+        MutableClock(Instant start) {
+            now = start;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.trimus.egress.api;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.vertx.VertxContextSupport;
+import io.restassured.http.ContentType;
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.allowlist.AllowlistService;
+import io.trimus.testing.TrimusInfraResource;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static io.restassured.RestAssured.given;
+import static io.trimus.egress.api.EgressApi.allowlist;
+import static io.trimus.egress.api.EgressApi.putAllowlist;
+import static io.trimus.egress.api.Problems.assertInvalidField;
+import static io.trimus.egress.api.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+class AllowlistApiTest {
+    private static final List<String> BEFORE = List.of("api.github.com", "*.pypi.org");
+
+    @Inject
+    AllowlistCache cache;
+
+    @Inject
+    AllowlistService service;
+
+    @Test
+    void entriesAreStoredNormalisedSortedAndWithoutDuplicates() {
+        UUID company = UUID.randomUUID();
+
+        putAllowlist(company, Map.of("entries", List.of("Bücher.example", "*.Example.COM.", "API.GitHub.com",
+                "api.github.com.", "  pypi.org  ")))
+                .statusCode(200)
+                .body("company_id", equalTo(company.toString()))
+                .body("entries", equalTo(List.of("*.example.com", "api.github.com", "pypi.org",
+                        "xn--bcher-kva.example")));
+
+        assertThat(allowlist(company)).containsExactly("*.example.com", "api.github.com", "pypi.org",
+                "xn--bcher-kva.example");
+    }
+
+    @Test
+    void theResolverSeesTheNewListAsSoonAsItIsStored() {
+        UUID company = UUID.randomUUID();
+        putAllowlist(company, Map.of("entries", List.of("*.Example.COM.", "Bücher.example"))).statusCode(200);
+
+        assertThat(cache.entries(company)).contains(List.of("*.example.com", "xn--bcher-kva.example"));
+        assertThat(cache.allows(company, "cdn.example.com")).isTrue();
+        assertThat(cache.allows(company, "xn--bcher-kva.example")).isTrue();
+        assertThat(cache.allows(company, "example.com")).as("a wildcard covers sub-names only").isFalse();
+        assertThat(cache.allows(UUID.randomUUID(), "cdn.example.com")).as("another company").isFalse();
+
+        putAllowlist(company, Map.of("entries", List.of("example.com"))).statusCode(200);
+
+        assertThat(cache.allows(company, "cdn.example.com")).isFalse();
+        assertThat(cache.allows(company, "example.com")).isTrue();
+    }
+
+    @Test
+    void anEmptyListDeniesEveryName() {
+        UUID company = UUID.randomUUID();
+        putAllowlist(company, Map.of("entries", BEFORE)).statusCode(200);
+
+        putAllowlist(company, Map.of("entries", List.of())).statusCode(200).body("entries", empty());
+
+        assertThat(allowlist(company)).isEmpty();
+        assertThat(cache.entries(company)).contains(List.of());
+        assertThat(cache.allows(company, "api.github.com")).isFalse();
+    }
+
+    @Test
+    void aCompanyWithoutAListHasAnEmptyOne() {
+        UUID company = UUID.randomUUID();
+
+        given().get("/api/companies/{c}/egress/allowlist", company).then().statusCode(200)
+                .body("company_id", equalTo(company.toString()))
+                .body("entries", empty());
+        assertThat(cache.allows(company, "api.github.com")).isFalse();
+    }
+
+    static Stream<Arguments> invalidEntries() {
+        return Stream.of(
+                Arguments.of(" ", " "),
+                Arguments.of("*.com", "*.com"),
+                Arguments.of("exa mple.com", "exa mple.com"),
+                Arguments.of("-x.com", "-x.com"),
+                Arguments.of("x".repeat(300) + ".com", "x".repeat(100) + "…"),
+                Arguments.of("", ""),
+                Arguments.of("example..com", "example..com"),
+                Arguments.of("*", "*"),
+                Arguments.of("a.*.example.com", "a.*.example.com"),
+                Arguments.of("https://example.com/", "https://example.com/"),
+                Arguments.of("exam\u0000ple.com", "exam\u0000ple.com"));
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @MethodSource("invalidEntries")
+    void anInvalidEntryIsRefusedNamingItsPlaceAndValueAndNothingChanges(String entry, String echoed) {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", List.of("docs.example.org", "Example.net", entry,
+                "*.example.com"))), "entries[2]")
+                .body("value", equalTo(echoed))
+                .body("detail", containsString("entries[2]"));
+
+        assertUnchanged(company);
+    }
+
+    static Stream<Arguments> entriesThatAreNoStrings() {
+        return Stream.of(Arguments.of(42), Arguments.of(true), Arguments.of(Map.of("name", "example.com")),
+                Arguments.of(List.of("example.com")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("entriesThatAreNoStrings")
+    void anEntryThatIsNoStringIsRefusedNamingItsPlace(Object entry) {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", List.of("example.org", entry))), "entries[1]")
+                .body("detail", containsString("must be a string"));
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void aNullEntryIsRefusedNamingItsPlace() {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, "{\"entries\": [\"example.org\", null]}"), "entries[1]");
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void anUnknownFieldIsRefusedAndNothingChanges() {
+        UUID company = companyWithList();
+        Map<String, Object> body = new HashMap<>();
+        body.put("entries", List.of("example.org"));
+        body.put("mode", "allow");
+
+        assertInvalidField(putAllowlist(company, body), "mode");
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void aBodyWithoutEntriesIsRefused() {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of()), "entries");
+        assertInvalidField(putAllowlist(company, "{\"entries\": \"example.org\"}"), "entries");
+        assertInvalidField(putAllowlist(company, "null"), "body");
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void aThousandEntriesAreAcceptedAndOneMoreIsRefused() {
+        UUID company = companyWithList();
+        List<String> thousand = IntStream.range(0, 1000).mapToObj(i -> "host" + i + ".example.com").toList();
+        List<String> tooMany = new ArrayList<>(thousand);
+        tooMany.add("one-more.example.com");
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", tooMany)), "entries")
+                .body("detail", containsString("1000"));
+        assertUnchanged(company);
+
+        putAllowlist(company, Map.of("entries", thousand)).statusCode(200).body("entries", hasSize(1000));
+        assertThat(allowlist(company)).hasSize(1000).contains("host999.example.com");
+        assertThat(cache.allows(company, "host999.example.com")).isTrue();
+    }
+
+    @Test
+    void brokenJsonIsAProblem() {
+        UUID company = companyWithList();
+
+        assertProblem(putAllowlist(company, "{\"entries\": [\"example.org\""), 400)
+                .body("detail", equalTo("the request body is not valid JSON"));
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void aMalformedCompanyIdNamesTheField() {
+        assertInvalidField(given().get("/api/companies/{c}/egress/allowlist", "acme").then(), "company_id");
+        assertInvalidField(given().contentType(ContentType.JSON).body(Map.of("entries", BEFORE))
+                .put("/api/companies/{c}/egress/allowlist", "1-2-3-4-5").then(), "company_id");
+    }
+
+    @Test
+    void wrongMethodMediaTypeAndPathAreProblems() {
+        UUID company = UUID.randomUUID();
+
+        assertProblem(given().contentType(ContentType.JSON).body(Map.of("entries", BEFORE))
+                .post("/api/companies/{c}/egress/allowlist", company).then(), 405);
+        assertProblem(given().contentType(ContentType.TEXT).body("example.com")
+                .put("/api/companies/{c}/egress/allowlist", company).then(), 415);
+        assertProblem(given().get("/api/companies/{c}/egress/nothing-here", company).then(), 404);
+    }
+
+    @Test
+    void concurrentReplacementsLeaveTheResolverWithTheStoredList() throws Exception {
+        UUID company = UUID.randomUUID();
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<CompletableFuture<Integer>> puts = IntStream.range(0, 24)
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> putAllowlist(company,
+                            Map.of("entries", List.of("list" + i + ".example.com", "shared.example.com")))
+                            .extract().statusCode(), clients))
+                    .toList();
+            for (CompletableFuture<Integer> put : puts) {
+                assertThat(put.get()).isEqualTo(200);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+
+        List<String> stored = allowlist(company);
+        assertThat(stored).hasSize(2).contains("shared.example.com");
+        assertThat(cache.entries(company).orElseThrow()).containsExactlyElementsOf(stored);
+    }
+
+    @Test
+    void theStartupLoadBringsBackEveryStoredList() throws Throwable {
+        UUID company = companyWithList();
+        cache.replace(company, List.of("evil.example")); // as if the cache had never seen the stored list
+
+        VertxContextSupport.subscribeAndAwait(() -> service.loadIntoCache());
+
+        assertThat(cache.entries(company)).contains(List.of("*.pypi.org", "api.github.com"));
+        assertThat(cache.allows(company, "evil.example")).isFalse();
+        assertThat(cache.isLoaded()).isTrue();
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'egress-allowlists' }.status", equalTo("UP"));
+    }
+
+    @Test
+    void openApiDocumentDescribesTheEgressApi() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'/api/companies/{company_id}/egress/allowlist'.put", notNullValue())
+                .body("paths.'/api/companies/{company_id}/egress/anomalies'.get", notNullValue())
+                .body("paths.'/api/companies/{company_id}/egress/anomalies/stream'.get",
+                        notNullValue())
+                .body("paths.'/internal/sandboxes/{ip}'.put", notNullValue());
+    }
+
+    private static UUID companyWithList() {
+        UUID company = UUID.randomUUID();
+        putAllowlist(company, Map.of("entries", BEFORE)).statusCode(200);
+        return company;
+    }
+
+    private void assertUnchanged(UUID company) {
+        List<String> expected = Arrays.asList("*.pypi.org", "api.github.com");
+        assertThat(allowlist(company)).isEqualTo(expected);
+        assertThat(cache.entries(company)).contains(expected);
+    }
+}

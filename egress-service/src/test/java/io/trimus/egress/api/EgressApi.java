@@ -1,0 +1,45 @@
+package io.trimus.egress.api;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.trimus.events.EgressAnomaly;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+/** The egress-service API as tests call it. */
+final class EgressApi {
+    private EgressApi() {
+    }
+
+    static ValidatableResponse putAllowlist(UUID company, Object body) {
+        return given().contentType(ContentType.JSON).body(body)
+                .put("/api/companies/{c}/egress/allowlist", company).then();
+    }
+
+    static List<String> allowlist(UUID company) {
+        return given().get("/api/companies/{c}/egress/allowlist", company)
+                .then().statusCode(200).extract().jsonPath().getList("entries", String.class);
+    }
+
+    static ValidatableResponse anomalies(UUID company, Map<String, ?> query) {
+        return given().queryParams(query).get("/api/companies/{c}/egress/anomalies", company).then();
+    }
+
+    /** Ids of the company's latest anomalies, newest first (at most 500). */
+    static List<String> anomalyIds(UUID company) {
+        return anomalies(company, Map.of("limit", 500)).statusCode(200)
+                .extract().jsonPath().getList("id", String.class);
+    }
+
+    /** Waits until the anomaly is listed for its company. */
+    static void awaitListed(EgressAnomaly event, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(50))
+                .until(() -> anomalyIds(event.companyId()).contains(event.id().toString()));
+    }
+}

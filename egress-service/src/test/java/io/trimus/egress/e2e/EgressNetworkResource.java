@@ -1,0 +1,51 @@
+package io.trimus.egress.e2e;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Network;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.trimus.testing.DockerClients;
+import io.trimus.testing.Ports;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The egress network as the adapter service creates it, made before egress-service boots so the resolver can
+ * bind its gateway address; plus a free loopback port for the test's stand-in upstream DNS server.
+ */
+public class EgressNetworkResource implements QuarkusTestResourceLifecycleManager {
+    static final String NETWORK = "trimus-egress-allowlist";
+    static final String SUBNET = "172.30.0.0/24";
+    static final String GATEWAY = "172.30.0.1";
+    static final String UPSTREAM_PORT_KEY = "trimus-test.upstream-port";
+
+    @Override
+    public Map<String, String> start() {
+        ensureNetwork(DockerClients.local());
+        int upstreamPort = Ports.free();
+        return Map.of(
+                "trimus.egress.dns.addr", GATEWAY + ":53",
+                "trimus.egress.dns.upstream", "127.0.0.1:" + upstreamPort,
+                UPSTREAM_PORT_KEY, String.valueOf(upstreamPort));
+    }
+
+    @Override
+    public void stop() {
+        // the network stays: the adapter service manages it and never deletes it either
+    }
+
+    private static void ensureNetwork(DockerClient docker) {
+        try {
+            docker.inspectNetworkCmd().withNetworkId(NETWORK).exec();
+        } catch (NotFoundException missing) {
+            docker.createNetworkCmd().withName(NETWORK).withDriver("bridge").withInternal(true)
+                    .withIpam(new Network.Ipam().withConfig(List.of(
+                            new Network.Ipam.Config().withSubnet(SUBNET).withGateway(GATEWAY))))
+                    .withOptions(Map.of("com.docker.network.bridge.enable_icc", "false",
+                            "com.docker.network.bridge.name", "trimus-egress0"))
+                    .withLabels(Map.of("trimus.managed", "true"))
+                    .exec();
+        }
+    }
+}
