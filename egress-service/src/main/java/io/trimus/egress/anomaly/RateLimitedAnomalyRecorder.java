@@ -28,23 +28,53 @@ import java.util.concurrent.TimeUnit;
  * the window ends, with their count and their first and last time. A key whose window saw repeats opens the next
  * window; a quiet one is forgotten. So the counts of all events add up to the number of denials, exactly.
  * <p>
- * Never blocks the resolver: {@link #record} touches one map entry and hands at most one event to the publisher,
- * which does not wait; a background thread closes windows. At most {@code maxKeys} keys are tracked: reaching the
- * bound flushes every window early (their repeats are published, nothing is dropped).
+ * A sandbox asking for ever new names (a tunnelling or scanning flood: every name fresh) would still get one event
+ * per denial, so each source (sandbox, or source address without one) has a budget of {@code maxNamesPerSandbox}
+ * names per window that get their own event. Beyond it, that source's denials of names not already tracked are
+ * folded per (type, reason) into one <em>overflow</em> event per window: its qname is the folded name when it was
+ * only one, else {@code *.} and the longest suffix of at least two labels all folded names share
+ * ({@code *.attacker.example}), else {@code *}; its count is the exact number of denials folded.
+ * <p>
+ * Never blocks the resolver: {@link #record} touches at most two map entries and hands at most one event to the
+ * publisher, which does not wait; a background thread closes windows. At most {@code maxKeys} keys are tracked:
+ * reaching the bound flushes every window early (their repeats are published, nothing is dropped).
  */
 @Singleton
 public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private static final Logger LOG = Logger.getLogger(RateLimitedAnomalyRecorder.class);
+    /** {@code qname} of an overflow event whose names share no suffix of two labels or more. */
+    public static final String ANY_NAME = "*";
 
+    /** One tracked (source, name, type, reason); {@code qname} is null for a source's overflow key. */
     private record Key(String sourceIp, Sandbox sandbox, String qname, String qtype, String reason) {
+        boolean overflow() {
+            return qname == null;
+        }
     }
 
-    /** Repeats of one key since its window opened; guarded by the map's per-key atomicity. */
+    /** Whose budget a denial spends: the sandbox, or the bare source address of an unattributed one. */
+    private record Source(String sourceIp, Sandbox sandbox) {
+    }
+
+    /** Names given their own event by one source since its budget window opened; guarded by the map. */
+    private static final class Budget {
+        final Instant opened;
+        int used;
+
+        Budget(Instant opened) {
+            this.opened = opened;
+        }
+    }
+
+    /** Denials folded into one key since its window opened; guarded by the map's per-key atomicity. */
     private static final class Window {
         Instant opened;
         long repeats;
         Instant firstRepeat;
         Instant lastRepeat;
+        /** Overflow keys: the one name folded so far, or the suffix all folded names share (null: none). */
+        String names;
+        boolean severalNames;
 
         Window(Instant opened) {
             this.opened = opened;
@@ -57,41 +87,81 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
             lastRepeat = at;
         }
 
+        void fold(Instant at, String qname) {
+            if (repeats == 0) {
+                names = qname;
+            } else if (names != null && !names.equals(qname)) {
+                severalNames = true;
+                names = commonSuffix(names, qname);
+            }
+            repeat(at);
+        }
+
+        /** The qname of an overflow event. */
+        String foldedName() {
+            if (names == null) {
+                return ANY_NAME;
+            }
+            return severalNames ? "*." + names : names;
+        }
+
         void reopen(Instant at) {
             opened = at;
             repeats = 0;
             firstRepeat = null;
             lastRepeat = null;
+            names = null;
+            severalNames = false;
         }
     }
+
+    /** Default of {@code trimus.egress.anomalies.max-names-per-sandbox}. */
+    public static final int DEFAULT_MAX_NAMES_PER_SANDBOX = 100;
 
     private final AnomalyPublisher publisher;
     private final Duration window;
     private final int maxKeys;
+    private final int maxNamesPerSandbox;
     private final Clock clock;
     private final ConcurrentHashMap<Key, Window> windows = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
     private final Counter denials;
+    private final Counter overflowDenials;
     private ScheduledExecutorService ticker;
 
     @Inject
     public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, TrimusConfig config, MeterRegistry registry) {
-        this(publisher, config.egress().anomalies().window(), config.egress().anomalies().maxKeys(), Clock.systemUTC(),
-                registry);
+        this(publisher, config.egress().anomalies().window(), config.egress().anomalies().maxKeys(),
+                config.egress().anomalies().maxNamesPerSandbox(), Clock.systemUTC(), registry);
+    }
+
+    /** As {@link #RateLimitedAnomalyRecorder(AnomalyPublisher, Duration, int, int, Clock, MeterRegistry)} with the
+     * default budget of {@value #DEFAULT_MAX_NAMES_PER_SANDBOX} names per sandbox and window. */
+    public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, Duration window, int maxKeys, Clock clock,
+                                      MeterRegistry registry) {
+        this(publisher, window, maxKeys, DEFAULT_MAX_NAMES_PER_SANDBOX, clock, registry);
     }
 
     /**
-     * @param window  repeats within it become one event
-     * @param maxKeys keys tracked at most before all windows are flushed early
-     * @param clock   the time of first_seen, last_seen and window ends
+     * @param window             repeats within it become one event
+     * @param maxKeys            keys tracked at most before all windows are flushed early
+     * @param maxNamesPerSandbox names of one source per window that get their own event (0: none, every denial of
+     *                           a name not yet tracked is folded into the source's overflow event)
+     * @param clock              the time of first_seen, last_seen and window ends
      */
-    public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, Duration window, int maxKeys, Clock clock,
-                                      MeterRegistry registry) {
+    public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, Duration window, int maxKeys,
+                                      int maxNamesPerSandbox, Clock clock, MeterRegistry registry) {
         this.publisher = publisher;
         this.window = window;
         this.maxKeys = Math.max(1, maxKeys);
+        this.maxNamesPerSandbox = Math.max(0, maxNamesPerSandbox);
         this.clock = clock;
         this.denials = Counter.builder("trimus.egress.anomalies.denials")
                 .description("Denied lookups recorded (events carry them folded, with counts)")
+                .register(registry);
+        this.overflowDenials = Counter.builder("trimus.egress.anomalies.overflow.denials")
+                .description("Denied lookups folded into a sandbox's overflow event because it asked for more "
+                        + "distinct names per window than its budget")
                 .register(registry);
         Gauge.builder("trimus.egress.anomalies.tracked.keys", windows, ConcurrentHashMap::size)
                 .description("(source, name, type, reason) keys whose rate-limit window is open")
@@ -107,17 +177,44 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
             flushAll();
         }
         EgressAnomaly[] first = new EgressAnomaly[1];
+        boolean[] overBudget = new boolean[1];
         windows.compute(key, (k, open) -> {
             if (open == null) {
-                first[0] = event(k, 1, now, now);
+                if (!spend(new Source(sourceIp, sandbox), now)) {
+                    overBudget[0] = true;
+                    return null;
+                }
+                first[0] = event(k, k.qname(), 1, now, now);
                 return new Window(now);
             }
             open.repeat(now);
             return open;
         });
+        if (overBudget[0]) {
+            overflowDenials.increment();
+            windows.compute(new Key(sourceIp, sandbox, null, qtype, reason), (k, open) -> {
+                Window folding = open == null ? new Window(now) : open;
+                folding.fold(now, qname);
+                return folding;
+            });
+        }
         if (first[0] != null) {
             publish(first[0]);
         }
+    }
+
+    /** Takes one name from the source's budget of this window; false when it is spent. */
+    private boolean spend(Source source, Instant now) {
+        boolean[] granted = new boolean[1];
+        budgets.compute(source, (s, budget) -> {
+            Budget current = budget == null || !budget.opened.plus(window).isAfter(now) ? new Budget(now) : budget;
+            if (current.used < maxNamesPerSandbox) {
+                current.used++;
+                granted[0] = true;
+            }
+            return current;
+        });
+        return granted[0];
     }
 
     /** Publishes the repeats of every window that has ended, opens the next window for those, forgets quiet keys. */
@@ -125,6 +222,9 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         Instant now = clock.instant();
         for (Key key : windows.keySet()) {
             flush(key, now, false);
+        }
+        for (Source source : budgets.keySet()) {
+            budgets.computeIfPresent(source, (s, budget) -> budget.opened.plus(window).isAfter(now) ? budget : null);
         }
     }
 
@@ -134,6 +234,8 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         for (Key key : windows.keySet()) {
             flush(key, now, true);
         }
+        // The budgets go too: they are bounded by the keys they opened, and early flushes bound those.
+        budgets.clear();
     }
 
     private void flush(Key key, Instant now, boolean early) {
@@ -143,7 +245,8 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                 return open;
             }
             if (open.repeats > 0) {
-                folded[0] = event(k, open.repeats, open.firstRepeat, open.lastRepeat);
+                String qname = k.overflow() ? open.foldedName() : k.qname();
+                folded[0] = event(k, qname, open.repeats, open.firstRepeat, open.lastRepeat);
             }
             if (early || open.repeats == 0) {
                 return null;
@@ -156,14 +259,32 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         }
     }
 
-    private static EgressAnomaly event(Key key, long count, Instant firstSeen, Instant lastSeen) {
+    private static EgressAnomaly event(Key key, String qname, long count, Instant firstSeen, Instant lastSeen) {
         Sandbox sandbox = key.sandbox();
         return new EgressAnomaly(UUID.randomUUID(),
                 sandbox == null ? null : sandbox.companyId(),
                 sandbox == null ? null : sandbox.agentId(),
                 sandbox == null ? null : sandbox.runId(),
                 sandbox == null ? null : sandbox.containerId(),
-                key.sourceIp(), key.qname(), key.qtype(), key.reason(), count, firstSeen, lastSeen);
+                key.sourceIp(), qname, key.qtype(), key.reason(), count, firstSeen, lastSeen);
+    }
+
+    /**
+     * The longest suffix of whole labels that both names end in, if it has at least two labels (so an overflow
+     * event never reads {@code *.com}); null otherwise. {@code a} is a name or an earlier result.
+     */
+    static String commonSuffix(String a, String b) {
+        String suffix = a;
+        while (suffix != null && !endsWithLabels(b, suffix)) {
+            int dot = suffix.indexOf('.');
+            suffix = dot < 0 ? null : suffix.substring(dot + 1);
+        }
+        return suffix != null && suffix.indexOf('.') > 0 ? suffix : null;
+    }
+
+    private static boolean endsWithLabels(String name, String suffix) {
+        int start = name.length() - suffix.length();
+        return name.endsWith(suffix) && (start == 0 || start > 0 && name.charAt(start - 1) == '.');
     }
 
     private void publish(EgressAnomaly anomaly) {
@@ -174,7 +295,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         }
     }
 
-    /** Keys whose window is open now. */
+    /** Keys whose window is open now (overflow keys included). */
     public int trackedKeys() {
         return windows.size();
     }

@@ -79,5 +79,15 @@ public interface TrimusConfig {
         /** Distinct (sandbox, name, reason) keys tracked at once; beyond it the oldest are flushed early (TRIMUS_EGRESS_ANOMALIES_MAX_KEYS). */
         @WithDefault("100000")
         int maxKeys();
+
+        /**
+         * Distinct names per sandbox (per source address for an unattributed one) and window that get an event of
+         * their own. Beyond it, that sandbox's denials of further names fold into one overflow event per window and
+         * (type, reason): qname {@code *.<suffix all the names share>} (at least two labels) or {@code *}, count =
+         * exactly the denials folded. A flood of fresh names (tunnelling, scanning) thus stays a few counted rows
+         * (TRIMUS_EGRESS_ANOMALIES_MAX_NAMES_PER_SANDBOX; 0 folds every name).
+         */
+        @WithDefault("100")
+        int maxNamesPerSandbox();
     }
 }

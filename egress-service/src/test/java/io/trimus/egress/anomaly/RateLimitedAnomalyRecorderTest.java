@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
 
@@ -197,8 +198,167 @@ class RateLimitedAnomalyRecorderTest {
         assertThat(published).extracting(EgressAnomaly::count).containsExactly(1L, 2L);
     }
 
+    @Test
+    void beyondItsBudgetASandboxsFreshNamesFoldIntoOneOverflowEventPerWindowWithTheExactCount() {
+        recorder = budgeted(3);
+        Instant start = clock.instant();
+        for (int i = 0; i < 1000; i++) {
+            deny("x" + i + ".t.attacker.example");
+            clock.advance(Duration.ofMillis(5)); // 5 s: one window
+        }
+        assertThat(published).extracting(EgressAnomaly::qname)
+                .containsExactly("x0.t.attacker.example", "x1.t.attacker.example", "x2.t.attacker.example");
+
+        clock.advance(WINDOW);
+        recorder.flushDue();
+
+        assertThat(published).hasSize(4);
+        EgressAnomaly overflow = published.get(3);
+        assertThat(overflow.qname()).isEqualTo("*.t.attacker.example");
+        assertThat(overflow.count()).isEqualTo(997);
+        assertThat(overflow.qtype()).isEqualTo("A");
+        assertThat(overflow.reason()).isEqualTo(EgressAnomaly.NOT_ALLOWLISTED);
+        assertThat(overflow.companyId()).isEqualTo(SANDBOX.companyId());
+        assertThat(overflow.runId()).isEqualTo(SANDBOX.runId());
+        assertThat(overflow.firstSeen()).isEqualTo(start.plusMillis(15));
+        assertThat(overflow.lastSeen()).isEqualTo(start.plusMillis(5 * 999));
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo(1000);
+
+        clock.advance(WINDOW);
+        recorder.flushDue();
+        assertThat(recorder.trackedKeys()).isZero();
+    }
+
+    @Test
+    void namesTrackedBeforeTheBudgetWasSpentKeepTheirOwnEvent() {
+        recorder = budgeted(2);
+        deny("a.example");
+        deny("b.example");
+        deny("c.example"); // over budget
+        deny("a.example"); // a repeat of a tracked name: still its own key
+        deny("a.example");
+        clock.advance(WINDOW);
+        recorder.flushDue();
+
+        assertThat(published).extracting(EgressAnomaly::qname, EgressAnomaly::count).containsExactlyInAnyOrder(
+                tuple("a.example", 1L),
+                tuple("b.example", 1L),
+                tuple("c.example", 1L), // one name folded: the name itself
+                tuple("a.example", 2L));
+    }
+
+    @Test
+    void overflowOfNamesWithNoCommonParentReadsStar() {
+        recorder = budgeted(0);
+        deny("a.one.example");
+        deny("b.one.example");
+        deny("c.other.test");
+        deny("d.com");
+        recorder.flushAll();
+
+        assertThat(published).singleElement().satisfies(event -> {
+            assertThat(event.qname()).isEqualTo(RateLimitedAnomalyRecorder.ANY_NAME);
+            assertThat(event.count()).isEqualTo(4);
+        });
+    }
+
+    @Test
+    void commonSuffixIsTheLongestSharedRunOfWholeLabelsOfAtLeastTwo() {
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.b.example.com", "c.b.example.com"))
+                .isEqualTo("b.example.com");
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("b.example.com", "x.yb.example.com"))
+                .isEqualTo("example.com");
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("example.com", "example.com")).isEqualTo("example.com");
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("example.com", "a.example.com")).isEqualTo("example.com");
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.example.com", "b.other.com")).isNull();
+        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.example.com", "")).isNull();
+    }
+
+    @Test
+    void theBudgetIsPerSandboxAndRenewsEveryWindow() {
+        recorder = budgeted(2);
+        Sandbox other = new Sandbox("172.30.0.6", UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "beef");
+        for (int i = 0; i < 5; i++) {
+            deny("n" + i + ".example");
+            recorder.record(other, other.ip(), "n" + i + ".example", "A", EgressAnomaly.NOT_ALLOWLISTED);
+        }
+        assertThat(published).hasSize(4); // two own events per sandbox
+
+        clock.advance(WINDOW);
+        recorder.flushDue(); // one overflow event per sandbox (3 names each)
+        assertThat(published).hasSize(6);
+        assertThat(published.subList(4, 6)).allSatisfy(e -> {
+            assertThat(e.qname()).isEqualTo(RateLimitedAnomalyRecorder.ANY_NAME);
+            assertThat(e.count()).isEqualTo(3);
+        });
+        assertThat(published.subList(4, 6)).extracting(EgressAnomaly::sourceIp)
+                .containsExactlyInAnyOrder(SANDBOX.ip(), other.ip());
+
+        deny("fresh.example"); // a new window: a new budget
+        assertThat(published).hasSize(7);
+        assertThat(published.get(6).qname()).isEqualTo("fresh.example");
+        assertThat(published.get(6).count()).isEqualTo(1);
+    }
+
+    @Test
+    void overflowIsFoldedPerTypeAndReason() {
+        recorder = budgeted(0);
+        deny("a.x.example");
+        deny("b.x.example");
+        recorder.record(SANDBOX, SANDBOX.ip(), "c.x.example", "AAAA", EgressAnomaly.NOT_ALLOWLISTED);
+        recorder.record(SANDBOX, SANDBOX.ip(), "d.x.example", "TXT", EgressAnomaly.QTYPE_DENIED);
+        recorder.record(SANDBOX, SANDBOX.ip(), "e.x.example", "TXT", EgressAnomaly.QTYPE_DENIED);
+        recorder.flushAll();
+
+        assertThat(published).extracting(EgressAnomaly::qname, EgressAnomaly::qtype, EgressAnomaly::reason,
+                EgressAnomaly::count).containsExactlyInAnyOrder(
+                tuple("*.x.example", "A", EgressAnomaly.NOT_ALLOWLISTED, 2L),
+                tuple("c.x.example", "AAAA", EgressAnomaly.NOT_ALLOWLISTED, 1L),
+                tuple("*.x.example", "TXT", EgressAnomaly.QTYPE_DENIED, 2L));
+    }
+
+    @Test
+    void concurrentFloodOfFreshNamesIsAFewEventsThatStillAddUpExactly() throws Exception {
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(50), 100_000, 100,
+                Clock.systemUTC(), new SimpleMeterRegistry());
+        recorder.start();
+        int threads = 4;
+        int perThread = 100_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                    recorder.record(SANDBOX, SANDBOX.ip(), "x" + thread + "-" + i + ".denied.test", "A",
+                            EgressAnomaly.NOT_ALLOWLISTED);
+                }
+                return null;
+            });
+        }
+        long started = System.nanoTime();
+        go.countDown();
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        long windows = 2 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / 50;
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
+        recorder.stop();
+
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo((long) threads * perThread);
+        // per window at most the budget's own events and one overflow event
+        assertThat((long) published.size()).isLessThanOrEqualTo(windows * 101);
+        assertThat(published).filteredOn(e -> e.count() > 1)
+                .allSatisfy(e -> assertThat(e.qname()).isEqualTo("*.denied.test"));
+    }
+
     private void deny(String qname) {
         recorder.record(SANDBOX, SANDBOX.ip(), qname, "A", EgressAnomaly.NOT_ALLOWLISTED);
+    }
+
+    private RateLimitedAnomalyRecorder budgeted(int maxNamesPerSandbox) {
+        return new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, maxNamesPerSandbox, clock,
+                new SimpleMeterRegistry());
     }
 
     /** A clock the test moves by hand. */
