@@ -66,7 +66,13 @@ public final class QueryPolicy {
      * allowlist must be the name that goes upstream, whatever escapes dnsjava's presentation form carries.
      */
     private static Optional<String> normalize(Name name) {
-        return DomainNames.normalize(name.toString(true))
+        String text = name.toString(true);
+        String plain = DomainNames.plainHostName(text);
+        if (plain != null) {
+            // Letters, digits, '_' and '-' are never escaped: the text is the wire name, nothing to compare.
+            return Optional.of(plain);
+        }
+        return DomainNames.normalize(text)
                 .filter(normal -> sameName(normal, name));
     }
 

@@ -145,7 +145,7 @@ public class DockerContainerRunner {
             String output = output(containerId);
             if (handle.isCancelled()) {
                 report(run, RunState.CANCELLED, exitCode, output, "cancelled");
-            } else if (exitCode != 0 && oomKilled(containerId)) {
+            } else if (exitCode != 0 && oomKilled(containerId, exitCode)) {
                 String limit = policy.memoryLimitText();
                 report(run, RunState.FAILED, exitCode, output,
                         "killed: out of memory" + (limit == null ? "" : " (limit " + limit + ")"));
@@ -300,9 +300,22 @@ public class DockerContainerRunner {
         }
     }
 
-    /** Asked only after a failure: a clean exit cannot have been OOM-killed, and the round trip costs latency. */
-    private boolean oomKilled(String containerId) {
-        return Boolean.TRUE.equals(docker.inspectContainerCmd(containerId).exec().getState().getOOMKilled());
+    /**
+     * Asked only after a failure: a clean exit cannot have been OOM-killed, and the round trip costs latency.
+     * The engine learns of an OOM kill from a separate event that can land just after the exit, so a SIGKILL
+     * exit (137) is asked again for a moment before it is taken for a plain kill.
+     */
+    private boolean oomKilled(String containerId, int exitCode) throws InterruptedException {
+        long deadline = System.nanoTime() + (exitCode == 137 ? TimeUnit.SECONDS.toNanos(2) : 0);
+        while (true) {
+            if (Boolean.TRUE.equals(docker.inspectContainerCmd(containerId).exec().getState().getOOMKilled())) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
     }
 
     private boolean imagePresent(String image) {
