@@ -42,9 +42,19 @@ final class ResolverFixture {
 
     /** A server on 127.0.0.1, any free port, UDP and TCP. */
     DnsServer serve(Vertx vertx, DnsServer.Limits limits) {
-        DnsServer server = new DnsServer(vertx, handler, limits);
-        await(server.start("127.0.0.1", 0));
-        return server;
+        // port 0 lets the kernel pick a free UDP port; the same TCP port can be taken by another socket of the
+        // machine meanwhile (an outgoing connection's ephemeral port), so try a few ports before giving up
+        IllegalStateException lastFailure = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            DnsServer server = new DnsServer(vertx, handler, limits);
+            try {
+                await(server.start("127.0.0.1", 0));
+                return server;
+            } catch (IllegalStateException e) {
+                lastFailure = e;
+            }
+        }
+        throw lastFailure;
     }
 
     /** Moves the cache's clock forward. */
