@@ -6,17 +6,30 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * {@code io.trimus.run.status.v1} on {@link Topics#RUN_STATUS}: the adapter service reports that a run
- * reached {@code status}. Terminal events carry the exit code, the capped output tail and the reason.
+ * reached {@code status}. Terminal events carry the exit code, the capped output tail and the reason; {@code notes}
+ * are policy decisions worth showing on the run (e.g. a dangerous flag the guardrail dropped).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status,
-                               Integer exitCode, String output, String error, Instant occurredAt) {
+                               Integer exitCode, String output, String error, Instant occurredAt,
+                               List<String> notes) {
+
+    public RunStatusChanged {
+        notes = notes == null || notes.isEmpty() ? null : List.copyOf(notes);
+    }
+
+    /** An event without notes. */
+    public RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status, Integer exitCode,
+                            String output, String error, Instant occurredAt) {
+        this(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, null);
+    }
 
     /** A new event with a fresh id and the current time. */
     public static RunStatusChanged of(UUID runId, UUID companyId, UUID agentId, RunState status,
@@ -28,5 +41,10 @@ public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId
     /** A progress event (DISPATCHED, RUNNING) without outcome fields. */
     public static RunStatusChanged progress(UUID runId, UUID companyId, UUID agentId, RunState status) {
         return of(runId, companyId, agentId, status, null, null, null);
+    }
+
+    /** This event with notes added. */
+    public RunStatusChanged withNotes(List<String> added) {
+        return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, added);
     }
 }

@@ -2,6 +2,7 @@ package io.trimus.adapter.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
 import java.time.Duration;
@@ -23,6 +24,96 @@ public interface TrimusConfig {
 
     /** The egress network sandboxes join and the egress-service they are registered with (DESIGN.md §6). */
     Egress egress();
+
+    /** claude_sandbox / codex_sandbox: the CLI images and the limits their containers get. */
+    Sandbox sandbox();
+
+    /** claude_local / codex_local: host processes. */
+    Local local();
+
+    /**
+     * Opens the secrets a run request carries (the company's provider key); the same value as run-service's
+     * (TRIMUS_ENCRYPTION_KEY, no default: without it a run that carries secrets fails with the reason).
+     */
+    Optional<String> encryptionKey();
+
+    /**
+     * Truthy (1, true, yes, on) drops {@code --dangerously-skip-permissions} (and codex's
+     * {@code --dangerously-bypass-approvals-and-sandbox}) even when an agent asks for it, logging SEC-015 and noting it
+     * on the run (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS, default false).
+     */
+    @WithDefault("false")
+    String forbidDangerousClaudePermissions();
+
+    /**
+     * Whether claude_local / codex_local may run: {@code off} (default: their runs are REJECTED), {@code warn} (run,
+     * with a deprecation warning per run) or {@code on} (TRIMUS_LOCAL_ADAPTERS).
+     */
+    @WithDefault("off")
+    LocalAdaptersGate localAdapters();
+
+    /**
+     * Where host-process agents get their home directories ({@code <home>/agents/<agent_id>}, created 0700)
+     * (TRIMUS_HOME, default {@code ~/.trimus}).
+     */
+    Optional<String> home();
+
+    /**
+     * The claude binaries a claude_local agent may run: basenames ({@code claude}) or absolute paths
+     * (TRIMUS_CLAUDE_BINARY_ALLOWLIST, comma-separated, default {@code claude}).
+     */
+    @WithDefault("claude")
+    List<String> claudeBinaryAllowlist();
+
+    /** The codex binaries a codex_local agent may run, as above (TRIMUS_CODEX_BINARY_ALLOWLIST, default {@code codex}). */
+    @WithDefault("codex")
+    List<String> codexBinaryAllowlist();
+
+    /** Knobs of the sandboxed CLI adapters. */
+    interface Sandbox {
+        /** Process limit per CLI container unless the agent sets pids_limit (TRIMUS_SANDBOX_PIDS_LIMIT, default 100). */
+        @WithDefault("100")
+        long pidsLimit();
+
+        /** Image of claude_sandbox agents that name none (TRIMUS_SANDBOX_CLAUDE_IMAGE, default trimus/claude-sandbox:latest). */
+        @WithDefault("trimus/claude-sandbox:latest")
+        String claudeImage();
+
+        /** Image of codex_sandbox agents that name none (TRIMUS_SANDBOX_CODEX_IMAGE, default trimus/codex-sandbox:latest). */
+        @WithDefault("trimus/codex-sandbox:latest")
+        String codexImage();
+
+        /** Size of the writable {@code /workspace} tmpfs the CLI works in (TRIMUS_SANDBOX_WORKSPACE_SIZE, default 256m). */
+        @WithDefault("256m")
+        String workspaceSize();
+
+        /** Wall-clock limit of a CLI run whose agent sets no timeout_sec (TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC, default 1800). */
+        @WithDefault("1800")
+        int defaultTimeoutSec();
+    }
+
+    /** Knobs of the host-process CLI adapters. */
+    interface Local {
+        /**
+         * Variables of the service's environment a host-process CLI does not inherit; an entry ending in {@code *} is a
+         * prefix (TRIMUS_LOCAL_ENV_STRIP, comma-separated, default DATABASE_URL,TRIMUS_ENCRYPTION_KEY,TRIMUS_DB_*,
+         * QUARKUS_DATASOURCE_*).
+         */
+        @WithDefault("DATABASE_URL,TRIMUS_ENCRYPTION_KEY,TRIMUS_DB_*,QUARKUS_DATASOURCE_*")
+        List<String> envStrip();
+
+        /** Host-process runs executed at the same time (TRIMUS_LOCAL_MAX_CONCURRENT_RUNS, default 2). */
+        @WithDefault("2")
+        int maxConcurrentRuns();
+
+        /** Wall-clock limit of a run whose agent sets no timeout_sec (TRIMUS_LOCAL_DEFAULT_TIMEOUT_SEC, default 1800). */
+        @WithDefault("1800")
+        int defaultTimeoutSec();
+
+        /** Between SIGTERM and SIGKILL of a timed-out or cancelled process tree (TRIMUS_LOCAL_KILL_GRACE, default 5s). */
+        @WithDefault("5s")
+        Duration killGrace();
+    }
 
     /** Knobs of the docker adapter. */
     interface Docker {
@@ -93,6 +184,13 @@ public interface TrimusConfig {
          */
         @WithDefault("5s")
         Duration registrationTimeout();
+
+        /**
+         * Where the adapter asks the resolver a probe question before each sandbox starts, {@code host:port}; a
+         * sandbox whose resolver does not answer never starts (TRIMUS_EGRESS_RESOLVER_CHECK_ADDR, default: the
+         * DNS address above, port 53).
+         */
+        Optional<String> resolverCheckAddr();
     }
 
     /** The egress network: created at boot when missing, never altered or deleted when it is not Trimus's own. */

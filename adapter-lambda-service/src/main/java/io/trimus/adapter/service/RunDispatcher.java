@@ -4,6 +4,7 @@ import io.trimus.adapter.adapter.Adapter;
 import io.trimus.adapter.adapter.AdapterRegistry;
 import io.trimus.adapter.adapter.OrphanRun;
 import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.adapter.adapter.RunRejected;
 import io.trimus.events.RunCancelRequested;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -17,8 +18,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Decides what happens to each run request: duplicate (ignored), REJECTED (no adapter, or an adapter_config
- * that breaks its contract), or DISPATCHED to its adapter. Deduplicates on the event id and on the run id,
+ * Decides what happens to each run request: duplicate (ignored), REJECTED (no adapter, an adapter_config
+ * that breaks its contract, or a policy refusal), or DISPATCHED to its adapter. Deduplicates on the event id and on the run id,
  * so a redelivered or re-sent request never starts a second execution; the adapter's own guard (the docker
  * adapter's container name) covers what falls out of this bounded memory.
  */
@@ -75,6 +76,10 @@ public class RunDispatcher {
         } catch (AdapterConfigException e) {
             decidedRuns.add(request.runId(), Optional.empty());
             report(request, RunState.REJECTED, e.field() + " " + e.getMessage());
+            return;
+        } catch (RunRejected e) {
+            decidedRuns.add(request.runId(), Optional.empty());
+            report(request, RunState.REJECTED, e.getMessage());
             return;
         }
         decidedRuns.add(request.runId(), adapter);

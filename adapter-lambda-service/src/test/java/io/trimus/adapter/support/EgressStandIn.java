@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Controlled over its own HTTP, because a Quarkus test may see this class through another classloader than the
  * test resource that started it: {@code GET /_test/requests} lists what arrived; {@code PUT /_test/answer/{company_id}}
- * with {@code 500} (any status) or {@code hang} decides how that company's registrations are answered.
+ * with {@code 500} (any status) or {@code hang} decides how that company's registrations are answered; it also runs a
+ * {@link ResolverStandIn} for the resolver check, whose answers {@code PUT /_test/resolver} (TRIMUS, FOREIGN, SILENT)
+ * decides.
  */
 public final class EgressStandIn implements AutoCloseable {
 
@@ -49,6 +51,7 @@ public final class EgressStandIn implements AutoCloseable {
     /** The container last registered for each address, to report its state when the address is deregistered. */
     private final Map<String, String> containerOf = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
+    private final ResolverStandIn resolver = ResolverStandIn.start();
 
     private EgressStandIn(DockerClient docker) throws IOException {
         this.docker = docker;
@@ -57,6 +60,7 @@ public final class EgressStandIn implements AutoCloseable {
         server.createContext(SANDBOXES, this::sandbox);
         server.createContext("/_test/requests", this::listRequests);
         server.createContext("/_test/answer/", this::setAnswer);
+        server.createContext("/_test/resolver", this::setResolverMode);
         server.start();
     }
 
@@ -74,8 +78,14 @@ public final class EgressStandIn implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The resolver stand-in's {@code 127.0.0.1:PORT}. */
+    public String resolverAddress() {
+        return resolver.address();
+    }
+
     @Override
     public void close() {
+        resolver.close();
         closed.countDown();
         server.stop(0);
         threads.shutdownNow();
@@ -144,6 +154,15 @@ public final class EgressStandIn implements AutoCloseable {
             String company = exchange.getRequestURI().getPath().substring("/_test/answer/".length());
             String answer = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
             answers.put(company, answer);
+            exchange.sendResponseHeaders(204, -1);
+        }
+    }
+
+    /** {@code PUT /_test/resolver} with TRIMUS, FOREIGN or SILENT. */
+    private void setResolverMode(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String mode = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
+            resolver.mode(ResolverStandIn.Mode.valueOf(mode));
             exchange.sendResponseHeaders(204, -1);
         }
     }

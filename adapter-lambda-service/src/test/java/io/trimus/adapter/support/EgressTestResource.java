@@ -66,6 +66,7 @@ public class EgressTestResource implements QuarkusTestResourceLifecycleManager {
                 config.put("trimus.egress.network.gateway", GATEWAY);
                 config.put("trimus.egress.network.bridge-name", BRIDGE);
                 config.put("trimus.egress.registration-timeout", "2s");
+                config.put("trimus.egress.resolver-check-addr", standIn.resolverAddress());
                 config.put(FOREIGN_NETWORK_ID_KEY, foreignId);
             }
             return config;

@@ -24,6 +24,8 @@ public final class QueryPolicy {
     /** Firefox asks for this name before it turns DNS-over-HTTPS on by itself; NXDOMAIN keeps it on this resolver. */
     public static final String DOH_CANARY = "use-application-dns.net";
 
+    private static final Name RESOLVER_CHECK = Name.fromConstantString(io.trimus.events.ResolverCheck.NAME);
+
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
 
@@ -42,6 +44,9 @@ public final class QueryPolicy {
         String qname = question == null ? "" : normalized.orElseGet(() -> question.getName().toString(true));
 
         Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
+        if (questions.size() == 1 && question.getName().equals(RESOLVER_CHECK)) {
+            return new Decision(Verdict.RESOLVER_CHECK, sandbox, qname, qtype, type);
+        }
         if (sandbox == null) {
             return new Decision(Verdict.UNATTRIBUTED_SOURCE, null, qname, qtype, type);
         }

@@ -18,6 +18,11 @@ public enum Verdict {
     UNATTRIBUTED_SOURCE(Rcode.REFUSED, EgressAnomaly.UNATTRIBUTED_SOURCE, "unattributed_source"),
     /** Firefox's DoH canary {@code use-application-dns.net}: NXDOMAIN tells the browser to keep using this resolver. */
     DOH_CANARY(Rcode.NXDOMAIN, null, "doh_canary"),
+    /**
+     * The adapter service's probe {@link io.trimus.events.ResolverCheck#NAME}, from any source: NOERROR without
+     * records, never forwarded, no anomaly.
+     */
+    RESOLVER_CHECK(Rcode.NOERROR, null, "resolver_check"),
     /** Not exactly one question, opcode other than QUERY, or class other than IN. */
     FORMERR(Rcode.FORMERR, null, "formerr");
 

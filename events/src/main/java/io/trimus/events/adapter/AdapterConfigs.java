@@ -22,6 +22,7 @@ public final class AdapterConfigs {
                         + "codex_sandbox, claude_local, codex_local, lambda, remote)"));
         switch (type) {
             case DOCKER -> DockerAdapterConfig.parse(config);
+            case CLAUDE_SANDBOX, CODEX_SANDBOX, CLAUDE_LOCAL, CODEX_LOCAL -> CliAdapterConfig.parse(type, config);
             default -> throw new AdapterConfigException("adapter_type",
                     "adapter type '" + type.wireName() + "' is not available in this version of Trimus yet");
         }

@@ -33,11 +33,9 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
             "memory", "cpus", "timeout_sec");
-    private static final Pattern IMAGE = Pattern.compile(
-            "[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
-    private static final String PREFIX = "adapter_config.";
+    private static final String PREFIX = ConfigFields.PREFIX;
 
     /** Memory limit in bytes, or null when none is set. */
     public Long memoryBytes() {
@@ -50,34 +48,22 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
      * @throws AdapterConfigException naming the first field that breaks the contract
      */
     public static DockerAdapterConfig parse(JsonNode config) {
-        if (config == null || !config.isObject()) {
-            throw new AdapterConfigException("adapter_config", "must be a JSON object");
-        }
-        for (Iterator<String> names = config.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw new AdapterConfigException(PREFIX + name, "is not a docker adapter setting (allowed: "
-                        + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
-            }
-        }
+        ConfigFields.requireObjectOf(config, FIELDS, "docker");
         return new DockerAdapterConfig(image(config.get("image")), command(config.get("command")),
-                env(config.get("env")), network(config.get("network")), writable(config.get("writable")),
-                pidsLimit(config.get("pids_limit")), memory(config.get("memory")), cpus(config.get("cpus")),
-                timeoutSec(config.get("timeout_sec")));
+                env(config.get("env")), network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
+                ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
+                ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")));
     }
 
     private static String image(JsonNode node) {
-        if (node == null || node.isNull()) {
+        if (ConfigFields.absent(node)) {
             throw new AdapterConfigException(PREFIX + "image", "is required");
         }
-        if (!node.isTextual() || node.asText().length() > 255 || !IMAGE.matcher(node.asText()).matches()) {
-            throw new AdapterConfigException(PREFIX + "image", "must be an image reference such as busybox:1.36");
-        }
-        return node.asText();
+        return ConfigFields.image(node);
     }
 
     private static List<String> command(JsonNode node) {
-        if (absent(node)) {
+        if (ConfigFields.absent(node)) {
             return List.of();
         }
         if (!node.isArray()) {
@@ -94,7 +80,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
     }
 
     private static Map<String, String> env(JsonNode node) {
-        if (absent(node)) {
+        if (ConfigFields.absent(node)) {
             return Map.of();
         }
         if (!node.isObject()) {
@@ -119,7 +105,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
     }
 
     private static String network(JsonNode node) {
-        if (absent(node)) {
+        if (ConfigFields.absent(node)) {
             return NETWORK_NONE;
         }
         if (!node.isTextual() || !NETWORK.matcher(node.asText()).matches()) {
@@ -130,70 +116,5 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
                     "host networking would bypass the container's network isolation");
         }
         return node.asText();
-    }
-
-    private static boolean writable(JsonNode node) {
-        if (absent(node)) {
-            return false;
-        }
-        if (!node.isBoolean()) {
-            throw new AdapterConfigException(PREFIX + "writable", "must be true or false");
-        }
-        return node.asBoolean();
-    }
-
-    private static Long pidsLimit(JsonNode node) {
-        if (absent(node)) {
-            return null;
-        }
-        if (!wholeNumber(node) || node.asLong() <= 0 || node.asLong() > 4_194_304) {
-            throw new AdapterConfigException(PREFIX + "pids_limit", "must be a whole number greater than 0");
-        }
-        return node.asLong();
-    }
-
-    private static String memory(JsonNode node) {
-        if (absent(node)) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            throw new AdapterConfigException(PREFIX + "memory", "must be a size like 512m or 2g");
-        }
-        try {
-            MemorySize.parseBytes(node.asText());
-        } catch (IllegalArgumentException e) {
-            throw new AdapterConfigException(PREFIX + "memory", e.getMessage());
-        }
-        return node.asText().trim();
-    }
-
-    private static Double cpus(JsonNode node) {
-        if (absent(node)) {
-            return null;
-        }
-        if (!node.isNumber() || !(node.asDouble() >= 0.01) || node.asDouble() > 1024) {
-            throw new AdapterConfigException(PREFIX + "cpus", "must be a number of CPUs such as 0.5 or 2");
-        }
-        return node.asDouble();
-    }
-
-    private static Integer timeoutSec(JsonNode node) {
-        if (absent(node)) {
-            return null;
-        }
-        if (!wholeNumber(node) || node.asLong() < MIN_TIMEOUT_SEC || node.asLong() > MAX_TIMEOUT_SEC) {
-            throw new AdapterConfigException(PREFIX + "timeout_sec",
-                    "must be a whole number of seconds between " + MIN_TIMEOUT_SEC + " and " + MAX_TIMEOUT_SEC);
-        }
-        return node.asInt();
-    }
-
-    /** An integer that fits a long: asLong() of a bigger one keeps only its low 64 bits, 2^64 + 5 would read as 5. */
-    private static boolean wholeNumber(JsonNode node) {
-        return node.isIntegralNumber() && node.canConvertToLong();
-    }
-
-    private static boolean absent(JsonNode node) {
-        return node == null || node.isNull();
     }
 }

@@ -3,7 +3,10 @@ package io.trimus.run.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.trimus.events.adapter.LocalAdaptersGate;
+
 import java.time.Duration;
+import java.util.Optional;
 
 /** Knobs of run-service; environment names follow the Trimus operator docs (TRIMUS_OUTBOX_POLL_INTERVAL …). */
 @ConfigMapping(prefix = "trimus")
@@ -14,6 +17,19 @@ public interface TrimusConfig {
 
     /** Limits on what a run stores and returns. */
     Runs run();
+
+    /**
+     * The key company secrets are encrypted with, 32 random bytes as base64 or hex (TRIMUS_ENCRYPTION_KEY); no
+     * default: the service refuses to start without a strong one. The adapter service needs the same value.
+     */
+    Optional<String> encryptionKey();
+
+    /**
+     * Whether claude_local / codex_local agents (host processes, no isolation) may be created (TRIMUS_LOCAL_ADAPTERS):
+     * off (default) refuses them with 400, warn and on accept them.
+     */
+    @WithDefault("off")
+    LocalAdaptersGate localAdapters();
 
     /** Publishing of the transactional outbox. */
     interface Outbox {

@@ -28,6 +28,8 @@ public class Run {
     public Integer exitCode;
     public String output;
     public String error;
+    /** Policy decisions noted on the run, one per line; null when none. */
+    public String notes;
     public Instant queuedAt;
     public Instant dispatchedAt;
     public Instant startedAt;

@@ -53,12 +53,13 @@ public class RunResource {
     /** A run as the API shows it. */
     public record RunView(UUID id, UUID companyId, UUID agentId, String adapterType, RunState status,
                           Integer exitCode, String output, String error, IssueRef issue, Instant queuedAt,
-                          Instant dispatchedAt, Instant startedAt, Instant finishedAt) {
+                          Instant dispatchedAt, Instant startedAt, Instant finishedAt, List<String> notes) {
         static RunView of(Run r) {
             IssueRef issue = r.issueId == null && r.issueTitle == null && r.issueBody == null
                     ? null : new IssueRef(r.issueId, r.issueTitle, r.issueBody);
             return new RunView(r.id, r.companyId, r.agentId, r.adapterType, r.status, r.exitCode, r.output, r.error,
-                    issue, r.queuedAt, r.dispatchedAt, r.startedAt, r.finishedAt);
+                    issue, r.queuedAt, r.dispatchedAt, r.startedAt, r.finishedAt,
+                    r.notes == null ? List.of() : List.of(r.notes.split("\n")));
         }
     }
 

@@ -7,6 +7,8 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.events.adapter.AdapterConfigException;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.LocalAdaptersGate;
+import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.repository.AgentRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,10 +22,12 @@ import java.util.UUID;
 public class AgentService {
     private final AgentRepository agents;
     private final CompanyService companies;
+    private final TrimusConfig config;
 
-    AgentService(AgentRepository agents, CompanyService companies) {
+    AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config) {
         this.agents = agents;
         this.companies = companies;
+        this.config = config;
     }
 
     @WithTransaction
@@ -49,7 +53,7 @@ public class AgentService {
         return companies.get(companyId).flatMap(company -> agents.listInCompany(companyId));
     }
 
-    private static Agent newAgent(UUID companyId, String name, String adapterType, JsonNode adapterConfig) {
+    private Agent newAgent(UUID companyId, String name, String adapterType, JsonNode adapterConfig) {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > 200) {
             throw ProblemException.invalid("name", "must be 1 to 200 characters");
@@ -59,6 +63,9 @@ public class AgentService {
             type = AdapterConfigs.validate(adapterType, adapterConfig);
         } catch (AdapterConfigException e) {
             throw ProblemException.invalid(e.field(), e.getMessage());
+        }
+        if (LocalAdaptersGate.governs(type) && config.localAdapters() == LocalAdaptersGate.OFF) {
+            throw new ProblemException(400, "Invalid request", LocalAdaptersGate.refusal(type), "adapter_type");
         }
         Agent agent = new Agent();
         agent.id = UUID.randomUUID();

@@ -13,6 +13,11 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.adapter.CliPrompt;
+import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.repository.ProcessedEventRepository;
@@ -24,6 +29,7 @@ import org.jboss.logging.Logger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** The rules of a run's life: accept (with its outbox event), cancel, and advance on status events. */
@@ -38,9 +44,14 @@ public class RunService {
     private final Outbox outbox;
     private final ObjectMapper json;
     private final TrimusConfig config;
+    private final SecretService secrets;
+    private final SecretCipher cipher;
 
     RunService(AgentService agents, CompanyService companies, RunRepository runs,
-               ProcessedEventRepository processedEvents, Outbox outbox, ObjectMapper json, TrimusConfig config) {
+               ProcessedEventRepository processedEvents, Outbox outbox, ObjectMapper json, TrimusConfig config,
+               SecretService secrets, SecretCipher cipher) {
+        this.secrets = secrets;
+        this.cipher = cipher;
         this.agents = agents;
         this.companies = companies;
         this.runs = runs;
@@ -60,12 +71,39 @@ public class RunService {
         if (issue != null && issue.id() != null && issue.id().length() > 200) {
             return Uni.createFrom().failure(ProblemException.invalid("issue.id", "must be at most 200 characters"));
         }
-        return agents.get(companyId, agentId).flatMap(agent -> {
+        return agents.get(companyId, agentId).flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
             Run run = queued(agent, issue, input);
             RunRequested event = new RunRequested(UUID.randomUUID(), run.id, companyId, agentId, agent.adapterType,
-                    parse(agent.adapterConfig), issue, input, run.queuedAt);
+                    parse(agent.adapterConfig), issue, input, run.queuedAt, cipher.sealForDispatch(run.id, plain));
             return runs.persist(run)
                     .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event));
+        }));
+    }
+
+    /**
+     * The secrets a run of this agent takes along, by the variable they become: a CLI agent's provider key (required
+     * in a sandbox, which has no other credentials; optional on the host, where the CLI may be logged in).
+     */
+    private Uni<Map<String, String>> secretsFor(Agent agent, IssueRef issue, String input) {
+        AdapterType type = AdapterType.fromWire(agent.adapterType).orElse(null);
+        AgentCli cli = type == null ? null : AgentCli.of(type);
+        if (cli == null) {
+            return Uni.createFrom().item(Map.of());
+        }
+        if (CliPrompt.of(issue, input).isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid("input", "or an issue with a title or body is"
+                    + " required: a " + agent.adapterType + " agent's prompt is built from them"));
+        }
+        CliAdapterConfig agentConfig = CliAdapterConfig.parse(type, parse(agent.adapterConfig));
+        String secretName = agentConfig.apiKeySecretName();
+        return secrets.values(agent.companyId, List.of(secretName)).flatMap(values -> {
+            String key = values.get(secretName);
+            if (key == null && agentConfig.sandboxed()) {
+                return Uni.createFrom().failure(ProblemException.conflict("the company has no secret " + secretName
+                        + ", which agent " + agent.id + " needs as its " + cli.apiKeyEnv() + "; set it with PUT /api/"
+                        + "companies/" + agent.companyId + "/secrets/" + secretName));
+            }
+            return Uni.createFrom().item(key == null ? Map.<String, String>of() : Map.of(cli.apiKeyEnv(), key));
         });
     }
 
@@ -113,10 +151,19 @@ public class RunService {
     public Uni<Void> applyStatus(RunStatusChanged event) {
         return processedEvents.markFirstSeen(event.id()).flatMap(first -> !first
                 ? Uni.createFrom().voidItem()
-                : runs.findById(event.runId()).invoke(run -> advance(run, event)).replaceWithVoid());
+                : runs.findById(event.runId()).flatMap(run -> redactorFor(run, event)
+                        .invoke(redactor -> advance(run, event, redactor))).replaceWithVoid());
     }
 
-    private void advance(Run run, RunStatusChanged event) {
+    /** Whatever a run printed is stored only after every secret value of its company is masked. */
+    private Uni<Redactor> redactorFor(Run run, RunStatusChanged event) {
+        if (run == null || (event.output() == null && event.error() == null)) {
+            return Uni.createFrom().item(Redactor.none());
+        }
+        return secrets.redactor(run.companyId);
+    }
+
+    private void advance(Run run, RunStatusChanged event, Redactor redactor) {
         if (run == null || !run.companyId.equals(event.companyId())) {
             LOG.warnf("Ignoring status %s for unknown run %s", event.status(), event.runId());
             return;
@@ -126,6 +173,10 @@ public class RunService {
             return;
         }
         Instant at = event.occurredAt() == null ? Instant.now() : event.occurredAt();
+        if (event.notes() != null) {
+            String added = String.join("\n", event.notes());
+            run.notes = run.notes == null ? added : run.notes + "\n" + added;
+        }
         switch (event.status()) {
             case DISPATCHED -> {
                 run.status = RunState.DISPATCHED;
@@ -138,7 +189,8 @@ public class RunService {
                     run.dispatchedAt = at;
                 }
             }
-            default -> finish(run, event.status(), event.exitCode(), event.output(), event.error(), at);
+            default -> finish(run, event.status(), event.exitCode(), redactor.redact(event.output()),
+                    redactor.redact(event.error()), at);
         }
     }
 

@@ -5,7 +5,11 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
+import io.trimus.adapter.adapter.cli.CliCommand;
+import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.DockerAdapterConfig;
+import io.trimus.events.secrets.Redactor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -41,12 +46,14 @@ import java.util.regex.Pattern;
  * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
  * @param timeout      wall-clock limit; the container is killed when it passes
  * @param sandbox      on the egress network: the pinned address and the resolver; null elsewhere
+ * @param secretEnv    names of the env entries that hold company secrets: masked in everything the run reports
+ * @param notes        policy decisions reported with RUNNING (e.g. SEC-015)
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
                               Map<String, String> env, Map<String, String> labels, Duration timeout,
-                              SandboxNetwork sandbox) {
+                              SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -54,21 +61,85 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public static final String NAME_PREFIX = "trimus-run-";
     public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
 
+    /** Where a sandboxed CLI works: a tmpfs, like /tmp, since the root is read-only. */
+    public static final String WORKSPACE = "/workspace";
+
+    public ContainerPolicy {
+        secretEnv = Set.copyOf(secretEnv);
+        notes = List.copyOf(notes);
+    }
+
     /** The policy of one run of a docker agent. */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, Defaults defaults, RunRequested run) {
         boolean readOnly = !agent.writable();
         Map<String, String> tmpfs = readOnly ? Map.of("/tmp", "rw,nosuid,size=" + defaults.tmpfsSize()) : Map.of();
-
-        List<String> securityOpts = new ArrayList<>();
-        securityOpts.add(NO_NEW_PRIVILEGES);
-        defaults.securityOpts().stream().filter(o -> !o.equals(NO_NEW_PRIVILEGES)).forEach(securityOpts::add);
-
-        Long memory = agent.memoryBytes();
-        Long nanoCpus = agent.cpus() == null ? null : Math.round(agent.cpus() * 1_000_000_000d);
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
 
         Map<String, String> env = new LinkedHashMap<>(agent.env());
+        env.putAll(runContext(run));
+
+        return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
+                List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
+                nanoCpus(agent.cpus()), agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
+                Collections.unmodifiableMap(env), labels(run), Duration.ofSeconds(timeoutSec), null, Set.of(),
+                List.of());
+    }
+
+    /**
+     * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
+     * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, and an
+     * environment of exactly the provider key, the run context, HOME=/tmp and IS_SANDBOX=1.
+     *
+     * @param secrets the opened secrets of the run, by the variable they become
+     */
+    public static ContainerPolicy forCliSandbox(CliAdapterConfig agent, SandboxDefaults sandbox, Defaults defaults,
+                                                String egressNetwork, RunRequested run, CliCommand cli,
+                                                Map<String, String> secrets) {
+        Map<String, String> tmpfs = new LinkedHashMap<>();
+        tmpfs.put("/tmp", "rw,nosuid,nodev,size=" + defaults.tmpfsSize());
+        tmpfs.put(WORKSPACE, "rw,nosuid,nodev,size=" + sandbox.workspaceSize());
+        long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
+        int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
+
+        Map<String, String> env = new LinkedHashMap<>(secrets);
+        env.putAll(runContext(run));
+        env.put("HOME", "/tmp");
+        env.put("IS_SANDBOX", "1");
+
+        return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
+                : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),
+                securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(), nanoCpus(agent.cpus()),
+                egressNetwork, Collections.unmodifiableMap(env), labels(run), Duration.ofSeconds(timeoutSec), null,
+                secrets.keySet(), cli.notes());
+    }
+
+    /**
+     * This policy for a container on the egress network: it joins the network by name (whatever id prefix the agent
+     * used), at the pinned address, with the Trimus resolver. Everything else stays as decided.
+     */
+    public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), env, labels, timeout, sandbox, secretEnv,
+                notes);
+    }
+
+    /** Masks the values of {@link #secretEnv} in what the run reports. */
+    public Redactor redactor() {
+        return secretEnv.isEmpty() ? Redactor.none() : Redactor.of(secretEnv.stream().map(env::get).toList());
+    }
+
+    /** Never prints env values: they may hold a company's secrets. */
+    @Override
+    public String toString() {
+        return "ContainerPolicy[name=" + name + ", image=" + image + ", network=" + network + ", env names="
+                + env.keySet() + ", pidsLimit=" + pidsLimit + ", memoryBytes=" + memoryBytes + ", readOnlyRoot="
+                + readOnlyRoot + "]";
+    }
+
+    /** The Trimus context every container gets: agent, run, issue and input. */
+    private static Map<String, String> runContext(RunRequested run) {
+        Map<String, String> env = new LinkedHashMap<>();
         env.put("TRIMUS_AGENT_ID", String.valueOf(run.agentId()));
         env.put("TRIMUS_RUN_ID", String.valueOf(run.runId()));
         IssueRef issue = run.issue();
@@ -78,26 +149,26 @@ public record ContainerPolicy(String name, String image, List<String> command, b
             putIfPresent(env, "TRIMUS_ISSUE_BODY", issue.body());
         }
         putIfPresent(env, "TRIMUS_INPUT", run.input());
+        return env;
+    }
 
+    private static List<String> securityOpts(Defaults defaults) {
+        List<String> securityOpts = new ArrayList<>();
+        securityOpts.add(NO_NEW_PRIVILEGES);
+        defaults.securityOpts().stream().filter(o -> !o.equals(NO_NEW_PRIVILEGES)).forEach(securityOpts::add);
+        return List.copyOf(securityOpts);
+    }
+
+    private static Map<String, String> labels(RunRequested run) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(LABEL_COMPANY, String.valueOf(run.companyId()));
         labels.put(LABEL_AGENT, String.valueOf(run.agentId()));
         labels.put(LABEL_RUN, String.valueOf(run.runId()));
-
-        return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
-                List.of("ALL"), List.copyOf(securityOpts), pids, memory, memory, nanoCpus,
-                agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
-                Collections.unmodifiableMap(env), Collections.unmodifiableMap(labels),
-                Duration.ofSeconds(timeoutSec), null);
+        return Collections.unmodifiableMap(labels);
     }
 
-    /**
-     * This policy for a container on the egress network: it joins the network by name (whatever id prefix the agent
-     * used), at the pinned address, with the Trimus resolver. Everything else stays as decided.
-     */
-    public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
-        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
-                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), env, labels, timeout, sandbox);
+    private static Long nanoCpus(Double cpus) {
+        return cpus == null ? null : Math.round(cpus * 1_000_000_000d);
     }
 
     /** The Docker host settings carrying this policy. */
@@ -155,7 +226,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
      */
     public record Defaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
 
-        private static final Pattern TMPFS_SIZE = Pattern.compile("[1-9][0-9]{0,15}[kmg]?");
+        static final Pattern TMPFS_SIZE = Pattern.compile("[1-9][0-9]{0,15}[kmg]?");
 
         public Defaults {
             if (pidsLimit <= 0) {
@@ -207,6 +278,45 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 throw new UncheckedIOException("TRIMUS_DOCKER_SECURITY_OPTS names the seccomp profile " + value
                         + ", which cannot be read: " + e.getMessage(), e);
             }
+        }
+    }
+
+    /**
+     * The defaults of the sandboxed CLI adapters, checked once at boot.
+     *
+     * @param pidsLimit     TRIMUS_SANDBOX_PIDS_LIMIT
+     * @param claudeImage   TRIMUS_SANDBOX_CLAUDE_IMAGE
+     * @param codexImage    TRIMUS_SANDBOX_CODEX_IMAGE
+     * @param workspaceSize TRIMUS_SANDBOX_WORKSPACE_SIZE
+     * @param timeoutSec    TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC
+     */
+    public record SandboxDefaults(long pidsLimit, String claudeImage, String codexImage, String workspaceSize,
+                                  int timeoutSec) {
+
+        public SandboxDefaults {
+            if (pidsLimit <= 0) {
+                throw new IllegalArgumentException("TRIMUS_SANDBOX_PIDS_LIMIT must be greater than 0, got " + pidsLimit);
+            }
+            if (workspaceSize == null || !Defaults.TMPFS_SIZE.matcher(workspaceSize.toLowerCase(Locale.ROOT)).matches()) {
+                throw new IllegalArgumentException(
+                        "TRIMUS_SANDBOX_WORKSPACE_SIZE must be a size like 256m, got '" + workspaceSize + "'");
+            }
+            if (timeoutSec < DockerAdapterConfig.MIN_TIMEOUT_SEC) {
+                throw new IllegalArgumentException("TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC must be at least "
+                        + DockerAdapterConfig.MIN_TIMEOUT_SEC + ", got " + timeoutSec);
+            }
+            workspaceSize = workspaceSize.toLowerCase(Locale.ROOT);
+        }
+
+        /** The defaults configured for this service. */
+        public static SandboxDefaults from(TrimusConfig.Sandbox config) {
+            return new SandboxDefaults(config.pidsLimit(), config.claudeImage(), config.codexImage(),
+                    config.workspaceSize(), config.defaultTimeoutSec());
+        }
+
+        /** The image of agents of this CLI that name none. */
+        public String image(AgentCli cli) {
+            return cli == AgentCli.CLAUDE ? claudeImage : codexImage;
         }
     }
 }

@@ -8,18 +8,21 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.adapter.OutputTail;
 import io.trimus.adapter.adapter.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.ResolverProbe;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.SandboxRegistration;
+import io.trimus.events.secrets.Redactor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -50,25 +53,27 @@ public class DockerContainerRunner {
     private final EnsureEgressNetwork egressNetwork;
     private final SandboxAddressPool addresses;
     private final EgressServiceClient egressService;
+    private final ResolverProbe resolverProbe;
 
     @Inject
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
                                  EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                                 EgressServiceClient egressService) {
+                                 EgressServiceClient egressService, ResolverProbe resolverProbe) {
         this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), egressNetwork, addresses,
-                egressService);
+                egressService, resolverProbe);
     }
 
     /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes) {
         this(docker, reporter, host, outputMaxBytes,
                 new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
-                new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)));
+                new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)),
+                new ResolverProbe(java.util.Optional.empty()));
     }
 
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
                                  EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                                 EgressServiceClient egressService) {
+                                 EgressServiceClient egressService, ResolverProbe resolverProbe) {
         new OutputTail(outputMaxBytes); // checks the knob at boot
         this.docker = docker;
         this.reporter = reporter;
@@ -77,6 +82,7 @@ public class DockerContainerRunner {
         this.egressNetwork = egressNetwork;
         this.addresses = addresses;
         this.egressService = egressService;
+        this.resolverProbe = resolverProbe;
     }
 
     /** Executes the run to its end and reports every transition after DISPATCHED. */
@@ -90,6 +96,11 @@ public class DockerContainerRunner {
             sandbox = joinNetwork(decided.network());
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
+                step = "check the Trimus resolver";
+                String resolverProblem = resolverProbe.problem(sandbox.dns().get(0));
+                if (resolverProblem != null) {
+                    throw new RunRefused(resolverProblem + "; the container was not started");
+                }
             }
             step = "create the container";
             try {
@@ -101,13 +112,13 @@ public class DockerContainerRunner {
                 return;
             } catch (NotFoundException missing) {
                 // the image is checked only on this path: an extra engine round trip on every run costs latency
-                report(run, RunState.FAILED, null, null, imagePresent(policy.image())
+                report(run, decided, RunState.FAILED, null, null, imagePresent(policy.image())
                         ? "could not create the container: " + EngineErrors.engineMessage(missing)
                         : "image " + policy.image() + " not found on the Docker engine");
                 return;
             }
             if (!handle.attach(containerId)) {
-                report(run, RunState.CANCELLED, null, null, "cancelled before it started");
+                report(run, decided, RunState.CANCELLED, null, null, "cancelled before it started");
                 return;
             }
             if (sandbox != null) {
@@ -118,7 +129,7 @@ public class DockerContainerRunner {
             }
             step = "start the container";
             docker.startContainerCmd(containerId).exec();
-            report(run, RunState.RUNNING, null, null, null);
+            report(run, decided, RunState.RUNNING, null, null, null);
             if (handle.isCancelled()) {
                 kill(containerId);
             }
@@ -133,9 +144,9 @@ public class DockerContainerRunner {
                 awaitExit(containerId);
                 String output = output(containerId);
                 if (handle.isCancelled()) {
-                    report(run, RunState.CANCELLED, null, output, "cancelled");
+                    report(run, decided, RunState.CANCELLED, null, output, "cancelled");
                 } else {
-                    report(run, RunState.TIMED_OUT, null, output,
+                    report(run, decided, RunState.TIMED_OUT, null, output,
                             "timed out after " + timeoutSec + " s; the container was killed");
                 }
                 return;
@@ -144,26 +155,26 @@ public class DockerContainerRunner {
             step = "read the container's result";
             String output = output(containerId);
             if (handle.isCancelled()) {
-                report(run, RunState.CANCELLED, exitCode, output, "cancelled");
+                report(run, decided, RunState.CANCELLED, exitCode, output, "cancelled");
             } else if (exitCode != 0 && oomKilled(containerId, exitCode)) {
                 String limit = policy.memoryLimitText();
-                report(run, RunState.FAILED, exitCode, output,
+                report(run, decided, RunState.FAILED, exitCode, output,
                         "killed: out of memory" + (limit == null ? "" : " (limit " + limit + ")"));
             } else if (exitCode == 0) {
-                report(run, RunState.SUCCEEDED, 0, output, null);
+                report(run, decided, RunState.SUCCEEDED, 0, output, null);
             } else {
-                report(run, RunState.FAILED, exitCode, output, "exited with code " + exitCode);
+                report(run, decided, RunState.FAILED, exitCode, output, "exited with code " + exitCode);
             }
         } catch (RunRefused refused) {
-            report(run, RunState.FAILED, null, null, refused.getMessage());
+            report(run, decided, RunState.FAILED, null, null, refused.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            report(run, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");
+            report(run, decided, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted() || e.getCause() instanceof InterruptedException) {
-                report(run, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");
+                report(run, decided, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");
             } else if (e instanceof NotFoundException && containerId != null) {
-                report(run, RunState.FAILED, null, null,
+                report(run, decided, RunState.FAILED, null, null,
                         "the container was removed outside Trimus while the run was in progress");
             } else {
                 if (EngineErrors.isUnreachable(e)) {
@@ -171,7 +182,7 @@ public class DockerContainerRunner {
                 } else {
                     LOG.errorf(e, "run %s: could not %s", run.runId(), step);
                 }
-                report(run, RunState.FAILED, null, null, EngineErrors.describe(e, host, step));
+                report(run, decided, RunState.FAILED, null, null, EngineErrors.describe(e, host, step));
             }
         } finally {
             // an interrupted thread cannot lease an engine connection: clear the flag for the cleanup
@@ -394,9 +405,13 @@ public class DockerContainerRunner {
         }
     }
 
-    private void report(RunRequested run, RunState state, Integer exitCode, String output, String error) {
-        reporter.report(RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode, output,
-                error));
+    /** Reports a transition; whatever the run printed or an error quotes is reported with its secrets masked. */
+    private void report(RunRequested run, ContainerPolicy policy, RunState state, Integer exitCode, String output,
+                        String error) {
+        Redactor redactor = policy.redactor();
+        RunStatusChanged event = RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode,
+                redactor.redact(output), redactor.redact(error));
+        reporter.report(state == RunState.RUNNING ? event.withNotes(policy.notes()) : event);
     }
 
     /** A run that must not go on, with the one sentence that says why; the runner reports it FAILED. */

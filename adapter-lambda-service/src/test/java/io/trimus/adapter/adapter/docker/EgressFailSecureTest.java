@@ -8,7 +8,9 @@ import io.trimus.adapter.egress.EnsureEgressNetwork;
 import io.trimus.adapter.egress.Ipv4Subnet;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.support.EgressTestResource;
+import io.trimus.adapter.egress.ResolverProbe;
 import io.trimus.adapter.support.Engine;
+import io.trimus.adapter.support.ResolverStandIn;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -34,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fail-secure on the egress network, at the runner (no app boot): a sandbox run while the network is not ready, or
- * while egress-service cannot be reached, fails with the reason and its container never starts.
+ * while egress-service cannot be reached, or while the Trimus resolver does not answer (or another resolver answers in
+ * its place), fails with the reason and its container never starts.
  */
 class EgressFailSecureTest {
 
@@ -47,9 +50,11 @@ class EgressFailSecureTest {
             new EgressNetworkSettings(NETWORK, Ipv4Subnet.parse("10.199.79.0/24"), "10.199.79.1", "trimus-egfs0",
                     Optional.empty()), "local");
     private final SandboxAddressPool addresses = new SandboxAddressPool();
+    private final ResolverStandIn resolver = ResolverStandIn.start();
 
     @AfterEach
     void cleanUp() throws Exception {
+        resolver.close();
         Containers.removeByLabel(docker, ContainerPolicy.LABEL_COMPANY, company.toString());
         EgressTestResource.removeNetwork(docker, NETWORK);
         docker.close();
@@ -95,6 +100,41 @@ class EgressFailSecureTest {
         assertThat(addresses.reserved()).as("its address was given back").isEmpty();
     }
 
+    @Test
+    void aResolverThatDoesNotAnswerFailsTheRunBeforeAnyContainerExists() {
+        assertThat(egressNetwork.attempt().ready()).isTrue();
+        resolver.mode(ResolverStandIn.Mode.SILENT);
+        long since = Instant.now().getEpochSecond() - 1;
+        RunRequested run = sandboxRun();
+
+        execute(run, registry(URI.create("http://127.0.0.1:8083")));
+
+        assertThat(reported).singleElement().satisfies(end -> {
+            assertThat(end.status()).isEqualTo(RunState.FAILED);
+            assertThat(end.error()).startsWith("the Trimus resolver at " + resolver.address() + " does not answer")
+                    .endsWith("; the container was not started");
+        });
+        assertThat(Engine.containerEvents(run.runId(), since, "create")).isZero();
+        assertThat(addresses.reserved()).as("its address was given back").isEmpty();
+    }
+
+    @Test
+    void aResolverThatIsNotTrimusFailsTheRun() {
+        assertThat(egressNetwork.attempt().ready()).isTrue();
+        resolver.mode(ResolverStandIn.Mode.FOREIGN);
+        long since = Instant.now().getEpochSecond() - 1;
+        RunRequested run = sandboxRun();
+
+        execute(run, registry(URI.create("http://127.0.0.1:8083")));
+
+        assertThat(reported).singleElement().satisfies(end -> {
+            assertThat(end.status()).isEqualTo(RunState.FAILED);
+            assertThat(end.error()).isEqualTo("the resolver at " + resolver.address() + " is not the Trimus resolver"
+                    + " (it answered NXDOMAIN to the resolver check); the container was not started");
+        });
+        assertThat(Engine.containerEvents(run.runId(), since, "create")).isZero();
+    }
+
     private RunRequested sandboxRun() {
         return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(), "docker",
                 new ObjectMapper().valueToTree(Map.of("image", TestImages.busybox(docker), "network", NETWORK,
@@ -107,7 +147,7 @@ class EgressFailSecureTest {
 
     private void execute(RunRequested run, EgressServiceClient egressService) {
         DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536,
-                egressNetwork, addresses, egressService);
+                egressNetwork, addresses, egressService, new ResolverProbe(Optional.of(resolver.address())));
         ContainerPolicy policy = ContainerPolicy.forDocker(DockerAdapterConfig.parse(run.adapterConfig()),
                 new ContainerPolicy.Defaults(100, "64m", List.of(), 3600), run);
         RunHandle handle = new RunHandle(run);

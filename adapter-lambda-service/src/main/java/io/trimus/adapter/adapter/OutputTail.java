@@ -1,4 +1,4 @@
-package io.trimus.adapter.adapter.docker;
+package io.trimus.adapter.adapter;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -11,12 +11,12 @@ import java.nio.charset.StandardCharsets;
  * The last {@code maxBytes} bytes of a run's output, however much the container printed, decoded as UTF-8
  * without a broken character at the cut.
  */
-final class OutputTail {
+public final class OutputTail {
 
     private final byte[] ring;
     private long total;
 
-    OutputTail(int maxBytes) {
+    public OutputTail(int maxBytes) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("TRIMUS_RUN_OUTPUT_MAX_BYTES must be at least 1, got " + maxBytes);
         }
@@ -24,7 +24,7 @@ final class OutputTail {
     }
 
     /** Appends a chunk of output. */
-    synchronized void append(byte[] chunk) {
+    public synchronized void append(byte[] chunk) {
         if (chunk == null || chunk.length == 0) {
             return;
         }
@@ -36,12 +36,12 @@ final class OutputTail {
     }
 
     /** Whether output was dropped from the front. */
-    synchronized boolean truncated() {
+    public synchronized boolean truncated() {
         return total > ring.length;
     }
 
     /** The kept tail as text; at most {@code maxBytes} bytes when encoded as UTF-8. */
-    synchronized String text() {
+    public synchronized String text() {
         int length = (int) Math.min(total, ring.length);
         byte[] bytes = new byte[length];
         long start = total - length;

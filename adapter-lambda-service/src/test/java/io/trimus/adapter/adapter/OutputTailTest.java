@@ -1,4 +1,4 @@
-package io.trimus.adapter.adapter.docker;
+package io.trimus.adapter.adapter;
 
 import org.junit.jupiter.api.Test;
 

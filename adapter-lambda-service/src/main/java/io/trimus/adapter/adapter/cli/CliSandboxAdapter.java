@@ -1,0 +1,88 @@
+package io.trimus.adapter.adapter.cli;
+
+import io.trimus.adapter.adapter.Adapter;
+import io.trimus.adapter.adapter.OrphanRun;
+import io.trimus.adapter.adapter.RunRejected;
+import io.trimus.adapter.adapter.docker.ContainerPolicy;
+import io.trimus.adapter.adapter.docker.RunExecutor;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.adapter.CliPrompt;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * claude_sandbox / codex_sandbox: the CLI inside a container with the docker adapter's full hardening, on the egress
+ * network behind the Trimus resolver (DESIGN.md §5). Runs share the docker adapter's executor, so the engine sees one
+ * bound on concurrent containers, and its runner, so registration and every fail-secure check are the same code.
+ */
+public abstract class CliSandboxAdapter implements Adapter {
+    private static final Logger LOG = Logger.getLogger(CliSandboxAdapter.class);
+
+    private final AdapterType type;
+    private final ContainerPolicy.Defaults dockerDefaults;
+    private final ContainerPolicy.SandboxDefaults sandboxDefaults;
+    private final String egressNetwork;
+    private final boolean forbidDangerous;
+    private final RunExecutor executor;
+    private final RunSecrets secrets;
+
+    protected CliSandboxAdapter(AdapterType type, TrimusConfig config, RunExecutor executor, RunSecrets secrets) {
+        this.type = type;
+        this.dockerDefaults = ContainerPolicy.Defaults.from(config.docker());
+        this.sandboxDefaults = ContainerPolicy.SandboxDefaults.from(config.sandbox());
+        this.egressNetwork = config.egress().network().name();
+        this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
+        this.executor = executor;
+        this.secrets = secrets;
+    }
+
+    @Override
+    public AdapterType type() {
+        return type;
+    }
+
+    @Override
+    public void validate(RunRequested request) {
+        CliAdapterConfig.parse(type, request.adapterConfig());
+        if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
+            throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
+                    + " body");
+        }
+        Map<String, String> opened = secrets.open(request);
+        String keyEnv = AgentCli.of(type).apiKeyEnv();
+        if (!opened.containsKey(keyEnv)) {
+            throw new RunRejected("the run carries no " + keyEnv + "; run-service adds it from the company's secrets");
+        }
+    }
+
+    @Override
+    public void submit(RunRequested request) {
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        CliCommand command = CliCommand.build(agent, agent.cli().binary(),
+                CliPrompt.of(request.issue(), request.input()), forbidDangerous);
+        if (!command.notes().isEmpty()) {
+            LOG.warnf("%s: run %s of agent %s: %s was dropped (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS)",
+                    CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
+        }
+        executor.submit(request, ContainerPolicy.forCliSandbox(agent, sandboxDefaults, dockerDefaults, egressNetwork,
+                request, command, secrets.open(request)));
+    }
+
+    @Override
+    public boolean cancel(UUID runId) {
+        return executor.cancel(runId);
+    }
+
+    /** The docker adapter reaps every Trimus container, these included. */
+    @Override
+    public List<OrphanRun> reapOrphans() {
+        return List.of();
+    }
+}

@@ -1,0 +1,108 @@
+package io.trimus.events.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.regex.Pattern;
+
+/** Field readers shared by the adapter_config contracts, so every adapter words the same mistake the same way. */
+final class ConfigFields {
+    static final String PREFIX = "adapter_config.";
+    private static final Pattern IMAGE = Pattern.compile(
+            "[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
+
+    private ConfigFields() {
+    }
+
+    /** The config as an object whose every field name is one of {@code allowed}. */
+    static void requireObjectOf(JsonNode config, Collection<String> allowed, String adapter) {
+        if (config == null || !config.isObject()) {
+            throw new AdapterConfigException("adapter_config", "must be a JSON object");
+        }
+        for (Iterator<String> names = config.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw new AdapterConfigException(PREFIX + name, "is not a " + adapter + " adapter setting (allowed: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
+    static boolean absent(JsonNode node) {
+        return node == null || node.isNull();
+    }
+
+    /** An integer that fits a long: asLong() of a bigger one keeps only its low 64 bits, 2^64 + 5 would read as 5. */
+    static boolean wholeNumber(JsonNode node) {
+        return node.isIntegralNumber() && node.canConvertToLong();
+    }
+
+    /** An image reference such as {@code busybox:1.36}, or null when absent. */
+    static String image(JsonNode node) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!node.isTextual() || node.asText().length() > 255 || !IMAGE.matcher(node.asText()).matches()) {
+            throw new AdapterConfigException(PREFIX + "image", "must be an image reference such as busybox:1.36");
+        }
+        return node.asText();
+    }
+
+    static boolean bool(JsonNode node, String field) {
+        if (absent(node)) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw new AdapterConfigException(PREFIX + field, "must be true or false");
+        }
+        return node.asBoolean();
+    }
+
+    static Long pidsLimit(JsonNode node) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!wholeNumber(node) || node.asLong() <= 0 || node.asLong() > 4_194_304) {
+            throw new AdapterConfigException(PREFIX + "pids_limit", "must be a whole number greater than 0");
+        }
+        return node.asLong();
+    }
+
+    static String memory(JsonNode node) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw new AdapterConfigException(PREFIX + "memory", "must be a size like 512m or 2g");
+        }
+        try {
+            MemorySize.parseBytes(node.asText());
+        } catch (IllegalArgumentException e) {
+            throw new AdapterConfigException(PREFIX + "memory", e.getMessage());
+        }
+        return node.asText().trim();
+    }
+
+    static Double cpus(JsonNode node) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!node.isNumber() || !(node.asDouble() >= 0.01) || node.asDouble() > 1024) {
+            throw new AdapterConfigException(PREFIX + "cpus", "must be a number of CPUs such as 0.5 or 2");
+        }
+        return node.asDouble();
+    }
+
+    static Integer timeoutSec(JsonNode node) {
+        if (absent(node)) {
+            return null;
+        }
+        if (!wholeNumber(node) || node.asLong() < DockerAdapterConfig.MIN_TIMEOUT_SEC
+                || node.asLong() > DockerAdapterConfig.MAX_TIMEOUT_SEC) {
+            throw new AdapterConfigException(PREFIX + "timeout_sec", "must be a whole number of seconds between "
+                    + DockerAdapterConfig.MIN_TIMEOUT_SEC + " and " + DockerAdapterConfig.MAX_TIMEOUT_SEC);
+        }
+        return node.asInt();
+    }
+}

@@ -1,0 +1,67 @@
+package io.trimus.run.rest;
+
+import io.smallrye.mutiny.Uni;
+import io.trimus.run.service.Ids;
+import io.trimus.run.service.ProblemException;
+import io.trimus.run.service.SecretService;
+import io.trimus.run.service.SecretService.SecretInfo;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.net.URI;
+import java.util.List;
+
+/** HTTP face of company secrets: values go in and never come out. */
+@Path("/api/companies/{company_id}/secrets")
+@Produces(MediaType.APPLICATION_JSON)
+public class SecretResource {
+    private final SecretService secrets;
+
+    SecretResource(SecretService secrets) {
+        this.secrets = secrets;
+    }
+
+    /** Body of PUT …/secrets/{name}. */
+    public record PutSecret(String value) {
+        @Override
+        public String toString() {
+            return "PutSecret[value=" + io.trimus.events.secrets.Redactor.MARK + "]";
+        }
+    }
+
+    /** The company's secrets: names and timestamps. */
+    public record SecretList(List<SecretInfo> secrets) {
+    }
+
+    @PUT
+    @Path("/{name}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<RestResponse<SecretInfo>> put(@PathParam("company_id") String companyId, @PathParam("name") String name,
+                                             PutSecret body) {
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"value\": \"…\"}");
+        }
+        return secrets.put(Ids.parse("company_id", companyId), name, body.value()).map(stored -> stored.created()
+                ? RestResponse.ResponseBuilder.<SecretInfo>created(
+                        URI.create("/api/companies/" + companyId + "/secrets/" + name)).entity(stored.secret()).build()
+                : RestResponse.ok(stored.secret()));
+    }
+
+    @GET
+    public Uni<SecretList> list(@PathParam("company_id") String companyId) {
+        return secrets.list(Ids.parse("company_id", companyId)).map(SecretList::new);
+    }
+
+    @DELETE
+    @Path("/{name}")
+    public Uni<RestResponse<Void>> delete(@PathParam("company_id") String companyId, @PathParam("name") String name) {
+        return secrets.delete(Ids.parse("company_id", companyId), name).map(v -> RestResponse.noContent());
+    }
+}
