@@ -1,6 +1,8 @@
 package io.trimus.events;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Events with every field set, as the services build them. */
@@ -14,12 +16,14 @@ final class Fixtures {
         return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "docker",
                 Json.parse("{\"image\":\"busybox:1.36\",\"command\":[\"sh\",\"-c\",\"echo hi\"],\"memory\":\"256m\"}"),
                 new IssueRef("PROJ-42", "Fix the login form", "The button does nothing."),
-                "Please fix the bug described in the issue.", AT);
+                "Please fix the bug described in the issue.", AT,
+                Map.of("ANTHROPIC_API_KEY", "q1Zk3mVb0aH2c9Xy0RkPqg8n6v3Lw1mZ2b7Yx0sAbCdEfGh="));
     }
 
     static RunStatusChanged terminalStatus() {
         return new RunStatusChanged(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
-                RunState.FAILED, 1, "hello\nsh: fix-login: not found\n", "exited with code 1", AT);
+                RunState.FAILED, 1, "hello\nsh: fix-login: not found\n", "exited with code 1", AT,
+                List.of("SEC-015: --dangerously-skip-permissions was dropped"));
     }
 
     static RunCancelRequested cancel() {

@@ -58,13 +58,22 @@ class AdapterConfigsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"claude_local", "codex_local", "claude_sandbox", "codex_sandbox", "lambda", "remote"})
+    @ValueSource(strings = {"lambda", "remote"})
     void aKnownAdapterThatIsNotAvailableYetIsRefused(String type) {
         assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
                 .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
                     assertThat(e.field()).isEqualTo("adapter_type");
                     assertThat(e.getMessage()).contains(type).contains("not available");
                 });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"claude_local", "codex_local", "claude_sandbox", "codex_sandbox"})
+    void cliAgentsAreCheckedAgainstTheCliContract(String type) {
+        assertThat(AdapterConfigs.validate(type, JSON.createObjectNode()).wireName()).isEqualTo(type);
+        assertThatThrownBy(() -> AdapterConfigs.validate(type, JSON.createObjectNode().put("nonsense", 1)))
+                .isInstanceOfSatisfying(AdapterConfigException.class,
+                        e -> assertThat(e.field()).isEqualTo("adapter_config.nonsense"));
     }
 
     @Test
