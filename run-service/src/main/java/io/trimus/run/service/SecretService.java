@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +60,8 @@ public class SecretService {
             return Uni.createFrom().failure(e);
         }
         byte[] ciphertext = cipher.encrypt(companyId, name, value);
-        Instant now = Instant.now();
+        // PostgreSQL keeps microseconds: the answer to this put must show the timestamps a later list shows
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         return companies.get(companyId)
                 .flatMap(company -> secrets.findById(new CompanySecret.Key(companyId, name)))
                 .flatMap(existing -> {
