@@ -35,6 +35,39 @@ final class Api {
                 .then().statusCode(202).body("status", equalTo("QUEUED")).extract().path("id");
     }
 
+    static ValidatableResponse postRun(String companyId, String agentId, Object body) {
+        return given().contentType(ContentType.JSON).body(body)
+                .post("/api/companies/{c}/agents/{a}/runs", companyId, agentId).then();
+    }
+
+    static String createAgent(String companyId, String adapterType, Map<String, Object> config) {
+        return postAgent(companyId, Map.of("name", adapterType + " agent", "adapter_type", adapterType,
+                "adapter_config", config)).statusCode(201).extract().path("id");
+    }
+
+    static ValidatableResponse putSecret(String companyId, String name, Object body) {
+        return given().contentType(ContentType.JSON).body(body)
+                .put("/api/companies/{c}/secrets/{n}", companyId, name).then();
+    }
+
+    /** Creates or replaces the secret; 200 or 201. */
+    static void setSecret(String companyId, String name, String value) {
+        putSecret(companyId, name, Map.of("value", value))
+                .statusCode(org.hamcrest.Matchers.anyOf(equalTo(200), equalTo(201)));
+    }
+
+    static ValidatableResponse listSecrets(String companyId) {
+        return given().get("/api/companies/{c}/secrets", companyId).then();
+    }
+
+    static ValidatableResponse deleteSecret(String companyId, String name) {
+        return given().delete("/api/companies/{c}/secrets/{n}", companyId, name).then();
+    }
+
+    static ValidatableResponse listRuns(String companyId) {
+        return given().get("/api/companies/{c}/runs", companyId).then();
+    }
+
     static ValidatableResponse getRun(String companyId, String runId) {
         return given().get("/api/companies/{c}/runs/{r}", companyId, runId).then();
     }
