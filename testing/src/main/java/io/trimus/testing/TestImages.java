@@ -1,27 +1,39 @@
 package io.trimus.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.BuildImageResultCallback;
+import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 
 /**
  * Local test images, built with docker-java because no registry is reachable here. {@link #busybox()} is a 2 MB
  * image from scratch with the host's static busybox, an {@code agent} user (uid 1000) and a setuid-root helper
  * {@code /usr/local/bin/euid} that prints its effective uid, so tests can prove that no-new-privileges holds.
+ * {@link #cliStandIn()} adds to it a stand-in for the {@code claude} and {@code codex} CLIs (DESIGN.md §9), a shell
+ * script that reports its argv, environment and uid and runs {@code @directives} from the prompt; the same script
+ * runs on the host through {@link #cliStandInScript(Path, String)} for the host-process adapters.
  */
 public final class TestImages {
     /** The busybox test image. */
     public static final String BUSYBOX = "trimus-test/busybox:latest";
+    /** The CLI stand-in image: the busybox image plus {@code /usr/local/bin/claude} and {@code codex}, uid 1000. */
+    public static final String CLI_STANDIN = "trimus-test/cli-standin:latest";
     /** Every test image carries {@code trimus.test=true}. */
     public static final String LABEL = "trimus.test";
 
@@ -46,6 +58,19 @@ public final class TestImages {
             agent:x:1000:
             nogroup:x:65534:
             """;
+    private static final String CLI_STANDIN_RESOURCE = "cli-standin.sh";
+    /** Label holding the digest of the script and Dockerfile, so an edited script rebuilds the image. */
+    private static final String CLI_STANDIN_DIGEST_LABEL = "trimus.test.cli-standin.sha256";
+    private static final String CLI_STANDIN_DOCKERFILE = """
+            FROM %s
+            LABEL trimus.test=true
+            COPY cli-standin.sh /usr/local/bin/claude
+            COPY cli-standin.sh /usr/local/bin/codex
+            RUN ["/bin/sh", "-c", "chmod 755 /usr/local/bin/claude /usr/local/bin/codex \
+            && mkdir -p /workspace && chmod 1777 /workspace"]
+            USER 1000:1000
+            WORKDIR /workspace
+            """.formatted(BUSYBOX);
     private static final String EUID_C = """
             #include <stdio.h>
             #include <unistd.h>
@@ -85,18 +110,106 @@ public final class TestImages {
             Files.writeString(context.resolve("group"), GROUP, StandardCharsets.UTF_8);
             Files.writeString(context.resolve("Dockerfile"), DOCKERFILE, StandardCharsets.UTF_8);
             compileStatic(EUID_C, context.resolve("euid"));
-            docker.buildImageCmd(context.toFile())
-                    .withTags(Set.of(BUSYBOX))
-                    .withPull(false)
-                    .withRemove(true)
-                    .withForcerm(true)
-                    .exec(new BuildImageResultCallback())
-                    .awaitImageId(5, TimeUnit.MINUTES);
+            build(docker, context, BUSYBOX, Map.of());
             return BUSYBOX;
         } catch (IOException e) {
             throw new UncheckedIOException("could not prepare the build context of " + BUSYBOX, e);
         } finally {
             deleteQuietly(context);
+        }
+    }
+
+    /** Builds the CLI stand-in image (and the busybox image under it) with a client of its own if missing; returns its name. */
+    public static String cliStandIn() {
+        try (DockerClient docker = DockerClients.local()) {
+            return cliStandIn(docker);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Builds the CLI stand-in image (and the busybox image under it) if missing or built from another version of
+     * the script; returns its name. Thread-safe.
+     */
+    public static synchronized String cliStandIn(DockerClient docker) {
+        busybox(docker);
+        byte[] script = cliStandInScriptBytes();
+        String digest = sha256(script, CLI_STANDIN_DOCKERFILE.getBytes(StandardCharsets.UTF_8));
+        if (digest.equals(label(docker, CLI_STANDIN, CLI_STANDIN_DIGEST_LABEL))) {
+            return CLI_STANDIN;
+        }
+        Path context = null;
+        try {
+            context = Files.createTempDirectory("trimus-cli-standin-image");
+            cliStandInScript(context, CLI_STANDIN_RESOURCE);
+            Files.writeString(context.resolve("Dockerfile"), CLI_STANDIN_DOCKERFILE, StandardCharsets.UTF_8);
+            build(docker, context, CLI_STANDIN, Map.of(CLI_STANDIN_DIGEST_LABEL, digest));
+            return CLI_STANDIN;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not prepare the build context of " + CLI_STANDIN, e);
+        } finally {
+            deleteQuietly(context);
+        }
+    }
+
+    /**
+     * Writes the CLI stand-in script to {@code dir/name} (mode 755) for use as a host binary, e.g. name
+     * {@code claude} or {@code codex} (the script picks its flavour from the name it runs under); returns the path.
+     */
+    public static Path cliStandInScript(Path dir, String name) {
+        Path target = dir.resolve(name);
+        try {
+            Files.write(target, cliStandInScriptBytes());
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the CLI stand-in script to " + target, e);
+        }
+    }
+
+    private static byte[] cliStandInScriptBytes() {
+        try (InputStream in = TestImages.class.getResourceAsStream(CLI_STANDIN_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource io/trimus/testing/" + CLI_STANDIN_RESOURCE + " is missing");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void build(DockerClient docker, Path context, String tag, Map<String, String> labels) {
+        docker.buildImageCmd(context.toFile())
+                .withTags(Set.of(tag))
+                .withLabels(labels)
+                .withPull(false)
+                .withRemove(true)
+                .withForcerm(true)
+                .exec(new BuildImageResultCallback())
+                .awaitImageId(5, TimeUnit.MINUTES);
+    }
+
+    /** The value of a label of a local image, or null when the image or the label is missing. */
+    private static String label(DockerClient docker, String image, String name) {
+        try {
+            InspectImageResponse inspect = docker.inspectImageCmd(image).exec();
+            Map<String, String> labels = inspect.getConfig() == null ? null : inspect.getConfig().getLabels();
+            return labels == null ? null : labels.get(name);
+        } catch (NotFoundException e) {
+            return null;
+        }
+    }
+
+    private static String sha256(byte[]... parts) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (byte[] part : parts) {
+                digest.update(part);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

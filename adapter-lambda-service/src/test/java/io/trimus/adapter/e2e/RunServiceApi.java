@@ -35,7 +35,9 @@ final class RunServiceApi implements AutoCloseable {
                 "kafka.bootstrap.servers", config.getValue("kafka.bootstrap.servers", String.class),
                 "quarkus.datasource.reactive.url", config.getValue("quarkus.datasource.reactive.url", String.class),
                 "quarkus.datasource.jdbc.url", config.getValue("quarkus.datasource.jdbc.url", String.class),
-                "trimus.outbox.poll-interval", "500ms"));
+                "trimus.outbox.poll-interval", "500ms",
+                // the key the app under test opens run secrets with (TRIMUS_ENCRYPTION_KEY, set by surefire)
+                "trimus.encryption-key", config.getValue("trimus.encryption-key", String.class)));
         return new RunServiceApi(process);
     }
 

@@ -86,6 +86,11 @@ public final class Registrations {
         put("/_test/answer/" + companyId, "hang");
     }
 
+    /** How the resolver stand-in answers the adapter's resolver check from now on: TRIMUS, FOREIGN or SILENT. */
+    public void resolver(String mode) {
+        put("/_test/resolver", mode);
+    }
+
     private String get(String path) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
     }

@@ -98,7 +98,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                                                 Map<String, String> secrets) {
         Map<String, String> tmpfs = new LinkedHashMap<>();
         tmpfs.put("/tmp", "rw,nosuid,nodev,size=" + defaults.tmpfsSize());
-        tmpfs.put(WORKSPACE, "rw,nosuid,nodev,size=" + sandbox.workspaceSize());
+        // the image's /workspace belongs to root; the CLI runs as its own user
+        tmpfs.put(WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
 
