@@ -11,6 +11,8 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.events.Topics;
+import io.trimus.events.secrets.DispatchSecrets;
+import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
@@ -25,6 +27,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +54,9 @@ class SandboxEgressEndToEndTest {
     private static ServiceProcess adapter;
     private static KafkaCompanion kafka;
     private static String image;
+    /** TRIMUS_ENCRYPTION_KEY of the adapter service under test: run requests carry secrets sealed with it. */
+    private static final String ENCRYPTION_KEY = Base64.getEncoder().encodeToString(randomBytes(32));
+    private static final String API_KEY = "sk-ant-e2e-" + UUID.randomUUID();
 
     @BeforeAll
     static void startAdapterAndUpstream() {
@@ -66,7 +72,8 @@ class SandboxEgressEndToEndTest {
         if (adapter == null) {
             adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), Map.of(
                     "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                    "trimus.egress.service-url", egressService.toString()));
+                    "trimus.egress.service-url", egressService.toString(),
+                    "trimus.encryption-key", ENCRYPTION_KEY));
         }
     }
 
@@ -119,6 +126,44 @@ class SandboxEgressEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> anomaly(other, ALLOWED).isPresent());
     }
 
+    @Test
+    void aClaudeSandboxResolvesItsAllowListedNameGetsNxdomainForTheRestAndKeepsItsRequestedFlags() throws Exception {
+        startAdapter();
+        UUID company = UUID.randomUUID();
+        allow(company, ALLOWED);
+        UUID run = UUID.randomUUID();
+        var request = JSON.createObjectNode()
+                .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
+                .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())
+                .put("adapter_type", "claude_sandbox").put("requested_at", Instant.now().toString())
+                .put("input", "@lookup " + ALLOWED + "\n@lookup cli-exfil.trimus.test");
+        request.set("adapter_config", JSON.valueToTree(Map.of("image", TestImages.cliStandIn(),
+                "dangerously_skip_permissions", true, "timeout_sec", 60)));
+        request.set("secrets", JSON.valueToTree(new DispatchSecrets(EncryptionKey.parse(ENCRYPTION_KEY))
+                .seal(run, Map.of("ANTHROPIC_API_KEY", API_KEY))));
+
+        JsonNode end = publishAndAwait(run, request);
+        String output = end.path("output").asText();
+
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
+        assertThat(output).contains("lookup " + ALLOWED + " -> " + ALLOWED_IP)
+                .contains("lookup cli-exfil.trimus.test -> NXDOMAIN")
+                .as("the guardrail is off in this adapter").contains("=--dangerously-skip-permissions\n")
+                .contains("env:ANTHROPIC_API_KEY=[REDACTED]").doesNotContain(API_KEY);
+        assertThat(upstream.namesSeen()).doesNotContain("cli-exfil.trimus.test");
+        JsonNode anomaly = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> anomaly(company, "cli-exfil.trimus.test"), Optional::isPresent).orElseThrow();
+        assertThat(anomaly.get("run_id").asText()).isEqualTo(run.toString());
+        assertThat(anomaly.get("reason").asText()).isEqualTo("not_allowlisted");
+        assertThat(java.nio.file.Files.readString(adapter.logFile())).doesNotContain(API_KEY);
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] bytes = new byte[n];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return bytes;
+    }
+
     private static void allow(UUID company, String... entries) {
         given().contentType(ContentType.JSON).body(Map.of("entries", List.of(entries)))
                 .put("/api/companies/{c}/egress/allowlist", company).then().statusCode(200);
@@ -144,6 +189,11 @@ class SandboxEgressEndToEndTest {
                 .put("adapter_type", "docker").put("requested_at", Instant.now().toString());
         request.set("adapter_config", JSON.valueToTree(Map.of("image", image, "network", EgressNetworkResource.NETWORK,
                 "command", List.of("/bin/sh", "-c", script), "timeout_sec", 60)));
+        return publishAndAwait(run, request);
+    }
+
+    /** Publishes a run request and waits for its terminal status. */
+    private JsonNode publishAndAwait(UUID run, com.fasterxml.jackson.databind.node.ObjectNode request) {
         try (ConsumerTask<String, String> statuses = kafka.consumeStrings().fromTopics(Topics.RUN_STATUS)) {
             kafka.produceStrings().fromRecords(new ProducerRecord<>(Topics.RUN_REQUESTED, run.toString(),
                     request.toString())).awaitCompletion(Duration.ofSeconds(30));
