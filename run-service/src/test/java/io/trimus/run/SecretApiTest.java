@@ -187,6 +187,8 @@ class SecretApiTest {
                 arguments("[\"" + v + "\"]", null),
                 arguments("{\"value\": [\"" + v + "\"]}", "value"),
                 arguments("{\"value\": {\"inner\": \"" + v + "\"}}", "value"),
+                arguments("{\"value\": 4711}", "value"),
+                arguments("{\"value\": true}", "value"),
                 arguments("{\"value\": \"" + v + "\", \"comment\": \"x\"}", "comment"));
     }
 
