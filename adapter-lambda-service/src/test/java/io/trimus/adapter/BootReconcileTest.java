@@ -71,6 +71,23 @@ class BootReconcileTest {
     }
 
     @Test
+    void aContainerOfAnotherAdapterInstanceOnTheSameEngineIsLeftRunning() {
+        String image = Engine.busybox();
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh("sleep 300")));
+        String theirs = Engine.docker().createContainerCmd(image).withName("trimus-run-" + run.runId())
+                .withLabels(Map.of("trimus.company_id", COMPANY.toString(), "trimus.agent_id",
+                        run.agentId().toString(), "trimus.run_id", run.runId().toString(),
+                        "trimus.adapter_instance", "replica-2"))
+                .withCmd("sleep", "300").exec().getId();
+        Engine.docker().startContainerCmd(theirs).exec();
+
+        dispatcher.reconcile();
+
+        assertThat(Engine.docker().inspectContainerCmd(theirs).exec().getState().getRunning()).isTrue();
+        assertThat(bus.states(run.runId())).isEmpty();
+    }
+
+    @Test
     void readinessIncludesTheDockerEngine() {
         // the egress network is ensured on a worker thread after boot: ready once that is done too
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().when().get("/q/health/ready")

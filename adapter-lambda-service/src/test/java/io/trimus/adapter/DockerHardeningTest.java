@@ -283,7 +283,8 @@ class DockerHardeningTest {
         assertThat(sleeper().getConfig().getLabels())
                 .containsEntry("trimus.company_id", COMPANY.toString())
                 .containsEntry("trimus.agent_id", sleeper.agentId().toString())
-                .containsEntry("trimus.run_id", sleeper.runId().toString());
+                .containsEntry("trimus.run_id", sleeper.runId().toString())
+                .containsEntry("trimus.adapter_instance", "adapter");
         assertThat(sleeper().getName()).isEqualTo("/trimus-run-" + sleeper.runId());
     }
 

@@ -148,6 +148,14 @@ public interface TrimusConfig {
         /** Wall-clock limit of a run whose agent sets no timeout_sec (TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC, default 3600). */
         @WithDefault("3600")
         int defaultTimeoutSec();
+
+        /**
+         * This adapter service's name among those sharing one Docker engine: its containers carry it, and at boot it
+         * removes only its own leftovers, never another instance's running containers (TRIMUS_DOCKER_INSTANCE,
+         * default {@code adapter}; give each replica on one engine its own).
+         */
+        @WithDefault("adapter")
+        String instance();
     }
 
     /** What the adapter keeps of a run. */

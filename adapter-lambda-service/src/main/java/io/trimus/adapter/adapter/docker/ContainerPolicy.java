@@ -58,6 +58,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
     public static final String LABEL_RUN = "trimus.run_id";
+    public static final String LABEL_INSTANCE = "trimus.adapter_instance";
     public static final String NAME_PREFIX = "trimus-run-";
     public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
 
@@ -82,7 +83,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
                 List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
                 nanoCpus(agent.cpus()), agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
-                Collections.unmodifiableMap(env), labels(run), Duration.ofSeconds(timeoutSec), null, Set.of(),
+                Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
                 List.of());
     }
 
@@ -111,7 +112,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
                 : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),
                 securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(), nanoCpus(agent.cpus()),
-                egressNetwork, Collections.unmodifiableMap(env), labels(run), Duration.ofSeconds(timeoutSec), null,
+                egressNetwork, Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null,
                 secrets.keySet(), cli.notes());
     }
 
@@ -160,8 +161,9 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return List.copyOf(securityOpts);
     }
 
-    private static Map<String, String> labels(RunRequested run) {
+    private static Map<String, String> labels(RunRequested run, Defaults defaults) {
         Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_INSTANCE, defaults.instance());
         labels.put(LABEL_COMPANY, String.valueOf(run.companyId()));
         labels.put(LABEL_AGENT, String.valueOf(run.agentId()));
         labels.put(LABEL_RUN, String.valueOf(run.runId()));
@@ -224,8 +226,18 @@ public record ContainerPolicy(String name, String image, List<String> command, b
      * @param tmpfsSize    TRIMUS_DOCKER_TMPFS_SIZE
      * @param securityOpts TRIMUS_DOCKER_SECURITY_OPTS, with {@code seccomp=<file>} already read into the entry
      * @param timeoutSec   TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC
+     * @param instance     TRIMUS_DOCKER_INSTANCE, labelled on every container
      */
-    public record Defaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
+    public record Defaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec,
+                           String instance) {
+
+        /** The instance name when none is configured. */
+        public static final String DEFAULT_INSTANCE = "adapter";
+
+        /** Defaults of the instance named {@value #DEFAULT_INSTANCE}. */
+        public Defaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
+            this(pidsLimit, tmpfsSize, securityOpts, timeoutSec, DEFAULT_INSTANCE);
+        }
 
         static final Pattern TMPFS_SIZE = Pattern.compile("[1-9][0-9]{0,15}[kmg]?");
 
@@ -247,6 +259,10 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                             + NO_NEW_PRIVILEGES + ": the docker adapter promises it for every container");
                 }
             }
+            if (instance == null || !instance.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}")) {
+                throw new IllegalArgumentException("TRIMUS_DOCKER_INSTANCE must be 1-63 letters, digits, '.', '_' or"
+                        + " '-', got '" + instance + "'");
+            }
             tmpfsSize = tmpfsSize.toLowerCase(Locale.ROOT);
             securityOpts = List.copyOf(securityOpts);
         }
@@ -255,7 +271,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         public static Defaults from(TrimusConfig.Docker config) {
             List<String> opts = config.securityOpts().orElse(List.of()).stream()
                     .map(String::trim).filter(o -> !o.isEmpty()).map(Defaults::inlineSeccompProfile).toList();
-            return new Defaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec());
+            return new Defaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec(),
+                    config.instance());
         }
 
         /**

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import io.trimus.adapter.adapter.OrphanRun;
+import io.trimus.adapter.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -25,14 +26,21 @@ public class OrphanContainers {
     private static final Logger LOG = Logger.getLogger(OrphanContainers.class);
 
     private final DockerClient docker;
+    private final String instance;
 
     @Inject
-    public OrphanContainers(DockerClient docker) {
+    public OrphanContainers(DockerClient docker, TrimusConfig config) {
+        this(docker, config.docker().instance());
+    }
+
+    public OrphanContainers(DockerClient docker, String instance) {
         this.docker = docker;
+        this.instance = instance;
     }
 
     /**
-     * Removes every container labelled {@code trimus.run_id} whose run is not {@code held}.
+     * Removes every container of this instance labelled {@code trimus.run_id} whose run is not {@code held}; a
+     * container without an instance label (made before instances existed) counts as the default instance's.
      *
      * @return the runs whose containers were removed
      */
@@ -43,7 +51,8 @@ public class OrphanContainers {
         for (Container container : containers) {
             Map<String, String> labels = container.getLabels() == null ? Map.of() : container.getLabels();
             UUID runId = uuid(labels.get(ContainerPolicy.LABEL_RUN));
-            if (runId == null || held.test(runId)) {
+            String owner = labels.getOrDefault(ContainerPolicy.LABEL_INSTANCE, ContainerPolicy.Defaults.DEFAULT_INSTANCE);
+            if (runId == null || held.test(runId) || !owner.equals(instance)) {
                 continue;
             }
             try {

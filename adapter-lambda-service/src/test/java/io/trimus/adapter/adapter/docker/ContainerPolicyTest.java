@@ -205,9 +205,10 @@ class ContainerPolicyTest {
     }
 
     @Test
-    void labelsNameCompanyAgentAndRunAndTheNameIsTheRun() {
+    void labelsNameTheInstanceCompanyAgentAndRunAndTheNameIsTheRun() {
         ContainerPolicy p = policy(Map.of("image", "busybox"));
         assertThat(p.labels()).containsExactly(
+                Map.entry("trimus.adapter_instance", "adapter"),
                 Map.entry("trimus.company_id", run.companyId().toString()),
                 Map.entry("trimus.agent_id", run.agentId().toString()),
                 Map.entry("trimus.run_id", run.runId().toString()));
