@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -38,11 +39,60 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
                 .map(rows -> rows == 1));
     }
 
-    /** The company's latest anomalies by last_seen, only those last seen before {@code before} when given. */
-    public Uni<List<AnomalyEvent>> latest(UUID companyId, Instant before, int limit) {
-        var query = before == null
-                ? find("companyId = ?1", NEWEST_FIRST, companyId)
-                : find("companyId = ?1 and lastSeen < ?2", NEWEST_FIRST, companyId, before);
-        return query.page(0, limit).list();
+    /**
+     * The company's latest anomalies by last_seen, only those last seen before {@code before} when given, with
+     * {@code reason} when given, and whose name contains {@code qnamePart} (case-insensitive) when given.
+     */
+    public Uni<List<AnomalyEvent>> latest(UUID companyId, AnomalyFilter filter, int limit) {
+        StringBuilder where = new StringBuilder("companyId = ?1");
+        List<Object> params = new ArrayList<>(List.of(companyId));
+        if (filter.before() != null) {
+            params.add(filter.before());
+            where.append(" and lastSeen < ?").append(params.size());
+        }
+        if (filter.reason() != null) {
+            params.add(filter.reason());
+            where.append(" and reason = ?").append(params.size());
+        }
+        if (filter.qnamePart() != null) {
+            params.add("%" + likeEscaped(filter.qnamePart().toLowerCase(java.util.Locale.ROOT)) + "%");
+            where.append(" and lower(qname) like ?").append(params.size()).append(" escape '\\'");
+        }
+        return find(where.toString(), NEWEST_FIRST, params.toArray()).page(0, limit).list();
+    }
+
+    /**
+     * Anomalies last seen at or after {@code since}, grouped by company and name: the sum of their counts and the
+     * latest last_seen, most recent group first; {@code offset} groups skipped, at most {@code limit} returned.
+     * Aggregated by PostgreSQL over the last_seen index; rows never leave the database.
+     */
+    public Uni<List<AnomalyGroup>> summary(Instant since, int offset, int limit) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("select company_id, qname, sum(count) as lookups, count(*) as events, "
+                        + "max(last_seen) as last_seen from egress.egress_anomaly_events where last_seen >= ?1 "
+                        + "group by company_id, qname order by max(last_seen) desc, company_id, qname "
+                        + "offset ?2 limit ?3", Object[].class)
+                .setParameter(1, since)
+                .setParameter(2, offset)
+                .setParameter(3, limit)
+                .getResultList())
+                .map(rows -> rows.stream().map(AnomalyGroup::of).toList());
+    }
+
+    /** Denied lookups (the sum of counts) and anomaly events last seen at or after {@code since}, optionally of one company. */
+    public Uni<AnomalyCount> countSince(Instant since, UUID companyId) {
+        String sql = "select coalesce(sum(count), 0), count(*) from egress.egress_anomaly_events where last_seen >= ?1"
+                + (companyId == null ? "" : " and company_id = ?2");
+        return Panache.getSession().flatMap(session -> {
+            var query = session.createNativeQuery(sql, Object[].class).setParameter(1, since);
+            if (companyId != null) {
+                query.setParameter(2, companyId);
+            }
+            return query.getSingleResult();
+        }).map(row -> new AnomalyCount(((Number) row[0]).longValue(), ((Number) row[1]).longValue()));
+    }
+
+    private static String likeEscaped(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 }

@@ -69,10 +69,22 @@ public class AnomalyService {
         LOG.errorf(failure, "Giving up on anomaly event %s: it could not be stored", event == null ? null : event.id());
     }
 
-    /** The company's latest anomalies, newest last_seen first, only those last seen before {@code before} if given. */
+    /** The company's latest anomalies that pass {@code filter}, newest last_seen first. */
     @WithSession
-    public Uni<List<AnomalyEvent>> latest(UUID companyId, Instant before, int limit) {
-        return anomalies.latest(companyId, before, limit);
+    public Uni<List<AnomalyEvent>> latest(UUID companyId, AnomalyFilter filter, int limit) {
+        return anomalies.latest(companyId, filter, limit);
+    }
+
+    /** Every company's anomalies since {@code since}, grouped by company and name, most recent group first. */
+    @WithSession
+    public Uni<List<AnomalyGroup>> summary(Instant since, int offset, int limit) {
+        return anomalies.summary(since, offset, limit);
+    }
+
+    /** Denied lookups and anomaly events since {@code since}, of every company or of one. */
+    @WithSession
+    public Uni<AnomalyCount> countSince(Instant since, UUID companyId) {
+        return anomalies.countSince(since, companyId);
     }
 
     private static String malformation(EgressAnomaly e) {

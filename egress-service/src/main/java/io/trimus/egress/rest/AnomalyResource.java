@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
 import io.trimus.egress.anomaly.AnomalyBroadcast;
 import io.trimus.egress.anomaly.AnomalyEvent;
+import io.trimus.egress.anomaly.AnomalyFilter;
 import io.trimus.egress.anomaly.AnomalyService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.sse.Sse;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
 
@@ -54,13 +54,19 @@ public class AnomalyResource {
 
     /**
      * The company's latest anomalies, newest {@code last_seen} first. Page on with {@code before} = the
-     * {@code last_seen} of the last item received.
+     * {@code last_seen} of the last item received. {@code reason} keeps one reason (exact match, one of
+     * not_allowlisted, qtype_denied, unattributed_source); {@code qname} keeps names that contain the text, ignoring
+     * case ({@code github} matches {@code api.GitHub.com}).
      */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<List<AnomalyView>> list(@PathParam("company_id") String companyId, @QueryParam("limit") String limit,
-                                       @QueryParam("before") String before) {
-        return anomalies.latest(Ids.parse("company_id", companyId), before(before), limit(limit))
+                                       @QueryParam("before") String before, @QueryParam("reason") String reason,
+                                       @QueryParam("qname") String qname) {
+        UUID company = Ids.parse("company_id", companyId);
+        AnomalyFilter filter = new AnomalyFilter(QueryParams.instant("before", before, null,
+                " (the last_seen of the last item)"), QueryParams.reason(reason), QueryParams.qnamePart(qname));
+        return anomalies.latest(company, filter, QueryParams.wholeNumber("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT))
                 .map(rows -> rows.stream().map(AnomalyView::of).toList());
     }
 
@@ -91,30 +97,4 @@ public class AnomalyResource {
                 .onFailure(BackPressureFailure.class).recoverWithCompletion();
     }
 
-    private static int limit(String limit) {
-        if (limit == null || limit.isBlank()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(limit.strip());
-            if (n >= 1 && n <= MAX_LIMIT) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw ProblemException.invalidValue("limit", limit, "must be a whole number from 1 to " + MAX_LIMIT);
-    }
-
-    private static Instant before(String before) {
-        if (before == null || before.isBlank()) {
-            return null;
-        }
-        try {
-            return Instant.parse(before.strip());
-        } catch (DateTimeParseException e) {
-            throw ProblemException.invalidValue("before", before,
-                    "must be an ISO-8601 instant such as 2026-01-15T09:30:00Z (the last_seen of the last item)");
-        }
-    }
 }

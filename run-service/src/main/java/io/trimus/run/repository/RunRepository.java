@@ -5,7 +5,9 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.events.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Runs, always looked up within their company. */
@@ -23,5 +25,19 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 ? find("companyId = ?1 order by queuedAt desc, id desc", companyId)
                 : find("companyId = ?1 and status = ?2 order by queuedAt desc, id desc", companyId, status);
         return query.page(0, limit).list();
+    }
+
+    /** How many runs are in each state, across all companies or in one; states without runs are absent. */
+    public Uni<Map<RunState, Long>> countByStatus(UUID companyId) {
+        String grouped = " group by r.status";
+        var query = companyId == null
+                ? getSession().map(s -> s.createQuery("select r.status, count(r) from Run r" + grouped, Object[].class))
+                : getSession().map(s -> s.createQuery("select r.status, count(r) from Run r where r.companyId = :c"
+                        + grouped, Object[].class).setParameter("c", companyId));
+        return query.flatMap(q -> q.getResultList()).map(rows -> {
+            Map<RunState, Long> counts = new EnumMap<>(RunState.class);
+            rows.forEach(row -> counts.put((RunState) row[0], (Long) row[1]));
+            return counts;
+        });
     }
 }

@@ -1,6 +1,7 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Company;
 import io.trimus.run.service.CompanyService;
 import io.trimus.run.service.Ids;
@@ -11,22 +12,28 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import java.net.URI;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
-/** HTTP face of companies. */
+/** HTTP face of companies: create, read, and list them page by page. */
 @Path("/api/companies")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class CompanyResource {
-    private final CompanyService companies;
+    private static final int DEFAULT_LIMIT = 50;
 
-    CompanyResource(CompanyService companies) {
+    private final CompanyService companies;
+    private final TrimusConfig config;
+
+    CompanyResource(CompanyService companies, TrimusConfig config) {
         this.companies = companies;
+        this.config = config;
     }
 
     /** Body of POST /api/companies. */
@@ -53,5 +60,16 @@ public class CompanyResource {
     @Path("/{company_id}")
     public Uni<CompanyView> get(@PathParam("company_id") String companyId) {
         return companies.get(Ids.parse("company_id", companyId)).map(CompanyView::of);
+    }
+
+    /**
+     * Companies in creation order, oldest first; {@code limit} 1 to TRIMUS_RUN_LIST_MAX_LIMIT (default 50). Page on
+     * with {@code after} = the id of the last company received; a short page is the last one.
+     */
+    @GET
+    public Uni<List<CompanyView>> list(@QueryParam("limit") String limit, @QueryParam("after") String after) {
+        int size = Limits.parse(limit, DEFAULT_LIMIT, config.run().listMaxLimit());
+        UUID last = after == null || after.isBlank() ? null : Ids.parse("after", after.strip());
+        return companies.page(last, size).map(list -> list.stream().map(CompanyView::of).toList());
     }
 }

@@ -113,18 +113,6 @@ public class RunResource {
     }
 
     private int limit(String limit) {
-        if (limit == null || limit.isBlank()) {
-            return DEFAULT_LIMIT;
-        }
-        int max = config.run().listMaxLimit();
-        try {
-            int n = Integer.parseInt(limit.strip());
-            if (n >= 1 && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw ProblemException.invalid("limit", "must be a whole number from 1 to " + max);
+        return Limits.parse(limit, DEFAULT_LIMIT, config.run().listMaxLimit());
     }
 }

@@ -7,6 +7,7 @@ import io.trimus.run.repository.Company;
 import io.trimus.run.repository.CompanyRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
 import java.util.UUID;
 
 /** Creates and finds companies, the tenants of Trimus. */
@@ -33,5 +34,20 @@ public class CompanyService {
     public Uni<Company> get(UUID id) {
         return companies.findById(id)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("company", id));
+    }
+
+    /**
+     * A page of companies in creation order, those after the company {@code after} when given; a 400 problem on
+     * {@code after} when it names no company (a client must page with an id it received).
+     */
+    @WithSession
+    public Uni<List<Company>> page(UUID after, int limit) {
+        if (after == null) {
+            return companies.page(null, limit);
+        }
+        return companies.findById(after)
+                .onItem().ifNull().failWith(() -> ProblemException.invalid("after",
+                        "must be the id of a company from the previous page; " + after + " does not exist"))
+                .flatMap(last -> companies.page(last, limit));
     }
 }

@@ -122,6 +122,22 @@ public class RunService {
     }
 
     /**
+     * How many runs are in each state, every state listed (zero when none): across all companies, or in one when
+     * {@code companyId} is given (a 404 problem when it does not exist).
+     */
+    @WithSession
+    public Uni<Map<RunState, Long>> countByStatus(UUID companyId) {
+        Uni<?> exists = companyId == null ? Uni.createFrom().voidItem() : companies.get(companyId);
+        return exists.flatMap(ignored -> runs.countByStatus(companyId)).map(found -> {
+            Map<RunState, Long> all = new java.util.EnumMap<>(RunState.class);
+            for (RunState state : RunState.values()) {
+                all.put(state, found.getOrDefault(state, 0L));
+            }
+            return all;
+        });
+    }
+
+    /**
      * Cancels a run. A run whose request is still in the outbox is withdrawn and ends CANCELLED at once;
      * otherwise the adapter is asked to stop it and reports CANCELLED itself.
      */
