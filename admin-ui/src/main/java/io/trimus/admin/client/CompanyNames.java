@@ -1,0 +1,45 @@
+package io.trimus.admin.client;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Company names for pages that know only ids (egress-service knows no names), read from run-service and kept;
+ * a company's name never changes in this version. Falls back to the id when run-service cannot say.
+ */
+@ApplicationScoped
+public class CompanyNames {
+    private static final int MAX_KEPT = 10_000;
+
+    private final RunServiceApi runService;
+    private final Backends backends;
+    private final Map<UUID, String> names = new ConcurrentHashMap<>();
+
+    CompanyNames(RunServiceApi runService, Backends backends) {
+        this.runService = runService;
+        this.backends = backends;
+    }
+
+    /** The company's name, or its id when run-service does not know it or cannot be reached. */
+    public String of(UUID companyId) {
+        if (companyId == null) {
+            return "unattributed source";
+        }
+        String known = names.get(companyId);
+        if (known != null) {
+            return known;
+        }
+        try {
+            String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(companyId)).name();
+            if (names.size() < MAX_KEPT) {
+                names.put(companyId, name);
+            }
+            return name;
+        } catch (BackendException e) {
+            return companyId.toString();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.trimus.admin.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The part of run-service's REST API the dashboard reads; built by {@link Backends}. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+public interface RunServiceApi {
+
+    @GET
+    @Path("/companies")
+    List<Company> companies(@QueryParam("limit") int limit, @QueryParam("after") UUID after);
+
+    @GET
+    @Path("/companies/{company_id}")
+    Company company(@PathParam("company_id") UUID companyId);
+
+    @GET
+    @Path("/companies/{company_id}/agents")
+    List<Agent> agents(@PathParam("company_id") UUID companyId);
+
+    @GET
+    @Path("/companies/{company_id}/agents/{agent_id}")
+    Agent agent(@PathParam("company_id") UUID companyId, @PathParam("agent_id") UUID agentId);
+
+    @GET
+    @Path("/companies/{company_id}/runs")
+    List<Run> runs(@PathParam("company_id") UUID companyId, @QueryParam("limit") int limit);
+
+    @GET
+    @Path("/companies/{company_id}/runs/{run_id}")
+    Run run(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
+
+    @GET
+    @Path("/runs/summary")
+    RunSummary summary();
+
+    /** A company (tenant). */
+    record Company(UUID id, String name, Instant createdAt) {
+    }
+
+    /** An agent; {@code isolation} is run-service's word for where its code runs: host, container or off-host. */
+    record Agent(UUID id, UUID companyId, String name, String adapterType, String isolation, JsonNode adapterConfig,
+                 Instant createdAt) {
+    }
+
+    /** A run with its outcome; {@code output} is already redacted by the backends. */
+    record Run(UUID id, UUID companyId, UUID agentId, String adapterType, String status, Integer exitCode,
+               String output, String error, Issue issue, Instant queuedAt, Instant dispatchedAt, Instant startedAt,
+               Instant finishedAt, List<String> notes) {
+    }
+
+    /** The issue a run works on. */
+    record Issue(String id, String title, String body) {
+    }
+
+    /** Runs per state across all companies. */
+    record RunSummary(Map<String, Long> byStatus, long total) {
+    }
+}

@@ -1,0 +1,65 @@
+package io.trimus.admin.rest;
+
+import io.trimus.admin.client.EgressServiceApi.Anomaly;
+import io.trimus.admin.rest.Views.AnomalyRow;
+import io.trimus.admin.rest.Views.Option;
+import io.trimus.events.EgressAnomaly;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/** Anomalies as rows of a page, from the REST list or from the live topic, and the reasons in words. */
+final class AnomalyRows {
+    /** The reasons an anomaly can have, in the order the filter offers them. */
+    static final List<String> REASONS = List.of(EgressAnomaly.NOT_ALLOWLISTED, EgressAnomaly.QTYPE_DENIED,
+            EgressAnomaly.UNATTRIBUTED_SOURCE);
+
+    private AnomalyRows() {
+    }
+
+    static AnomalyRow of(Anomaly a, String companyName) {
+        return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
+                reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
+                a.sourceIp());
+    }
+
+    static AnomalyRow of(EgressAnomaly a, String companyName) {
+        return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
+                reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
+                a.sourceIp());
+    }
+
+    /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */
+    static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart) {
+        return companyId.equals(a.companyId())
+                && (reason == null || reason.equals(a.reason()))
+                && (qnamePart == null || a.qname().toLowerCase(Locale.ROOT).contains(qnamePart.toLowerCase(Locale.ROOT)));
+    }
+
+    static String reasonText(String reason) {
+        if (reason == null) {
+            return "";
+        }
+        return switch (reason) {
+            case EgressAnomaly.NOT_ALLOWLISTED -> "not on the allowlist";
+            case EgressAnomaly.QTYPE_DENIED -> "record type not allowed";
+            case EgressAnomaly.UNATTRIBUTED_SOURCE -> "unknown sandbox address";
+            default -> reason;
+        };
+    }
+
+    /** The reason filter's options, {@code selected} marked; the first means "any reason". */
+    static List<Option> reasonOptions(String selected) {
+        List<Option> options = new java.util.ArrayList<>();
+        options.add(new Option("", "Any reason", selected == null));
+        for (String reason : REASONS) {
+            options.add(new Option(reason, reasonText(reason) + " (" + reason + ")", reason.equals(selected)));
+        }
+        return options;
+    }
+
+    private static String id(UUID id) {
+        return id == null ? null : id.toString();
+    }
+}

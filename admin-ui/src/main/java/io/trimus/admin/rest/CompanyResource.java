@@ -1,0 +1,81 @@
+package io.trimus.admin.rest;
+
+import io.quarkus.qute.TemplateInstance;
+import io.trimus.admin.client.Backend;
+import io.trimus.admin.client.Backends;
+import io.trimus.admin.client.Fetched;
+import io.trimus.admin.client.RunServiceApi;
+import io.trimus.admin.client.RunServiceApi.Agent;
+import io.trimus.admin.client.RunServiceApi.Company;
+import io.trimus.admin.client.RunServiceApi.Run;
+import io.trimus.admin.rest.Views.AgentRow;
+import io.trimus.admin.rest.Views.CompanyRow;
+import io.trimus.admin.rest.Views.RunRow;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.List;
+import java.util.UUID;
+
+/** The company list and a company's page: its agents (with their isolation) and latest runs. */
+@Path("/companies")
+@Produces(MediaType.TEXT_HTML)
+public class CompanyResource {
+    static final int PAGE_SIZE = 50;
+    static final int RECENT_RUNS = 20;
+
+    private final Backends backends;
+    private final RunServiceApi runService;
+
+    CompanyResource(Backends backends, RunServiceApi runService) {
+        this.backends = backends;
+        this.runService = runService;
+    }
+
+    @GET
+    public TemplateInstance list(@QueryParam("after") String after) {
+        UUID last = after == null || after.isBlank() ? null : PageNotFound.id("company", after);
+        Fetched<List<Company>> page = backends.fetch(Backend.RUN_SERVICE, () -> runService.companies(PAGE_SIZE, last));
+        List<CompanyRow> rows = page.failed() ? List.of() : page.value().stream()
+                .map(c -> new CompanyRow(c.id().toString(), c.name(), Times.utc(c.createdAt()))).toList();
+        String next = rows.size() == PAGE_SIZE ? rows.get(rows.size() - 1).id() : null;
+        return Templates.companies(new Views.Companies(rows, page.error(), next, last == null));
+    }
+
+    @GET
+    @Path("/{company_id}")
+    public TemplateInstance company(@PathParam("company_id") String companyId) {
+        UUID id = PageNotFound.id("company", companyId);
+        Company company = backends.call(Backend.RUN_SERVICE, () -> runService.company(id));
+        Fetched<List<Agent>> agents = backends.fetch(Backend.RUN_SERVICE, () -> runService.agents(id));
+        Fetched<List<Run>> runs = backends.fetch(Backend.RUN_SERVICE, () -> runService.runs(id, RECENT_RUNS));
+        return Templates.company(new Views.Company(id.toString(), company.name(),
+                agents.failed() ? List.of() : agents.value().stream().map(CompanyResource::agentRow).toList(),
+                agents.error(),
+                runs.failed() ? List.of() : runs.value().stream().map(CompanyResource::runRow).toList(),
+                runs.error()));
+    }
+
+    private static AgentRow agentRow(Agent a) {
+        String isolation = a.isolation() == null ? "unknown" : a.isolation();
+        String text = switch (isolation) {
+            case "host" -> "host: runs as a process on the host, no isolation";
+            case "container" -> "container: hardened container, read-only root, capabilities dropped";
+            case "off-host" -> "off-host: runs on another machine or endpoint";
+            default -> isolation;
+        };
+        return new AgentRow(a.id().toString(), a.name(), a.adapterType(), isolation, text);
+    }
+
+    static RunRow runRow(Run r) {
+        String issue = r.issue() == null ? "" : (r.issue().id() == null ? "" : r.issue().id() + " ")
+                + (r.issue().title() == null ? "" : r.issue().title());
+        return new RunRow(r.id().toString(), r.companyId().toString(), r.status(), r.adapterType(), issue.strip(),
+                Times.utc(r.queuedAt()), Times.utc(r.finishedAt()),
+                r.exitCode() == null ? "—" : r.exitCode().toString());
+    }
+}

@@ -1,0 +1,69 @@
+package io.trimus.admin.rest;
+
+import io.quarkus.qute.TemplateInstance;
+import io.trimus.admin.client.Backend;
+import io.trimus.admin.client.Backends;
+import io.trimus.admin.client.Fetched;
+import io.trimus.admin.client.RunServiceApi;
+import io.trimus.admin.client.RunServiceApi.Agent;
+import io.trimus.admin.client.RunServiceApi.Company;
+import io.trimus.admin.client.RunServiceApi.Run;
+import io.trimus.admin.rest.Views.Step;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/** A run in detail: its timeline, outcome, output (redacted by the backends) and the isolation that applied. */
+@Path("/companies/{company_id}/runs/{run_id}")
+@Produces(MediaType.TEXT_HTML)
+public class RunResource {
+    static final Set<String> TERMINAL = Set.of("SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "REJECTED");
+
+    private final Backends backends;
+    private final RunServiceApi runService;
+
+    RunResource(Backends backends, RunServiceApi runService) {
+        this.backends = backends;
+        this.runService = runService;
+    }
+
+    @GET
+    public TemplateInstance run(@PathParam("company_id") String companyId, @PathParam("run_id") String runId) {
+        UUID company = PageNotFound.id("company", companyId);
+        UUID id = PageNotFound.id("run", runId);
+        Company c = backends.call(Backend.RUN_SERVICE, () -> runService.company(company));
+        Run run = backends.call(Backend.RUN_SERVICE, () -> runService.run(company, id));
+        Fetched<Agent> agent = backends.fetch(Backend.RUN_SERVICE, () -> runService.agent(company, run.agentId()));
+        String issue = run.issue() == null ? null : String.join(" ", List.of(
+                run.issue().id() == null ? "" : run.issue().id(),
+                run.issue().title() == null ? "" : run.issue().title())).strip();
+        return Templates.run(new Views.RunDetail(company.toString(), c.name(), id.toString(), run.status(),
+                TERMINAL.contains(run.status()), run.adapterType(),
+                agent.failed() ? null : agent.value().name(), run.agentId().toString(),
+                run.exitCode() == null ? "—" : run.exitCode().toString(),
+                run.output() == null ? "" : run.output(), run.error(), issue,
+                timeline(run), agent.failed() ? List.of()
+                : IsolationView.flags(run.adapterType(), agent.value().adapterConfig()),
+                IsolationView.summary(run.adapterType()),
+                agent.failed() ? "The agent's configuration could not be read: " + agent.error() : null,
+                run.notes() == null ? List.of() : run.notes()));
+    }
+
+    private static List<Step> timeline(Run run) {
+        String end = run.status() != null && TERMINAL.contains(run.status())
+                ? "Finished (" + run.status() + ")" : "Finished";
+        return List.of(step("Queued", run.queuedAt()), step("Dispatched", run.dispatchedAt()),
+                step("Started", run.startedAt()), step(end, run.finishedAt()));
+    }
+
+    private static Step step(String label, Instant at) {
+        return new Step(label, Times.utc(at), Times.iso(at), at != null);
+    }
+}

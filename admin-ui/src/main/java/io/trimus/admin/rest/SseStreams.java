@@ -1,0 +1,38 @@
+package io.trimus.admin.rest;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.BackPressureFailure;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+import java.time.Duration;
+
+/**
+ * Server-sent event streams for htmx's SSE extension: a comment at once (so the browser sees the stream open), a
+ * comment every 15 s (keeps proxies from closing it and notices browsers that left), and the live events, each one
+ * HTML fragment on one line. A browser that falls 256 events behind is cut off; EventSource reconnects by itself.
+ */
+final class SseStreams {
+    private static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    private static final int CLIENT_BUFFER = 256;
+
+    private SseStreams() {
+    }
+
+    /** {@code live} as named SSE events carrying HTML, merged with the opening comment and the heartbeats. */
+    static Multi<OutboundSseEvent> of(Sse sse, String eventName, Multi<String> live) {
+        Multi<OutboundSseEvent> events = live.onOverflow().buffer(CLIENT_BUFFER)
+                .map(html -> sse.newEventBuilder().name(eventName).data(String.class, oneLine(html)).build());
+        Multi<OutboundSseEvent> heartbeats = Multi.createBy().concatenating().streams(
+                Multi.createFrom().item(sse.newEventBuilder().comment("stream open").build()),
+                Multi.createFrom().ticks().startingAfter(HEARTBEAT).every(HEARTBEAT)
+                        .map(tick -> sse.newEventBuilder().comment("keep-alive").build()));
+        return Multi.createBy().merging().streams(events, heartbeats)
+                .onFailure(BackPressureFailure.class).recoverWithCompletion();
+    }
+
+    // an SSE data field ends at a line break; the fragments are HTML, where a line break is just white space
+    private static String oneLine(String html) {
+        return html.replace("\r", "").replace('\n', ' ');
+    }
+}

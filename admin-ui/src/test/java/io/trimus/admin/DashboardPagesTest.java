@@ -1,0 +1,181 @@
+package io.trimus.admin;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+
+/**
+ * What the pages do on the server, against the real backends: allowlist edits and their refusals, a backend that
+ * is down becoming a sentence, and a company with 10,000 anomalies read one page at a time.
+ */
+@QuarkusTest
+@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+class DashboardPagesTest {
+
+    @Test
+    void theOverviewShowsRunsByStatusAndDenialsOfTheLastHour() {
+        String company = Stack.createCompany(Stack.unique("Overview"));
+        String agent = Stack.createAgent(company, "idle", "docker",
+                Map.of("image", "trimus-test/no-such-image:never"));
+        Stack.startRun(company, agent, Map.of());
+        html(given().get("/")).statusCode(200)
+                .body(containsString("Runs by status")).body(containsString("data-status=\"QUEUED\""))
+                .body(containsString("Denials in the last hour")).body(containsString("denied lookups"))
+                .body(containsString("sse-connect=\"/live/anomalies\""));
+    }
+
+    @Test
+    void aCompanyPageNamesEachAgentsIsolationPlainly() {
+        String company = Stack.createCompany(Stack.unique("Isolated"));
+        Stack.createAgent(company, "builder", "docker", Map.of("image", "trimus-test/busybox:latest"));
+        html(given().get("/companies/{c}", company)).statusCode(200)
+                .body(containsString("builder")).body(containsString("isolation-container"))
+                .body(containsString("container: hardened container"));
+        html(given().get("/companies")).statusCode(200).body(containsString("Companies"));
+    }
+
+    @Test
+    void anInvalidEntryIsRefusedWithEgressServicesReasonAndChangesNothing() {
+        String company = Stack.createCompany(Stack.unique("Strict"));
+        Stack.setAllowlist(company, "api.github.com");
+
+        html(given().formParam("entry", "not a name!").post("/companies/{c}/egress/allowlist/add", company))
+                .statusCode(400)
+                .body(containsString("The entry \"not a name!\" is not a host name"))
+                .body(containsString("aria-invalid=\"true\""));
+        // with htmx the editor alone comes back, still with the reason next to the field
+        html(given().header("HX-Request", "true").formParam("entry", "*.com")
+                .post("/companies/{c}/egress/allowlist/add", company)).statusCode(200)
+                .body(containsString("id=\"entry-error\"")).body(containsString("is not a host name"))
+                .body(not(containsString("<html")));
+        assertThat(Stack.allowlist(company)).containsExactly("api.github.com");
+    }
+
+    @Test
+    void entriesAreAddedAndRemovedThroughEgressService() {
+        String company = Stack.createCompany(Stack.unique("Editor"));
+        given().redirects().follow(false).formParam("entry", "  Bücher.Example. ")
+                .post("/companies/{c}/egress/allowlist/add", company).then().statusCode(303)
+                .header("Location", containsString("/companies/" + company + "/egress"));
+        assertThat(Stack.allowlist(company)).containsExactly("xn--bcher-kva.example");
+
+        html(given().header("HX-Request", "true").formParam("entry", "*.npmjs.org")
+                .post("/companies/{c}/egress/allowlist/add", company)).statusCode(200)
+                .body(containsString("*.npmjs.org")).body(containsString("Added *.npmjs.org."));
+        html(given().header("HX-Request", "true").formParam("entry", "xn--bcher-kva.example")
+                .post("/companies/{c}/egress/allowlist/remove", company)).statusCode(200)
+                .body(not(containsString(">xn--bcher-kva.example<")));
+        assertThat(Stack.allowlist(company)).containsExactly("*.npmjs.org");
+    }
+
+    @Test
+    void aBackendThatIsDownBecomesASentenceAndTheRestOfThePageStillShows() {
+        String company = Stack.createCompany(Stack.unique("Outage"));
+        Stack.setAllowlist(company, "pypi.org");
+        Stack.down("egress-service");
+        try {
+            html(given().get("/companies/{c}/egress", company)).statusCode(200)
+                    .body(containsString("egress-service is not reachable right now"))
+                    .body(containsString("Egress of Outage"));
+            html(given().get("/")).statusCode(200)
+                    .body(containsString("egress-service is not reachable right now"))
+                    .body(containsString("data-status=\"QUEUED\""));
+        } finally {
+            Stack.up("egress-service");
+        }
+        Stack.down("run-service");
+        try {
+            html(given().get("/companies/{c}", company)).statusCode(503)
+                    .body(containsString("run-service is not reachable right now"));
+            html(given().get("/companies")).statusCode(200)
+                    .body(containsString("run-service is not reachable right now"));
+        } finally {
+            Stack.up("run-service");
+        }
+        html(given().get("/companies/{c}/egress", company)).statusCode(200).body(containsString("pypi.org"));
+    }
+
+    @Test
+    void unknownOrMalformedIdsAreNotFoundPages() {
+        html(given().get("/companies/{c}", UUID.randomUUID())).statusCode(404)
+                .body(containsString("does not exist"));
+        html(given().get("/companies/not-a-uuid/egress")).statusCode(404)
+                .body(containsString("There is no company with the id \"not-a-uuid\"."));
+        html(given().get("/anomalies?window=forever")).statusCode(404).body(containsString("There is no time window"));
+        String company = Stack.createCompany(Stack.unique("Filtered"));
+        html(given().queryParam("reason", "bogus").get("/companies/{c}/egress", company)).statusCode(200)
+                .body(containsString("reason \"bogus\" must be one of"));
+    }
+
+    @Test
+    void tenThousandAnomaliesAreReadOnePageAtATime() throws Exception {
+        String company = Stack.createCompany(Stack.unique("Noisy"));
+        seedAnomalies(UUID.fromString(company), 10_000);
+
+        String first = html(given().get("/companies/{c}/egress", company)).statusCode(200).extract().asString();
+        assertThat(count(first, "class=\"denial\"")).isEqualTo(50);
+        assertThat(first).contains("flood-0.noisy.test", "flood-39.noisy.test", "grouped-by-name.noisy.test");
+        Matcher older = Pattern.compile("href=\"(/companies/[^\"]+\\?before=[^\"]+)\">Older").matcher(first);
+        assertThat(older.find()).as("an Older link").isTrue();
+
+        String second = html(given().urlEncodingEnabled(false).get(older.group(1).replace("&amp;", "&")))
+                .statusCode(200).extract().asString();
+        assertThat(count(second, "class=\"denial\"")).isEqualTo(50);
+        assertThat(second).contains("grouped-by-name.noisy.test").doesNotContain("flood-");
+
+        String filtered = html(given().queryParam("qname", "FLOOD-39").queryParam("reason", "qtype_denied")
+                .get("/companies/{c}/egress", company)).statusCode(200).extract().asString();
+        assertThat(count(filtered, "class=\"denial\"")).isEqualTo(1);
+
+        // the operator view: 10,000 rows in 41 names, summed by PostgreSQL
+        html(given().get("/anomalies")).statusCode(200)
+                .body(containsString("Noisy")).body(containsString("grouped-by-name.noisy.test"))
+                .body(containsString(">9960<"));
+    }
+
+    /** Rows as egress-service's consumer stores them, written in one statement: 10,000 events through Kafka take long. */
+    private static void seedAnomalies(UUID company, int n) throws Exception {
+        try (Connection db = DriverManager.getConnection(Stack.config(DashboardStack.JDBC_KEY), "postgres", "postgres");
+             PreparedStatement insert = db.prepareStatement("""
+                     insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, container_id,
+                         source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at)
+                     select gen_random_uuid(), ?, null, null, null, '172.31.250.9',
+                            case when i < 40 then 'flood-' || i || '.noisy.test'
+                                 else 'grouped-by-name.noisy.test' end,
+                            case when i % 2 = 0 then 'A' else 'TXT' end,
+                            case when i % 2 = 0 then 'not_allowlisted' else 'qtype_denied' end,
+                            1,
+                            now() - make_interval(secs => i), now() - make_interval(secs => i), now()
+                     from generate_series(0, ? - 1) as i""")) {
+            insert.setObject(1, company);
+            insert.setInt(2, n);
+            insert.executeUpdate();
+        }
+    }
+
+    private static ValidatableResponse html(io.restassured.response.Response response) {
+        return response.then().contentType(containsString("text/html"))
+                .body(not(containsString("Exception"))).body(not(containsString("\tat ")));
+    }
+
+    private static int count(String text, String needle) {
+        return text.split(Pattern.quote(needle), -1).length - 1;
+    }
+
+}
