@@ -57,7 +57,7 @@ class DashboardPagesTest {
 
         html(given().formParam("entry", "not a name!").post("/companies/{c}/egress/allowlist/add", company))
                 .statusCode(400)
-                .body(containsString("The entry \"not a name!\" is not a host name"))
+                .body(containsString("The entry &quot;not a name!&quot; is not a host name"))
                 .body(containsString("aria-invalid=\"true\""));
         // with htmx the editor alone comes back, still with the reason next to the field
         html(given().header("HX-Request", "true").formParam("entry", "*.com")
@@ -116,11 +116,11 @@ class DashboardPagesTest {
         html(given().get("/companies/{c}", UUID.randomUUID())).statusCode(404)
                 .body(containsString("does not exist"));
         html(given().get("/companies/not-a-uuid/egress")).statusCode(404)
-                .body(containsString("There is no company with the id \"not-a-uuid\"."));
+                .body(containsString("There is no company with the id &quot;not-a-uuid&quot;."));
         html(given().get("/anomalies?window=forever")).statusCode(404).body(containsString("There is no time window"));
         String company = Stack.createCompany(Stack.unique("Filtered"));
         html(given().queryParam("reason", "bogus").get("/companies/{c}/egress", company)).statusCode(200)
-                .body(containsString("reason \"bogus\" must be one of"));
+                .body(containsString("reason &quot;bogus&quot; must be one of"));
     }
 
     @Test
