@@ -23,6 +23,7 @@ public final class AdapterConfigs {
         switch (type) {
             case DOCKER -> DockerAdapterConfig.parse(config);
             case CLAUDE_SANDBOX, CODEX_SANDBOX, CLAUDE_LOCAL, CODEX_LOCAL -> CliAdapterConfig.parse(type, config);
+            case LAMBDA -> LambdaAdapterConfig.parse(config);
             default -> throw new AdapterConfigException("adapter_type",
                     "adapter type '" + type.wireName() + "' is not available in this version of Trimus yet");
         }

@@ -57,8 +57,17 @@ class AdapterConfigsTest {
                 });
     }
 
+    @Test
+    void aLambdaAgentIsCheckedAgainstTheLambdaContract() {
+        assertThat(AdapterConfigs.validate("lambda", JSON.createObjectNode()
+                .put("endpoint_url", "https://agent.example.com/run"))).isEqualTo(AdapterType.LAMBDA);
+        assertThatThrownBy(() -> AdapterConfigs.validate("lambda", DOCKER_CONFIG))
+                .isInstanceOfSatisfying(AdapterConfigException.class,
+                        e -> assertThat(e.field()).isEqualTo("adapter_config.image"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"lambda", "remote"})
+    @ValueSource(strings = {"remote"})
     void aKnownAdapterThatIsNotAvailableYetIsRefused(String type) {
         assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
                 .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
