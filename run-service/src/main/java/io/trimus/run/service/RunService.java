@@ -17,6 +17,7 @@ import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
+import io.trimus.events.adapter.LambdaAdapterConfig;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
@@ -81,11 +82,16 @@ public class RunService {
     }
 
     /**
-     * The secrets a run of this agent takes along, by the variable they become: a CLI agent's provider key (required
-     * in a sandbox, which has no other credentials; optional on the host, where the CLI may be logged in).
+     * The secrets a run of this agent takes along, sealed into run.requested by the role they play: a CLI agent's
+     * provider key by the variable it becomes (required in a sandbox, which has no other credentials; optional on the
+     * host, where the CLI may be logged in), a lambda agent's auth header value under
+     * {@link LambdaAdapterConfig#AUTH_HEADER_SECRET} (required when the agent names one).
      */
     private Uni<Map<String, String>> secretsFor(Agent agent, IssueRef issue, String input) {
         AdapterType type = AdapterType.fromWire(agent.adapterType).orElse(null);
+        if (type == AdapterType.LAMBDA) {
+            return lambdaSecrets(agent);
+        }
         AgentCli cli = type == null ? null : AgentCli.of(type);
         if (cli == null) {
             return Uni.createFrom().item(Map.of());
@@ -99,12 +105,30 @@ public class RunService {
         return secrets.values(agent.companyId, List.of(secretName)).flatMap(values -> {
             String key = values.get(secretName);
             if (key == null && agentConfig.sandboxed()) {
-                return Uni.createFrom().failure(ProblemException.conflict("the company has no secret " + secretName
-                        + ", which agent " + agent.id + " needs as its " + cli.apiKeyEnv() + "; set it with PUT /api/"
-                        + "companies/" + agent.companyId + "/secrets/" + secretName));
+                return Uni.createFrom().failure(missingSecret(agent, secretName, "its " + cli.apiKeyEnv()));
             }
             return Uni.createFrom().item(key == null ? Map.<String, String>of() : Map.of(cli.apiKeyEnv(), key));
         });
+    }
+
+    private Uni<Map<String, String>> lambdaSecrets(Agent agent) {
+        LambdaAdapterConfig.AuthHeader auth = LambdaAdapterConfig.parse(parse(agent.adapterConfig)).authHeader();
+        if (auth == null) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return secrets.values(agent.companyId, List.of(auth.secret())).flatMap(values -> {
+            String value = values.get(auth.secret());
+            return value == null
+                    ? Uni.createFrom().failure(missingSecret(agent, auth.secret(), "the value of its " + auth.name()
+                            + " header"))
+                    : Uni.createFrom().item(Map.of(LambdaAdapterConfig.AUTH_HEADER_SECRET, value));
+        });
+    }
+
+    private static ProblemException missingSecret(Agent agent, String secretName, String role) {
+        return ProblemException.conflict("the company has no secret " + secretName + ", which agent " + agent.id
+                + " needs as " + role + "; set it with PUT /api/companies/" + agent.companyId + "/secrets/"
+                + secretName);
     }
 
     /** The run, or a 404 problem. */
