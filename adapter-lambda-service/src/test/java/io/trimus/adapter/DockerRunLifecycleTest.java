@@ -211,14 +211,14 @@ class DockerRunLifecycleTest {
 
     @Test
     void adapterTypesOfLaterVersionsAreRejected() {
-        RunRequested run = Runs.of(COMPANY, "lambda",
+        RunRequested run = Runs.of(COMPANY, "remote",
                 new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode(), null, null);
 
         bus.request(run);
 
         RunStatusChanged end = bus.awaitEnd(run.runId());
         assertThat(end.status()).isEqualTo(REJECTED);
-        assertThat(end.error()).isEqualTo("adapter type lambda is not available in this version");
+        assertThat(end.error()).isEqualTo("adapter type remote is not available in this version");
     }
 
     @Test

@@ -31,6 +31,9 @@ public interface TrimusConfig {
     /** claude_local / codex_local: host processes. */
     Local local();
 
+    /** lambda: one HTTP call per run, behind the SSRF guard. */
+    Lambda lambda();
+
     /**
      * Opens the secrets a run request carries (the company's provider key); the same value as run-service's
      * (TRIMUS_ENCRYPTION_KEY, no default: without it a run that carries secrets fails with the reason).
@@ -113,6 +116,27 @@ public interface TrimusConfig {
         /** Between SIGTERM and SIGKILL of a timed-out or cancelled process tree (TRIMUS_LOCAL_KILL_GRACE, default 5s). */
         @WithDefault("5s")
         Duration killGrace();
+    }
+
+    /** Knobs of the lambda adapter. */
+    interface Lambda {
+        /**
+         * Address ranges a lambda endpoint may resolve to although they are not public (loopback, private, link-local,
+         * CGNAT…), e.g. {@code 10.20.0.0/16,fd00:1::/64}; a bare address means that address alone
+         * (TRIMUS_LAMBDA_ALLOW_PRIVATE, comma-separated CIDRs, default none: public unicast only).
+         */
+        Optional<List<String>> allowPrivate();
+
+        /**
+         * Bytes of an endpoint's answer read at most; a longer one is cut off and the run fails
+         * (TRIMUS_LAMBDA_MAX_RESPONSE_BYTES, default 1048576).
+         */
+        @WithDefault("1048576")
+        int maxResponseBytes();
+
+        /** Lambda calls in flight at the same time; further runs wait in order (TRIMUS_LAMBDA_MAX_CONCURRENT_RUNS, default 16). */
+        @WithDefault("16")
+        int maxConcurrentRuns();
     }
 
     /** Knobs of the docker adapter. */
