@@ -55,12 +55,12 @@ public final class EndpointStandIn implements AutoCloseable {
     private final AtomicInteger abandoned = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private EndpointStandIn(String host) throws IOException {
+    private EndpointStandIn(String host, int port) throws IOException {
         if (!host.startsWith("127.")) {
             throw new IllegalArgumentException("the stand-in listens on loopback only, not " + host);
         }
         this.host = host;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), 0), 32);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), port), 32);
         server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();
@@ -68,8 +68,13 @@ public final class EndpointStandIn implements AutoCloseable {
 
     /** Starts a stand-in on a free port of this loopback address, e.g. 127.0.0.1 or 127.0.0.2. */
     public static EndpointStandIn start(String loopbackAddress) {
+        return start(loopbackAddress, 0);
+    }
+
+    /** Starts a stand-in on this port of this loopback address. */
+    public static EndpointStandIn start(String loopbackAddress, int port) {
         try {
-            return new EndpointStandIn(loopbackAddress);
+            return new EndpointStandIn(loopbackAddress, port);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the lambda endpoint stand-in on " + loopbackAddress, e);
         }
