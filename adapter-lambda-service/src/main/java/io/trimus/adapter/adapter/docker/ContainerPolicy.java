@@ -3,9 +3,9 @@ package io.trimus.adapter.adapter.docker;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.events.IssueRef;
-import io.trimus.events.RunRequested;
+import io.trimus.adapter.adapter.RunContext;
 import io.trimus.adapter.adapter.cli.CliCommand;
+import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.DockerAdapterConfig;
@@ -78,7 +78,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
 
         Map<String, String> env = new LinkedHashMap<>(agent.env());
-        env.putAll(runContext(run));
+        env.putAll(RunContext.env(run));
 
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
                 List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
@@ -105,7 +105,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
 
         Map<String, String> env = new LinkedHashMap<>(secrets);
-        env.putAll(runContext(run));
+        env.putAll(RunContext.env(run));
         env.put("HOME", "/tmp");
         env.put("IS_SANDBOX", "1");
 
@@ -137,21 +137,6 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return "ContainerPolicy[name=" + name + ", image=" + image + ", network=" + network + ", env names="
                 + env.keySet() + ", pidsLimit=" + pidsLimit + ", memoryBytes=" + memoryBytes + ", readOnlyRoot="
                 + readOnlyRoot + "]";
-    }
-
-    /** The Trimus context every container gets: agent, run, issue and input. */
-    private static Map<String, String> runContext(RunRequested run) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("TRIMUS_AGENT_ID", String.valueOf(run.agentId()));
-        env.put("TRIMUS_RUN_ID", String.valueOf(run.runId()));
-        IssueRef issue = run.issue();
-        if (issue != null) {
-            putIfPresent(env, "TRIMUS_ISSUE_ID", issue.id());
-            putIfPresent(env, "TRIMUS_ISSUE_TITLE", issue.title());
-            putIfPresent(env, "TRIMUS_ISSUE_BODY", issue.body());
-        }
-        putIfPresent(env, "TRIMUS_INPUT", run.input());
-        return env;
     }
 
     private static List<String> securityOpts(Defaults defaults) {
@@ -211,12 +196,6 @@ public record ContainerPolicy(String name, String image, List<String> command, b
             return (b >> 10) + "k";
         }
         return b + " bytes";
-    }
-
-    private static void putIfPresent(Map<String, String> env, String name, String value) {
-        if (value != null) {
-            env.put(name, value);
-        }
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.trimus.adapter.adapter.local;
 
-import io.trimus.events.IssueRef;
+import io.trimus.adapter.adapter.RunContext;
 import io.trimus.events.RunRequested;
 
 import java.util.List;
@@ -27,15 +27,7 @@ public final class LocalEnvironment {
             }
         });
         env.putAll(secrets);
-        env.put("TRIMUS_AGENT_ID", String.valueOf(run.agentId()));
-        env.put("TRIMUS_RUN_ID", String.valueOf(run.runId()));
-        IssueRef issue = run.issue();
-        if (issue != null) {
-            putIfPresent(env, "TRIMUS_ISSUE_ID", issue.id());
-            putIfPresent(env, "TRIMUS_ISSUE_TITLE", issue.title());
-            putIfPresent(env, "TRIMUS_ISSUE_BODY", issue.body());
-        }
-        putIfPresent(env, "TRIMUS_INPUT", run.input());
+        env.putAll(RunContext.env(run));
         return env;
     }
 
@@ -47,11 +39,5 @@ public final class LocalEnvironment {
             }
         }
         return false;
-    }
-
-    private static void putIfPresent(Map<String, String> env, String name, String value) {
-        if (value != null) {
-            env.put(name, value);
-        }
     }
 }
