@@ -5,6 +5,8 @@ public final class EventTypes {
     public static final String RUN_REQUESTED = "io.trimus.run.requested.v1";
     public static final String RUN_STATUS = "io.trimus.run.status.v1";
     public static final String RUN_CANCEL = "io.trimus.run.cancel.v1";
+    public static final String REMOTE_TASK = "io.trimus.remote.task.v1";
+    public static final String WORKER_HEARTBEAT = "io.trimus.worker.heartbeat.v1";
 
     public static final String EGRESS_ANOMALY = "io.trimus.egress.anomaly.v1";
 

@@ -9,6 +9,11 @@ public final class Topics {
     /** Cancel requests from run-service's outbox to the adapter service; key = run id. */
     public static final String RUN_CANCEL = "trimus.run.cancel";
 
+    /** Remote runs from the dispatching adapter service to the workers of a tag; key = worker tag. */
+    public static final String REMOTE_TASKS = "trimus.remote.tasks";
+    /** Heartbeats of workers to the dispatching adapter services and run-service; key = worker id. */
+    public static final String WORKER_HEARTBEATS = "trimus.worker.heartbeats";
+
     /** Denied DNS lookups of sandboxes, from egress-service to itself (persistence), dashboards and outside consumers; key = company id. */
     public static final String EGRESS_ANOMALIES = "trimus.egress.anomalies";
 

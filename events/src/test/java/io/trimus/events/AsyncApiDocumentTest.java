@@ -38,7 +38,7 @@ class AsyncApiDocumentTest {
         doc.path("channels").forEach(channel -> addresses.add(channel.path("address").asText()));
 
         assertThat(addresses).containsExactlyInAnyOrder(Topics.RUN_REQUESTED, Topics.RUN_STATUS, Topics.RUN_CANCEL,
-                Topics.EGRESS_ANOMALIES);
+                Topics.REMOTE_TASKS, Topics.WORKER_HEARTBEATS, Topics.EGRESS_ANOMALIES);
     }
 
     @Test
@@ -47,6 +47,8 @@ class AsyncApiDocumentTest {
         assertCarries(messageOn(Topics.RUN_STATUS), EventTypes.RUN_STATUS);
         assertCarries(messageOn(Topics.RUN_CANCEL), EventTypes.RUN_CANCEL);
         assertCarries(messageOn(Topics.EGRESS_ANOMALIES), EventTypes.EGRESS_ANOMALY);
+        assertCarries(messageOn(Topics.REMOTE_TASKS), EventTypes.REMOTE_TASK);
+        assertCarries(messageOn(Topics.WORKER_HEARTBEATS), EventTypes.WORKER_HEARTBEAT);
     }
 
     @Test
@@ -54,7 +56,7 @@ class AsyncApiDocumentTest {
         List<String> files = new ArrayList<>();
         doc.at("/components/messages").forEach(m -> files.add(m.at("/payload/schema/$ref").asText()));
 
-        assertThat(files).hasSize(4).allSatisfy(ref -> {
+        assertThat(files).hasSize(6).allSatisfy(ref -> {
             assertThat(ref).startsWith("./schemas/");
             assertThat(getClass().getClassLoader().getResource(ref.substring(2))).as(ref).isNotNull();
         });
@@ -77,6 +79,8 @@ class AsyncApiDocumentTest {
         assertThat(keyOf(Topics.RUN_STATUS)).isEqualTo("#/components/schemas/RunIdKey");
         assertThat(keyOf(Topics.RUN_CANCEL)).isEqualTo("#/components/schemas/RunIdKey");
         assertThat(keyOf(Topics.EGRESS_ANOMALIES)).isEqualTo("#/components/schemas/CompanyIdKey");
+        assertThat(keyOf(Topics.REMOTE_TASKS)).isEqualTo("#/components/schemas/WorkerTagKey");
+        assertThat(keyOf(Topics.WORKER_HEARTBEATS)).isEqualTo("#/components/schemas/WorkerIdKey");
         assertThat(doc.at("/components/schemas/RunIdKey/format").asText()).isEqualTo("uuid");
         assertThat(doc.at("/components/schemas/CompanyIdKey/anyOf/0/format").asText()).isEqualTo("uuid");
         assertThat(doc.at("/components/schemas/CompanyIdKey/anyOf/1/const").asText()).isEqualTo("unattributed");
@@ -89,7 +93,7 @@ class AsyncApiDocumentTest {
             assertThat(ref).startsWith("#/channels/");
             assertThat(doc.at(ref.substring(1)).isObject()).as(ref).isTrue();
         });
-        assertThat(doc.path("operations")).hasSize(4);
+        assertThat(doc.path("operations")).hasSize(6);
     }
 
     private static JsonNode messageOn(String topic) {

@@ -44,6 +44,10 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.RUN_STATUS, RunStatusChanged.progress(UUID.randomUUID(), UUID.randomUUID(),
                         UUID.randomUUID(), RunState.RUNNING)),
                 Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel()),
+                Arguments.of(EventTypes.REMOTE_TASK, Fixtures.remoteTask()),
+                Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat()),
+                Arguments.of(EventTypes.WORKER_HEARTBEAT, WorkerHeartbeat.now("idle-worker", List.of("gpu"),
+                        java.time.Duration.ofSeconds(5), List.of())),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()));
     }
@@ -56,6 +60,10 @@ class EventSchemaTest {
                         "agent_id", "status", "occurred_at")),
                 Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel(), List.of("id", "run_id", "company_id",
                         "requested_at")),
+                Arguments.of(EventTypes.REMOTE_TASK, Fixtures.remoteTask(), List.of("id", "run_id", "worker_tag",
+                        "claim_by", "dispatched_at", "request")),
+                Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat(), List.of("id", "worker_id", "tags",
+                        "last_seen", "heartbeat_interval_ms", "running", "run_ids")),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",
                         "qname", "qtype", "reason", "count", "first_seen", "last_seen")));
     }
@@ -112,6 +120,32 @@ class EventSchemaTest {
 
         assertThat(schemaJson(EventTypes.RUN_STATUS).at("/properties/status/enum")).extracting(JsonNode::asText)
                 .containsExactlyElementsOf(states);
+    }
+
+    @Test
+    void aTaskCarriesTheRequestAsTheRunRequestSchemaDescribesIt() {
+        JsonNode request = Json.tree(Fixtures.remoteTask()).get("request");
+
+        assertThat(validate(EventTypes.RUN_REQUESTED, request)).isEmpty();
+        assertThat(request.get("secrets").get("ANTHROPIC_API_KEY").asText()).isNotBlank();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-gpu", "gpu tag", "gpu/eu"})
+    void aTaskWhoseTagIsNoTagIsRefused(String tag) {
+        ObjectNode json = Json.tree(Fixtures.remoteTask());
+        json.put("worker_tag", tag);
+
+        assertThat(validate(EventTypes.REMOTE_TASK, json)).isNotEmpty();
+    }
+
+    @Test
+    void aHeartbeatIsLiveForThreeIntervalsAfterItArrived() {
+        WorkerHeartbeat beat = Fixtures.heartbeat();
+        java.time.Instant arrived = java.time.Instant.parse("2026-01-15T10:00:00Z");
+
+        assertThat(beat.liveAt(arrived, arrived.plusMillis(14_999))).isTrue();
+        assertThat(beat.liveAt(arrived, arrived.plusMillis(15_000))).isFalse();
     }
 
     @Test
@@ -205,13 +239,17 @@ class EventSchemaTest {
                 .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
         assertThat(fieldNames(schemaJson(EventTypes.EGRESS_ANOMALY).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.egressAnomaly())));
+        assertThat(fieldNames(schemaJson(EventTypes.REMOTE_TASK).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.remoteTask())));
+        assertThat(fieldNames(schemaJson(EventTypes.WORKER_HEARTBEAT).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.heartbeat())));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_REQUESTED).at("/$defs/issue_ref/properties")))
                 .isEqualTo(fieldNames(Json.tree(new IssueRef("1", "t", "b"))));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
     void everyPropertyHasADescription(String type) {
         List<String> undocumented = new ArrayList<>();
         collectUndocumented(schemaJson(type), "", undocumented);
@@ -221,7 +259,7 @@ class EventSchemaTest {
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
     void theSchemaNamesItsTypeAndDialect(String type) {
         JsonNode schema = schemaJson(type);
 
@@ -234,7 +272,7 @@ class EventSchemaTest {
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
     void theSchemasOwnExamplesValidate(String type) {
         JsonNode examples = schemaJson(type).get("examples");
 

@@ -30,6 +30,16 @@ final class Fixtures {
         return new RunCancelRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), AT);
     }
 
+    static RemoteTask remoteTask() {
+        RunRequested request = runRequested();
+        return new RemoteTask(UUID.randomUUID(), request.runId(), "gpu", AT.plusSeconds(60), AT, request);
+    }
+
+    static WorkerHeartbeat heartbeat() {
+        return new WorkerHeartbeat(UUID.randomUUID(), "build-host-7-3f9a", List.of("gpu", "eu"), AT, 5000, 1,
+                List.of(UUID.randomUUID()));
+    }
+
     static EgressAnomaly egressAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "0b5c3f7e9a1d", "172.30.0.17", "exfil.attacker.example", "A", EgressAnomaly.NOT_ALLOWLISTED, 37,

@@ -104,6 +104,16 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** KILL at once, as a crash or a pulled plug would: no shutdown hook of the service runs. */
+    public void kill() {
+        process.kill();
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+    }
+
     /** TERM, then KILL after 10 s. */
     @Override
     public void close() {

@@ -24,8 +24,7 @@ public final class AdapterConfigs {
             case DOCKER -> DockerAdapterConfig.parse(config);
             case CLAUDE_SANDBOX, CODEX_SANDBOX, CLAUDE_LOCAL, CODEX_LOCAL -> CliAdapterConfig.parse(type, config);
             case LAMBDA -> LambdaAdapterConfig.parse(config);
-            default -> throw new AdapterConfigException("adapter_type",
-                    "adapter type '" + type.wireName() + "' is not available in this version of Trimus yet");
+            case REMOTE -> RemoteAdapterConfig.parse(config);
         }
         return type;
     }

@@ -66,14 +66,13 @@ class AdapterConfigsTest {
                         e -> assertThat(e.field()).isEqualTo("adapter_config.image"));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"remote"})
-    void aKnownAdapterThatIsNotAvailableYetIsRefused(String type) {
-        assertThatThrownBy(() -> AdapterConfigs.validate(type, DOCKER_CONFIG))
-                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
-                    assertThat(e.field()).isEqualTo("adapter_type");
-                    assertThat(e.getMessage()).contains(type).contains("not available");
-                });
+    @Test
+    void aRemoteAgentIsCheckedAgainstTheRemoteContract() {
+        assertThat(AdapterConfigs.validate("remote", JSON.createObjectNode().put("worker_tag", "gpu")
+                .put("adapter_type", "docker").set("adapter_config", DOCKER_CONFIG))).isEqualTo(AdapterType.REMOTE);
+        assertThatThrownBy(() -> AdapterConfigs.validate("remote", DOCKER_CONFIG))
+                .isInstanceOfSatisfying(AdapterConfigException.class,
+                        e -> assertThat(e.field()).isEqualTo("adapter_config.image"));
     }
 
     @ParameterizedTest
