@@ -34,6 +34,12 @@ public interface TrimusConfig {
     /** lambda: one HTTP call per run, behind the SSRF guard. */
     Lambda lambda();
 
+    /** remote, dispatching side: runs handed to tagged workers on trimus.remote.tasks. */
+    Remote remote();
+
+    /** Worker mode: this process claims remote runs of its tags and executes them with its own adapters. */
+    Worker worker();
+
     /**
      * Opens the secrets a run request carries (the company's provider key); the same value as run-service's
      * (TRIMUS_ENCRYPTION_KEY, no default: without it a run that carries secrets fails with the reason).
@@ -137,6 +143,45 @@ public interface TrimusConfig {
         /** Lambda calls in flight at the same time; further runs wait in order (TRIMUS_LAMBDA_MAX_CONCURRENT_RUNS, default 16). */
         @WithDefault("16")
         int maxConcurrentRuns();
+    }
+
+    /** Knobs of the remote adapter's dispatching side. */
+    interface Remote {
+        /**
+         * How long a remote run may wait for a worker of its tag to claim it; then it fails with the reason, and no
+         * worker starts it any more (TRIMUS_REMOTE_CLAIM_TIMEOUT, default 60s).
+         */
+        @WithDefault("60s")
+        Duration claimTimeout();
+
+        /**
+         * How often the dispatcher looks for remote runs past their claim timeout or whose worker stopped beating
+         * (TRIMUS_REMOTE_WATCH_INTERVAL, default 1s).
+         */
+        @WithDefault("1s")
+        Duration watchInterval();
+    }
+
+    /**
+     * Worker mode. With tags set this process is a worker: it claims the remote runs of its tags, runs them with its
+     * own adapters and gates, and no longer takes runs from trimus.run.requested (that is the dispatcher's job).
+     */
+    interface Worker {
+        /**
+         * The tags this worker claims remote runs of, e.g. {@code gpu,eu}; unset means this process is no worker
+         * (TRIMUS_WORKER_TAGS, comma-separated, default none).
+         */
+        Optional<List<String>> tags();
+
+        /** This worker's name in heartbeats and GET /api/workers (TRIMUS_WORKER_ID, default host name and a random suffix). */
+        Optional<String> id();
+
+        /**
+         * How often the worker says it is alive; after three missed beats its runs fail as "worker lost"
+         * (TRIMUS_WORKER_HEARTBEAT_INTERVAL, default 5s).
+         */
+        @WithDefault("5s")
+        Duration heartbeatInterval();
     }
 
     /** Knobs of the docker adapter. */

@@ -3,6 +3,7 @@ package io.trimus.adapter.messaging;
 import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.adapter.worker.HeldRuns;
 import io.trimus.events.EventTypes;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
@@ -33,8 +34,14 @@ public class RunStatusPublisher implements RunReporter {
     @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 4096)
     Emitter<RunStatusChanged> emitter;
 
+    @Inject
+    HeldRuns held;
+
     @Override
     public void report(RunStatusChanged event) {
+        if (event.status().isTerminal()) {
+            held.ended(event.runId());   // a worker's heartbeats stop listing it
+        }
         LOG.infof("run %s → %s%s", event.runId(), event.status(),
                 event.error() == null ? "" : ": " + event.error());
         Message<RunStatusChanged> message = Message.of(event)

@@ -10,6 +10,7 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.AdapterType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -45,23 +46,41 @@ public class RunDispatcher {
     }
 
     /** Handles one run request; returns at once (adapters execute on their own threads). */
-    public synchronized void dispatch(RunRequested request) {
+    public void dispatch(RunRequested request) {
+        decide(request, true);
+    }
+
+    /**
+     * Executes a remote run this worker has claimed: the same checks as {@link #dispatch} (the worker's own adapters
+     * and gates decide), but DISPATCHED is not reported again, the dispatching service did that.
+     */
+    public boolean runClaimed(RunRequested request) {
+        return decide(request, false);
+    }
+
+    /** @return whether an adapter now holds the run */
+    private synchronized boolean decide(RunRequested request, boolean reportDispatched) {
         if (request.runId() == null) {
             LOG.warnf("ignored run request %s without a run_id", request.id());
-            return;
+            return false;
         }
         if (request.id() != null && !seenEvents.add(request.id(), Boolean.TRUE)) {
             LOG.infof("run request event %s was already handled (redelivery)", request.id());
-            return;
+            return false;
         }
         if (decidedRuns.contains(request.runId())) {
             LOG.infof("run %s was already dispatched; ignoring request event %s", request.runId(), request.id());
-            return;
+            return false;
         }
         if (cancelledEarly.remove(request.runId()) != null) {
             decidedRuns.add(request.runId(), Optional.empty());
             report(request, RunState.CANCELLED, "cancelled before it started");
-            return;
+            return false;
+        }
+        if (!reportDispatched && AdapterType.fromWire(request.adapterType()).orElse(null) == AdapterType.REMOTE) {
+            decidedRuns.add(request.runId(), Optional.empty());
+            report(request, RunState.REJECTED, "a worker runs a remote run itself and never hands it on to another");
+            return false;
         }
         Optional<Adapter> adapter = adapters.find(request.adapterType());
         if (adapter.isEmpty()) {
@@ -69,22 +88,25 @@ public class RunDispatcher {
             report(request, RunState.REJECTED, request.adapterType() == null
                     ? "the run request names no adapter type"
                     : "adapter type " + request.adapterType() + " is not available in this version");
-            return;
+            return false;
         }
         try {
             adapter.get().validate(request);
         } catch (AdapterConfigException e) {
             decidedRuns.add(request.runId(), Optional.empty());
             report(request, RunState.REJECTED, e.field() + " " + e.getMessage());
-            return;
+            return false;
         } catch (RunRejected e) {
             decidedRuns.add(request.runId(), Optional.empty());
             report(request, RunState.REJECTED, e.getMessage());
-            return;
+            return false;
         }
         decidedRuns.add(request.runId(), adapter);
-        report(request, RunState.DISPATCHED, null);
+        if (reportDispatched) {
+            report(request, RunState.DISPATCHED, null);
+        }
         adapter.get().submit(request);
+        return true;
     }
 
     /** Handles one cancel request: the adapter stops the run, or it never starts if its request comes later. */

@@ -1,0 +1,73 @@
+package io.trimus.adapter.worker;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.messaging.WorkerHeartbeatPublisher;
+import io.trimus.events.WorkerHeartbeat;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker's heartbeat: every TRIMUS_WORKER_HEARTBEAT_INTERVAL, and at once after a claim, so the dispatcher learns
+ * the run was claimed without waiting for the next tick. Beats are built and sent under one lock, so they leave in the
+ * order their snapshots of {@link HeldRuns} were taken.
+ */
+@Singleton
+public class Heartbeats {
+
+    private static final Logger LOG = Logger.getLogger(Heartbeats.class);
+
+    private final WorkerIdentity worker;
+    private final HeldRuns held;
+    private final WorkerHeartbeatPublisher publisher;
+    private final Duration interval;
+    private ScheduledExecutorService timer;
+
+    @Inject
+    public Heartbeats(WorkerIdentity worker, HeldRuns held, WorkerHeartbeatPublisher publisher, TrimusConfig config) {
+        this.worker = worker;
+        this.held = held;
+        this.publisher = publisher;
+        this.interval = config.worker().heartbeatInterval();
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!worker.isWorker()) {
+            return;
+        }
+        LOG.infof("worker %s serves tags %s; heartbeat every %s", worker.id(), worker.tags(), interval);
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "trimus-worker-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleAtFixedRate(this::beatQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    /** Sends a beat now. */
+    public synchronized void beat() {
+        publisher.publish(WorkerHeartbeat.now(worker.id(), worker.tags(), interval, held.snapshot()));
+    }
+
+    private void beatQuietly() {
+        try {
+            beat();
+        } catch (RuntimeException e) {
+            LOG.warn("could not send a heartbeat; trying again at the next tick", e);
+        }
+    }
+}

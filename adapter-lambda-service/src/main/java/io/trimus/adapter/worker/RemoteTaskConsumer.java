@@ -1,0 +1,223 @@
+package io.trimus.adapter.worker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.adapter.service.RunDispatcher;
+import io.trimus.events.RemoteTask;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.events.Topics;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Claims remote tasks of this worker's tags: the exactly-one-worker guarantee lives here.
+ *
+ * <p>Each tag's workers form one consumer group, {@code trimus-worker-<tag>}; tasks are keyed by tag, so Kafka hands
+ * each task to the one member that owns its partition. That alone is at-least-once: a member that read a task and
+ * then lost its partition in a rebalance (a pause past the session timeout, a crash) would see the task delivered to
+ * another member too. So a worker <em>claims</em> a task by committing the offset past it, synchronously, before it
+ * starts anything: the group coordinator accepts a commit only from the member of the current generation that owns
+ * the partition, so of two members that read the same task at most one commit succeeds, and a member taking over the
+ * partition later starts after a successful commit. A worker whose commit fails does not start the task; when it is
+ * unclear whether the commit went through (a timeout) it rewinds and tries again, which succeeds only while it still
+ * owns the partition. After the commit it starts the run and beats at once, listing the run (the claim record the
+ * dispatcher watches).
+ *
+ * <p>Guarantee: each task record is started by at most one worker, and by exactly one if a live worker of its tag
+ * owns the partition before the task's {@code claim_by}. A worker that dies after claiming leaves the run to the
+ * dispatcher's watch, which fails it as "worker lost". A task past its {@code claim_by} is skipped: the dispatcher has
+ * failed that run already.
+ *
+ * <p>A plain Kafka consumer rather than a messaging channel: there is one group per tag, known only at run time, and
+ * the claim needs a synchronous, generation-checked commit before the work starts.
+ */
+@Singleton
+public class RemoteTaskConsumer {
+
+    private static final Logger LOG = Logger.getLogger(RemoteTaskConsumer.class);
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private final WorkerIdentity worker;
+    private final HeldRuns held;
+    private final Heartbeats heartbeats;
+    private final RunDispatcher dispatcher;
+    private final RunReporter reporter;
+    private final ObjectMapper json;
+    private final String bootstrapServers;
+    private final List<TagConsumer> consumers = new ArrayList<>();
+
+    @Inject
+    public RemoteTaskConsumer(WorkerIdentity worker, HeldRuns held, Heartbeats heartbeats, RunDispatcher dispatcher,
+                              RunReporter reporter, ObjectMapper json,
+                              @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+        this.worker = worker;
+        this.held = held;
+        this.heartbeats = heartbeats;
+        this.dispatcher = dispatcher;
+        this.reporter = reporter;
+        this.json = json;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** The consumer group of a tag's workers. */
+    public static String groupOf(String tag) {
+        return "trimus-worker-" + tag;
+    }
+
+    // after boot reconciliation: a claimed run's status must have a wired channel
+    void start(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE + 200) StartupEvent event) {
+        for (String tag : worker.tags()) {
+            TagConsumer consumer = new TagConsumer(tag);
+            consumers.add(consumer);
+            consumer.thread.start();
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        consumers.forEach(TagConsumer::stop);
+    }
+
+    private final class TagConsumer {
+        final String tag;
+        final KafkaConsumer<String, byte[]> kafka;
+        final Thread thread;
+        volatile boolean running = true;
+
+        TagConsumer(String tag) {
+            this.tag = tag;
+            Properties props = new Properties();
+            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, groupOf(tag));
+            props.put(ConsumerConfig.CLIENT_ID_CONFIG, "trimus-worker-" + worker.id() + "-" + tag);
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
+            // a worker that died without leaving the group holds the tag's partition until its session expires
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+            props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+            this.kafka = new KafkaConsumer<>(props);
+            this.thread = new Thread(this::loop, "trimus-worker-tasks-" + tag);
+            this.thread.setDaemon(true);
+        }
+
+        void loop() {
+            try {
+                kafka.subscribe(List.of(Topics.REMOTE_TASKS));
+                while (running) {
+                    for (ConsumerRecord<String, byte[]> record : kafka.poll(POLL)) {
+                        if (!handle(record)) {
+                            break;
+                        }
+                    }
+                }
+            } catch (WakeupException e) {
+                // stopping
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "the task consumer of tag %s stopped; this worker claims no more tasks of it", tag);
+            } finally {
+                kafka.close(Duration.ofSeconds(5));
+            }
+        }
+
+        /** @return false when the rest of the batch must be read again (the claim's commit did not go through) */
+        boolean handle(ConsumerRecord<String, byte[]> record) {
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            RemoteTask task = read(record);
+            boolean mine = task != null && tag.equals(task.workerTag()) && task.request() != null
+                    && task.runId() != null && task.runId().equals(task.request().runId());
+            if (mine && task.claimBy() != null && !Instant.now().isBefore(task.claimBy())) {
+                LOG.warnf("skipped the task of run %s: its claim deadline %s has passed, the dispatcher has failed it",
+                        task.runId(), task.claimBy());
+                mine = false;
+            }
+            if (!claim(partition, record.offset(), mine ? task : null)) {
+                return false;
+            }
+            if (mine) {
+                execute(task);
+            }
+            return true;
+        }
+
+        /** Commits past the record: the fence. False when this member did not (or may not have) committed it. */
+        boolean claim(TopicPartition partition, long offset, RemoteTask task) {
+            try {
+                kafka.commitSync(Map.of(partition, new OffsetAndMetadata(offset + 1,
+                        task == null ? "" : "claimed by " + worker.id())));
+                return true;
+            } catch (WakeupException e) {
+                throw e;
+            } catch (KafkaException e) {
+                if (task != null) {
+                    LOG.infof("did not claim run %s (commit refused: %s); it belongs to whichever worker owns the"
+                            + " partition now", task.runId(), e.getMessage());
+                }
+                if (kafka.assignment().contains(partition)) {
+                    kafka.seek(partition, offset);   // read it again: the claim is decided by the next commit
+                }
+                return false;
+            }
+        }
+
+        void execute(RemoteTask task) {
+            LOG.infof("worker %s claimed run %s (tag %s, %s)", worker.id(), task.runId(), tag,
+                    task.request().adapterType());
+            held.claimed(task.runId());
+            try {
+                if (!dispatcher.runClaimed(task.request())) {
+                    held.ended(task.runId());
+                }
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "could not start claimed run %s", task.runId());
+                held.ended(task.runId());
+                RunRequested run = task.request();
+                reporter.report(RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), RunState.FAILED, null,
+                        null, "worker " + worker.id() + " could not start the run"));
+            } finally {
+                heartbeats.beat();
+            }
+        }
+
+        RemoteTask read(ConsumerRecord<String, byte[]> record) {
+            try {
+                return record.value() == null ? null : json.readValue(record.value(), RemoteTask.class);
+            } catch (IOException e) {
+                LOG.warnf("skipping a record on %s that is not a remote task: %s", record.topic(), e.getMessage());
+                return null;
+            }
+        }
+
+        void stop() {
+            running = false;
+            kafka.wakeup();
+        }
+    }
+}
