@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -103,11 +105,18 @@ public class RemoteTaskConsumer {
         consumers.forEach(TagConsumer::stop);
     }
 
+    /** The tags whose consumer group this worker has not joined yet (a tag's task may wait until it has). */
+    public List<String> tagsNotJoined() {
+        return consumers.stream().filter(c -> !c.joined).map(c -> c.tag).toList();
+    }
+
     private final class TagConsumer {
         final String tag;
         final KafkaConsumer<String, byte[]> kafka;
         final Thread thread;
         volatile boolean running = true;
+        /** Set once the group has taken this member in, partitions or none (a second worker of a tag stands by). */
+        volatile boolean joined;
 
         TagConsumer(String tag) {
             this.tag = tag;
@@ -130,7 +139,17 @@ public class RemoteTaskConsumer {
 
         void loop() {
             try {
-                kafka.subscribe(List.of(Topics.REMOTE_TASKS));
+                kafka.subscribe(List.of(Topics.REMOTE_TASKS), new ConsumerRebalanceListener() {
+                    @Override
+                    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    }
+
+                    @Override
+                    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                        joined = true;
+                        LOG.infof("worker %s joined %s with partitions %s", worker.id(), groupOf(tag), partitions);
+                    }
+                });
                 while (running) {
                     for (ConsumerRecord<String, byte[]> record : kafka.poll(POLL)) {
                         if (!handle(record)) {

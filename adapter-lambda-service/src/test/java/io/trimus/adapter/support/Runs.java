@@ -28,6 +28,12 @@ public final class Runs {
         return of(companyId, "docker", JSON.valueToTree(adapterConfig), issue, input);
     }
 
+    /** A request for a remote agent: the worker of {@code tag} runs it with the inner adapter and config. */
+    public static RunRequested remote(UUID companyId, String tag, String innerType, Map<String, ?> innerConfig) {
+        return of(companyId, "remote", JSON.valueToTree(Map.of("worker_tag", tag, "adapter_type", innerType,
+                "adapter_config", innerConfig)), null, null);
+    }
+
     /** A request with any adapter type and config. */
     public static RunRequested of(UUID companyId, String adapterType, JsonNode adapterConfig, IssueRef issue,
                                   String input) {

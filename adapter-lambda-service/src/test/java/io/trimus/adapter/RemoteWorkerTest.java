@@ -1,0 +1,193 @@
+package io.trimus.adapter;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.support.Engine;
+import io.trimus.adapter.support.RunBus;
+import io.trimus.adapter.support.Runs;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.testing.Containers;
+import io.trimus.testing.Ports;
+import io.trimus.testing.ServiceProcess;
+import io.trimus.testing.TrimusInfraResource;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.trimus.adapter.support.Runs.sh;
+import static io.trimus.events.RunState.DISPATCHED;
+import static io.trimus.events.RunState.FAILED;
+import static io.trimus.events.RunState.RUNNING;
+import static io.trimus.events.RunState.SUCCEEDED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The remote adapter with real parts: this app under test dispatches (claim timeout 5 s in the test profile), and
+ * workers are this service's own jar started beside it in worker mode, each with its own TRIMUS_DOCKER_INSTANCE, all on
+ * the same Kafka broker and Docker engine. Heartbeats every second, so a lost worker is noticed within seconds.
+ */
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+class RemoteWorkerTest {
+
+    private static final UUID COMPANY = UUID.randomUUID();
+    private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
+    /** Served by worker A alone. */
+    private static final String SOLO = "solo-" + SUFFIX;
+    /** Served by workers A and B. */
+    private static final String SHARED = "shared-" + SUFFIX;
+    /** Served by worker C, which a test kills. */
+    private static final String DOOMED = "doomed-" + SUFFIX;
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+
+    private static String image;
+    private static ServiceProcess workerA;
+    private static ServiceProcess workerB;
+    private static ServiceProcess workerC;
+    private static final List<String> INSTANCES = new ArrayList<>();
+
+    @BeforeAll
+    static void startWorkers() {
+        image = Engine.busybox();
+        CompletableFuture<ServiceProcess> a = CompletableFuture.supplyAsync(() -> worker("a", SOLO + "," + SHARED));
+        CompletableFuture<ServiceProcess> b = CompletableFuture.supplyAsync(() -> worker("b", SHARED));
+        CompletableFuture<ServiceProcess> c = CompletableFuture.supplyAsync(() -> worker("c", DOOMED));
+        workerA = a.join();
+        workerB = b.join();
+        workerC = c.join();
+    }
+
+    @AfterAll
+    static void stopWorkers() {
+        for (ServiceProcess worker : new ServiceProcess[]{workerA, workerB, workerC}) {
+            if (worker != null) {
+                worker.close();
+            }
+        }
+        // a killed worker leaves its container behind (its next boot would reap it): remove it here
+        INSTANCES.forEach(instance -> Containers.removeByLabel(Engine.docker(), "trimus.adapter_instance", instance));
+    }
+
+    @Test
+    void aRemoteRunIsExecutedByTheWorkerOfItsTagWithItsOutput() {
+        RunRequested run = remote(SOLO, "echo hello from $TRIMUS_RUN_ID; sleep 2");
+        RunBus.get().request(run);
+
+        var container = Engine.awaitRunning(run.runId());
+        RunStatusChanged end = RunBus.get().awaitEnd(run.runId(), WITHIN);
+
+        assertThat(container.getConfig().getLabels()).containsEntry("trimus.adapter_instance", instance("a"));
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+        assertThat(end.exitCode()).isZero();
+        assertThat(end.output()).contains("hello from " + run.runId());
+        assertThat(RunBus.get().states(run.runId())).containsSubsequence(DISPATCHED, RUNNING, SUCCEEDED);
+        assertThat(claims(workerA, run.runId())).isEqualTo(1);
+    }
+
+    @Test
+    void twoWorkersOfOneTagRunEachTaskExactlyOnce() {
+        List<RunRequested> sent = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            RunRequested run = remote(SHARED, "echo shared run " + i + "; sleep 1");
+            sent.add(run);
+            RunBus.get().request(run);
+        }
+
+        for (RunRequested run : sent) {
+            RunStatusChanged end = RunBus.get().awaitEnd(run.runId(), WITHIN);
+            assertThat(end.status()).as("run %s", run.runId()).isEqualTo(SUCCEEDED);
+            assertThat(claims(workerA, run.runId()) + claims(workerB, run.runId())).as("claims of %s", run.runId())
+                    .isEqualTo(1);
+            assertThat(RunBus.get().states(run.runId()).stream().filter(s -> s == RUNNING)).hasSize(1);
+            assertThat(RunBus.get().states(run.runId()).stream().filter(RunState::isTerminal)).hasSize(1);
+        }
+        // no run of the shared tag ever reached the dispatcher's own engine instance
+        sent.forEach(run -> assertThat(Engine.containerOf(run.runId())).isEmpty());
+    }
+
+    @Test
+    void aRunWhoseTagNoWorkerServesFailsAfterTheClaimTimeout() {
+        RunRequested run = remote("nobody-" + SUFFIX, "echo never");
+        long sentAt = System.nanoTime();
+        RunBus.get().request(run);
+
+        RunStatusChanged end = RunBus.get().awaitEnd(run.runId(), Duration.ofSeconds(30));
+
+        assertThat(end.status()).isEqualTo(FAILED);
+        assertThat(end.error()).isEqualTo("no worker with tag nobody-" + SUFFIX + " claimed the run within 5 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - sentAt)).isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+        assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, FAILED);
+    }
+
+    @Test
+    void aRunWhoseWorkerIsKilledMidRunFailsAsWorkerLost() {
+        RunRequested run = remote(DOOMED, "echo started; sleep 300");
+        RunBus.get().request(run);
+        RunBus.get().await(run.runId(), RUNNING, WITHIN);
+        Engine.awaitRunning(run.runId());
+
+        workerC.kill();
+        long killedAt = System.nanoTime();
+        RunStatusChanged end = RunBus.get().awaitEnd(run.runId(), Duration.ofSeconds(30));
+
+        assertThat(end.status()).isEqualTo(FAILED);
+        assertThat(end.error()).startsWith("worker lost: worker " + instance("c") + " (tag " + DOOMED + ")");
+        // three missed one-second beats and a one-second watch: well inside ten seconds
+        assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    private static RunRequested remote(String tag, String script) {
+        return Runs.remote(COMPANY, tag, "docker", Map.of("image", image, "command", sh(script)));
+    }
+
+    /** How many times the worker's log says it claimed the run. */
+    private static int claims(ServiceProcess worker, UUID runId) {
+        try {
+            Matcher m = Pattern.compile("claimed run " + runId).matcher(Files.readString(worker.logFile()));
+            int count = 0;
+            while (m.find()) {
+                count++;
+            }
+            return count;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String instance(String name) {
+        return "remote-test-worker-" + name + "-" + SUFFIX;
+    }
+
+    private static ServiceProcess worker(String name, String tags) {
+        String instance = instance(name);
+        synchronized (INSTANCES) {
+            INSTANCES.add(instance);
+        }
+        Map<String, String> props = new HashMap<>();
+        props.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
+                String.class));
+        props.put("trimus.worker.tags", tags);
+        props.put("trimus.worker.id", instance);
+        props.put("trimus.worker.heartbeat-interval", "1s");
+        props.put("trimus.docker.instance", instance);
+        return ServiceProcess.start(Path.of(""), Ports.free(), props);
+    }
+}
