@@ -31,6 +31,16 @@ public interface TrimusConfig {
     @WithDefault("off")
     LocalAdaptersGate localAdapters();
 
+    /** The remote workers listed by GET /api/workers. */
+    Workers workers();
+
+    /** The remote workers listed by GET /api/workers. */
+    interface Workers {
+        /** A worker silent this long is no longer listed (TRIMUS_WORKERS_FORGET_AFTER, default 1h). */
+        @WithDefault("1h")
+        Duration forgetAfter();
+    }
+
     /** Publishing of the transactional outbox. */
     interface Outbox {
         /** How often the relay looks for unpublished events besides being woken on each write (TRIMUS_OUTBOX_POLL_INTERVAL). */
