@@ -1,5 +1,6 @@
 package io.trimus.run.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -14,6 +15,7 @@ import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
 import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
@@ -85,12 +87,22 @@ public class RunService {
      * The secrets a run of this agent takes along, sealed into run.requested by the role they play: a CLI agent's
      * provider key by the variable it becomes (required in a sandbox, which has no other credentials; optional on the
      * host, where the CLI may be logged in), a lambda agent's auth header value under
-     * {@link LambdaAdapterConfig#AUTH_HEADER_SECRET} (required when the agent names one).
+     * {@link LambdaAdapterConfig#AUTH_HEADER_SECRET} (required when the agent names one). A remote agent takes those
+     * of the adapter its worker runs: they travel sealed in the task, and the worker opens them.
      */
     private Uni<Map<String, String>> secretsFor(Agent agent, IssueRef issue, String input) {
         AdapterType type = AdapterType.fromWire(agent.adapterType).orElse(null);
+        if (type == AdapterType.REMOTE) {
+            RemoteAdapterConfig remote = RemoteAdapterConfig.parse(parse(agent.adapterConfig));
+            return secretsFor(agent, remote.adapterType(), remote.adapterConfig(), issue, input);
+        }
+        return secretsFor(agent, type, type == null ? null : parse(agent.adapterConfig), issue, input);
+    }
+
+    private Uni<Map<String, String>> secretsFor(Agent agent, AdapterType type, JsonNode config, IssueRef issue,
+                                                String input) {
         if (type == AdapterType.LAMBDA) {
-            return lambdaSecrets(agent);
+            return lambdaSecrets(agent, config);
         }
         AgentCli cli = type == null ? null : AgentCli.of(type);
         if (cli == null) {
@@ -98,9 +110,9 @@ public class RunService {
         }
         if (CliPrompt.of(issue, input).isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid("input", "or an issue with a title or body is"
-                    + " required: a " + agent.adapterType + " agent's prompt is built from them"));
+                    + " required: a " + type.wireName() + " agent's prompt is built from them"));
         }
-        CliAdapterConfig agentConfig = CliAdapterConfig.parse(type, parse(agent.adapterConfig));
+        CliAdapterConfig agentConfig = CliAdapterConfig.parse(type, config);
         String secretName = agentConfig.apiKeySecretName();
         return secrets.values(agent.companyId, List.of(secretName)).flatMap(values -> {
             String key = values.get(secretName);
@@ -111,8 +123,8 @@ public class RunService {
         });
     }
 
-    private Uni<Map<String, String>> lambdaSecrets(Agent agent) {
-        LambdaAdapterConfig.AuthHeader auth = LambdaAdapterConfig.parse(parse(agent.adapterConfig)).authHeader();
+    private Uni<Map<String, String>> lambdaSecrets(Agent agent, JsonNode config) {
+        LambdaAdapterConfig.AuthHeader auth = LambdaAdapterConfig.parse(config).authHeader();
         if (auth == null) {
             return Uni.createFrom().item(Map.of());
         }
