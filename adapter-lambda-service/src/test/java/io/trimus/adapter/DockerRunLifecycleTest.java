@@ -210,15 +210,15 @@ class DockerRunLifecycleTest {
     }
 
     @Test
-    void adapterTypesOfLaterVersionsAreRejected() {
-        RunRequested run = Runs.of(COMPANY, "remote",
+    void adapterTypesThisVersionDoesNotKnowAreRejected() {
+        RunRequested run = Runs.of(COMPANY, "kubernetes",
                 new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode(), null, null);
 
         bus.request(run);
 
         RunStatusChanged end = bus.awaitEnd(run.runId());
         assertThat(end.status()).isEqualTo(REJECTED);
-        assertThat(end.error()).isEqualTo("adapter type remote is not available in this version");
+        assertThat(end.error()).isEqualTo("adapter type kubernetes is not available in this version");
     }
 
     @Test

@@ -154,6 +154,37 @@ class RemoteWorkerTest {
         assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(10));
     }
 
+    @Test
+    void aRemoteRunThatBreaksTheContractIsRejectedBeforeAnyTaskIsPublished() {
+        RunRequested nested = Runs.remote(COMPANY, SOLO, "remote", Map.of("worker_tag", SOLO, "adapter_type", "docker",
+                "adapter_config", Map.of("image", image)));
+        RunRequested noImage = Runs.remote(COMPANY, SOLO, "docker", Map.of("command", sh("echo")));
+        RunBus.get().request(nested);
+        RunBus.get().request(noImage);
+
+        assertThat(RunBus.get().awaitEnd(nested.runId(), WITHIN).error())
+                .isEqualTo("adapter_config.adapter_type cannot be remote: a worker runs the run itself");
+        assertThat(RunBus.get().awaitEnd(noImage.runId(), WITHIN).error())
+                .startsWith("adapter_config.adapter_config.image ");
+        assertThat(RunBus.get().states(nested.runId())).containsExactly(RunState.REJECTED);
+        assertThat(RunBus.get().states(noImage.runId())).containsExactly(RunState.REJECTED);
+        assertThat(claims(workerA, nested.runId()) + claims(workerA, noImage.runId())).isZero();
+    }
+
+    @Test
+    void theWorkersOwnGatesDecideWhatItRuns() {
+        // the worker runs with TRIMUS_LOCAL_ADAPTERS at its default, off: a host-process CLI is refused there
+        RunRequested run = Runs.remote(COMPANY, SOLO, "claude_local", Map.of());
+        RunBus.get().request(run);
+
+        RunStatusChanged end = RunBus.get().awaitEnd(run.runId(), WITHIN);
+
+        assertThat(end.status()).isEqualTo(RunState.REJECTED);
+        assertThat(end.error()).contains("TRIMUS_LOCAL_ADAPTERS=off");
+        assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, RunState.REJECTED);
+        assertThat(claims(workerA, run.runId())).isEqualTo(1);
+    }
+
     private static RunRequested remote(String tag, String script) {
         return Runs.remote(COMPANY, tag, "docker", Map.of("image", image, "command", sh(script)));
     }

@@ -50,6 +50,25 @@ class RunDispatcherTest {
     }
 
     @Test
+    void aClaimedRemoteRunIsSubmittedWithoutASecondDispatched() {
+        RunRequested run = request(Map.of("image", "busybox"));
+        assertThat(dispatcher.runClaimed(run)).isTrue();
+        assertThat(dispatcher.runClaimed(resent(run))).isFalse();
+        assertThat(states()).isEmpty();
+        assertThat(docker.submitted).containsExactly(run.runId());
+    }
+
+    @Test
+    void aWorkerNeverHandsARemoteRunOnToAnotherWorker() {
+        RunRequested run = request(Map.of("image", "busybox"));
+        RunRequested nested = new RunRequested(run.id(), run.runId(), run.companyId(), run.agentId(), "remote",
+                run.adapterConfig(), null, null, run.requestedAt());
+        assertThat(dispatcher.runClaimed(nested)).isFalse();
+        assertThat(states()).containsExactly(RunState.REJECTED);
+        assertThat(docker.submitted).isEmpty();
+    }
+
+    @Test
     void theSameEventTwiceOrTheSameRunUnderANewEventIsSubmittedOnce() {
         RunRequested run = request(Map.of("image", "busybox"));
         dispatcher.dispatch(run);
