@@ -181,7 +181,9 @@ class RemoteWorkerTest {
 
         assertThat(end.status()).isEqualTo(RunState.REJECTED);
         assertThat(end.error()).contains("TRIMUS_LOCAL_ADAPTERS=off");
-        assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, RunState.REJECTED);
+        // and the dispatcher knew it was claimed: no claim-timeout FAILED follows once the 5 s have passed
+        org.awaitility.Awaitility.await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(15))
+                .until(() -> RunBus.get().states(run.runId()).equals(List.of(DISPATCHED, RunState.REJECTED)));
         assertThat(claims(workerA, run.runId())).isEqualTo(1);
     }
 

@@ -48,8 +48,8 @@ import java.util.Properties;
  * the partition, so of two members that read the same task at most one commit succeeds, and a member taking over the
  * partition later starts after a successful commit. A worker whose commit fails does not start the task; when it is
  * unclear whether the commit went through (a timeout) it rewinds and tries again, which succeeds only while it still
- * owns the partition. After the commit it starts the run and beats at once, listing the run (the claim record the
- * dispatcher watches).
+ * owns the partition. After the commit it beats at once, listing the run (the claim record the dispatcher watches),
+ * then starts it.
  *
  * <p>Guarantee: each task record is started by at most one worker, and by exactly one if a live worker of its tag
  * owns the partition before the task's {@code claim_by}. A worker that dies after claiming leaves the run to the
@@ -210,6 +210,9 @@ public class RemoteTaskConsumer {
             LOG.infof("worker %s claimed run %s (tag %s, %s)", worker.id(), task.runId(), tag,
                     task.request().adapterType());
             held.claimed(task.runId());
+            // the claim record, before anything can end the run: the dispatcher then sees it claimed, and the next
+            // beat without it as ended, however fast the worker rejects or finishes it
+            heartbeats.beat();
             try {
                 if (!dispatcher.runClaimed(task.request())) {
                     held.ended(task.runId());
@@ -220,8 +223,6 @@ public class RemoteTaskConsumer {
                 RunRequested run = task.request();
                 reporter.report(RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), RunState.FAILED, null,
                         null, "worker " + worker.id() + " could not start the run"));
-            } finally {
-                heartbeats.beat();
             }
         }
 
