@@ -69,5 +69,17 @@ public interface TrimusConfig {
         /** Largest page of the run list (TRIMUS_RUN_LIST_MAX_LIMIT). */
         @WithDefault("200")
         int listMaxLimit();
+
+        /**
+         * A DISPATCHED or RUNNING run without news for this long ends FAILED, so no run stays in progress forever
+         * when the process holding it died without a word (TRIMUS_RUN_STALE_AFTER, default 25h: longer than the
+         * longest timeout an agent can set, 24 h).
+         */
+        @WithDefault("25h")
+        Duration staleAfter();
+
+        /** How often in-progress runs are checked for staleness (TRIMUS_RUN_STALE_CHECK_INTERVAL, default 1m). */
+        @WithDefault("1m")
+        Duration staleCheckInterval();
     }
 }

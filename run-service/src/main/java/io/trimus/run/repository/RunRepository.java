@@ -27,6 +27,12 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         return query.page(0, limit).list();
     }
 
+    /** Runs still DISPATCHED or RUNNING whose last transition is older than {@code before}, oldest first. */
+    public Uni<List<Run>> inProgressSince(java.time.Instant before, int limit) {
+        return find("status in ?1 and coalesce(startedAt, dispatchedAt) < ?2 order by coalesce(startedAt, dispatchedAt)",
+                List.of(RunState.DISPATCHED, RunState.RUNNING), before).page(0, limit).list();
+    }
+
     /** How many runs are in each state, across all companies or in one; states without runs are absent. */
     public Uni<Map<RunState, Long>> countByStatus(UUID companyId) {
         String grouped = " group by r.status";

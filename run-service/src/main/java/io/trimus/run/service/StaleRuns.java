@@ -1,0 +1,67 @@
+package io.trimus.run.service;
+
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.trimus.events.RunState;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.Run;
+import io.trimus.run.repository.RunRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Ends runs that stay DISPATCHED or RUNNING past TRIMUS_RUN_STALE_AFTER: their adapter (a host process, an HTTP call, a
+ * worker whose dispatcher restarted) is gone and nobody will ever report them. A late status from an adapter that
+ * was only slow is then ignored like any late event: runs move forward only.
+ */
+@ApplicationScoped
+public class StaleRuns {
+    private static final Logger LOG = Logger.getLogger(StaleRuns.class);
+    private static final int BATCH = 100;
+
+    private final RunRepository runs;
+    private final TrimusConfig config;
+
+    StaleRuns(RunRepository runs, TrimusConfig config) {
+        this.runs = runs;
+        this.config = config;
+    }
+
+    @Scheduled(every = "${trimus.run.stale-check-interval:1m}", delayed = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> onTick() {
+        return sweep().onFailure().invoke(e -> LOG.warnf("could not check for stale runs: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Ends a batch of stale runs; returns how many. */
+    @WithTransaction
+    public Uni<Integer> sweep() {
+        Instant now = Instant.now();
+        return runs.inProgressSince(now.minus(config.run().staleAfter()), BATCH).map(stale -> end(stale, now));
+    }
+
+    private int end(List<Run> stale, Instant now) {
+        String reason = "no outcome was reported for " + human(config.run().staleAfter()) + "; the adapter that held"
+                + " the run stopped without reporting it";
+        for (Run run : stale) {
+            LOG.warnf("run %s was %s without news since %s: ending it FAILED", run.id, run.status,
+                    run.startedAt != null ? run.startedAt : run.dispatchedAt);
+            run.status = RunState.FAILED;
+            run.error = reason;
+            run.finishedAt = now;
+        }
+        return stale.size();
+    }
+
+    private static String human(java.time.Duration d) {
+        if (d.toMinutes() >= 60 && d.toMinutesPart() == 0) {
+            return d.toHours() + " h";
+        }
+        return d.toSeconds() >= 60 && d.toSecondsPart() == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
+    }
+}
