@@ -13,8 +13,6 @@ import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -47,17 +45,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class CliAgentRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static KafkaTopics kafka;
-
-    @BeforeAll
-    static void connect() {
-        kafka = new KafkaTopics();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        kafka.close();
-    }
+    private static final KafkaTopics kafka = KafkaTopics.shared();
 
     private static DispatchSecrets dispatchSecrets() {
         return new DispatchSecrets(EncryptionKey.parse(

@@ -13,9 +13,20 @@ import java.util.Optional;
 
 import static org.awaitility.Awaitility.await;
 
-/** Reads and writes the real broker the way another service would. */
+/** Reads and writes the real broker the way another service would; one per test JVM ({@link #shared()}). */
 final class KafkaTopics implements AutoCloseable {
+    private static KafkaTopics shared;
+
     private final KafkaCompanion companion;
+
+    /** The instance of this test JVM, on the broker of the app under test; closed when the JVM ends. */
+    static synchronized KafkaTopics shared() {
+        if (shared == null) {
+            shared = new KafkaTopics();
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
+        }
+        return shared;
+    }
 
     KafkaTopics() {
         companion = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));

@@ -7,8 +7,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
 import io.trimus.testing.TrimusInfraResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,17 +31,7 @@ import static org.hamcrest.Matchers.not;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class RedactionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static KafkaTopics kafka;
-
-    @BeforeAll
-    static void connect() {
-        kafka = new KafkaTopics();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        kafka.close();
-    }
+    private static final KafkaTopics kafka = KafkaTopics.shared();
 
     private record Started(String company, String agent, String run) {
     }

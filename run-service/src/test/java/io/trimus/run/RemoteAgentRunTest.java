@@ -11,8 +11,6 @@ import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
 import org.eclipse.microprofile.config.ConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -34,17 +32,7 @@ import static org.hamcrest.Matchers.hasSize;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class RemoteAgentRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static KafkaTopics kafka;
-
-    @BeforeAll
-    static void connect() {
-        kafka = new KafkaTopics();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        kafka.close();
-    }
+    private static final KafkaTopics kafka = KafkaTopics.shared();
 
     @Test
     void aRemoteAgentIsCreatedOffHostWithItsInnerAdapter() {

@@ -9,8 +9,6 @@ import io.restassured.http.ContentType;
 import io.trimus.events.Topics;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -34,17 +32,7 @@ import static org.hamcrest.Matchers.nullValue;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class RunLifecycleTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static KafkaTopics kafka;
-
-    @BeforeAll
-    static void connect() {
-        kafka = new KafkaTopics();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        kafka.close();
-    }
+    private static final KafkaTopics kafka = KafkaTopics.shared();
 
     private static String[] companyWithAgent() {
         String company = Api.createCompany("Umbrella " + UUID.randomUUID());

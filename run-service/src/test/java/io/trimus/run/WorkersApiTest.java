@@ -10,8 +10,6 @@ import io.restassured.path.json.JsonPath;
 import io.trimus.events.Topics;
 import io.trimus.events.WorkerHeartbeat;
 import io.trimus.testing.TrimusInfraResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,17 +27,7 @@ import static org.awaitility.Awaitility.await;
 class WorkersApiTest {
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-    private static KafkaTopics kafka;
-
-    @BeforeAll
-    static void connect() {
-        kafka = new KafkaTopics();
-    }
-
-    @AfterAll
-    static void close() {
-        kafka.close();
-    }
+    private static final KafkaTopics kafka = KafkaTopics.shared();
 
     @Test
     void aBeatingWorkerIsListedLiveWithItsTagsAndRuns() {
