@@ -79,6 +79,21 @@ class QueryPolicyTest {
     }
 
     @Test
+    void theAdaptersResolverCheckIsAnsweredForAnySourceWithoutAnAnomalyAndNeverForwarded() {
+        for (String source : new String[]{SANDBOX_IP, "192.0.2.77"}) {
+            for (int type : new int[]{Type.A, Type.TXT}) {
+                Decision decision = policy.decide(source, DnsTestClient.query("Resolver-Check.Trimus.Invalid.", type));
+
+                assertThat(decision.verdict()).isEqualTo(Verdict.RESOLVER_CHECK);
+                assertThat(decision.verdict().rcode()).isEqualTo(org.xbill.DNS.Rcode.NOERROR);
+                assertThat(decision.verdict().anomalyReason()).isNull();
+            }
+        }
+        assertThat(policy.decide("192.0.2.77", DnsTestClient.query("x.resolver-check.trimus.invalid", Type.A))
+                .verdict()).as("only the exact name").isEqualTo(Verdict.UNATTRIBUTED_SOURCE);
+    }
+
+    @Test
     void anotherCompanysAllowedNameIsNotAllowed() {
         assertThat(verdict("other.example.org", Type.A)).isEqualTo(Verdict.NOT_ALLOWLISTED);
         assertThat(policy.decide("10.0.0.6", DnsTestClient.query("other.example.org", Type.A)).verdict())
