@@ -187,6 +187,15 @@ public interface TrimusConfig {
     /** Knobs of the docker adapter. */
     interface Docker {
         /**
+         * Whether this service has a Docker engine for the container adapters (docker, claude_sandbox,
+         * codex_sandbox). Off (e.g. on Kubernetes): their runs are REJECTED with the reason, the egress network is
+         * not ensured and readiness does not wait for an engine; lambda and remote runs work
+         * (TRIMUS_DOCKER_ENABLED, default true).
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
          * Docker engine endpoint, {@code unix:///path} or {@code tcp://host:port} (TRIMUS_DOCKER_HOST,
          * default {@code unix:///var/run/docker.sock}).
          */

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.runtime.StartupEvent;
+import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
 import io.trimus.adapter.adapter.docker.EngineErrors;
 import io.trimus.adapter.config.TrimusConfig;
 import jakarta.annotation.PreDestroy;
@@ -86,7 +87,11 @@ public class EnsureEgressNetwork {
         return status;
     }
 
-    void onStart(@Observes StartupEvent event) {
+    void onStart(@Observes StartupEvent event, DockerEngineSwitch engine) {
+        if (!engine.enabled()) {
+            status = Status.notReady("this adapter service has no Docker engine (TRIMUS_DOCKER_ENABLED=false)");
+            return;
+        }
         start();
     }
 

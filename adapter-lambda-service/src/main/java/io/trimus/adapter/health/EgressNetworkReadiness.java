@@ -1,5 +1,6 @@
 package io.trimus.adapter.health;
 
+import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,11 +17,17 @@ public class EgressNetworkReadiness implements HealthCheck {
     @Inject
     EnsureEgressNetwork egressNetwork;
 
+    @Inject
+    DockerEngineSwitch engine;
+
     @Override
     public HealthCheckResponse call() {
-        EnsureEgressNetwork.Status status = egressNetwork.verify();
         var response = HealthCheckResponse.named("egress-network")
                 .withData("name", egressNetwork.settings().name());
+        if (!engine.enabled()) {
+            return response.up().withData("enabled", false).build();
+        }
+        EnsureEgressNetwork.Status status = egressNetwork.verify();
         if (!status.ready()) {
             return response.down().withData("reason", status.problem()).build();
         }

@@ -1,6 +1,7 @@
 package io.trimus.adapter.adapter.cli;
 
 import io.quarkus.runtime.Startup;
+import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
 import io.trimus.adapter.adapter.docker.RunExecutor;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.adapter.AdapterType;
@@ -12,7 +13,8 @@ import jakarta.inject.Singleton;
 @Singleton
 public class ClaudeSandboxAdapter extends CliSandboxAdapter {
     @Inject
-    public ClaudeSandboxAdapter(TrimusConfig config, RunExecutor executor, RunSecrets secrets) {
-        super(AdapterType.CLAUDE_SANDBOX, config, executor, secrets);
+    public ClaudeSandboxAdapter(TrimusConfig config, RunExecutor executor, RunSecrets secrets,
+            DockerEngineSwitch engine) {
+        super(AdapterType.CLAUDE_SANDBOX, config, executor, secrets, engine);
     }
 }

@@ -4,6 +4,7 @@ import io.trimus.adapter.adapter.Adapter;
 import io.trimus.adapter.adapter.OrphanRun;
 import io.trimus.adapter.adapter.RunRejected;
 import io.trimus.adapter.adapter.docker.ContainerPolicy;
+import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
 import io.trimus.adapter.adapter.docker.RunExecutor;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
@@ -32,8 +33,10 @@ public abstract class CliSandboxAdapter implements Adapter {
     private final boolean forbidDangerous;
     private final RunExecutor executor;
     private final RunSecrets secrets;
+    private final DockerEngineSwitch engine;
 
-    protected CliSandboxAdapter(AdapterType type, TrimusConfig config, RunExecutor executor, RunSecrets secrets) {
+    protected CliSandboxAdapter(AdapterType type, TrimusConfig config, RunExecutor executor, RunSecrets secrets,
+            DockerEngineSwitch engine) {
         this.type = type;
         this.dockerDefaults = ContainerPolicy.Defaults.from(config.docker());
         this.sandboxDefaults = ContainerPolicy.SandboxDefaults.from(config.sandbox());
@@ -41,6 +44,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
         this.executor = executor;
         this.secrets = secrets;
+        this.engine = engine;
     }
 
     @Override
@@ -50,6 +54,7 @@ public abstract class CliSandboxAdapter implements Adapter {
 
     @Override
     public void validate(RunRequested request) {
+        engine.requireEngine(type);
         CliAdapterConfig.parse(type, request.adapterConfig());
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"

@@ -24,12 +24,15 @@ public class DockerAdapter implements Adapter {
     private final ContainerPolicy.Defaults defaults;
     private final RunExecutor executor;
     private final OrphanContainers orphans;
+    private final DockerEngineSwitch engine;
 
     @Inject
-    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans) {
+    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
+            DockerEngineSwitch engine) {
         this.defaults = ContainerPolicy.Defaults.from(config.docker());
         this.executor = executor;
         this.orphans = orphans;
+        this.engine = engine;
     }
 
     @Override
@@ -39,6 +42,7 @@ public class DockerAdapter implements Adapter {
 
     @Override
     public void validate(RunRequested request) {
+        engine.requireEngine(type());
         DockerAdapterConfig.parse(request.adapterConfig());
     }
 
@@ -55,6 +59,9 @@ public class DockerAdapter implements Adapter {
 
     @Override
     public List<OrphanRun> reapOrphans() {
+        if (!engine.enabled()) {
+            return List.of();
+        }
         return orphans.reap(executor::holds);
     }
 }

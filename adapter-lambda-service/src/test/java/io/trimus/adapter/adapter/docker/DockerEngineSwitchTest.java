@@ -1,0 +1,35 @@
+package io.trimus.adapter.adapter.docker;
+
+import io.trimus.adapter.adapter.RunRejected;
+import io.trimus.events.adapter.AdapterType;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DockerEngineSwitchTest {
+
+    @Test
+    void withoutAnEngineAContainerRunIsRefusedNamingTheSwitchAndTheWayOut() {
+        DockerEngineSwitch off = new DockerEngineSwitch(false);
+
+        assertThat(off.enabled()).isFalse();
+        for (AdapterType type : new AdapterType[] {AdapterType.DOCKER, AdapterType.CLAUDE_SANDBOX,
+                AdapterType.CODEX_SANDBOX}) {
+            assertThatThrownBy(() -> off.requireEngine(type))
+                    .isInstanceOf(RunRejected.class)
+                    .hasMessageStartingWith(type.wireName() + " runs need a Docker engine")
+                    .hasMessageContaining("TRIMUS_DOCKER_ENABLED=false")
+                    .hasMessageContaining("remote adapter");
+        }
+    }
+
+    @Test
+    void withAnEngineNothingIsRefused() {
+        DockerEngineSwitch on = new DockerEngineSwitch(true);
+
+        assertThat(on.enabled()).isTrue();
+        assertThatCode(() -> on.requireEngine(AdapterType.DOCKER)).doesNotThrowAnyException();
+    }
+}
