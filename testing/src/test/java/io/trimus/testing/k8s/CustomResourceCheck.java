@@ -1,0 +1,119 @@
+package io.trimus.testing.k8s;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.TreeSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.trimus.testing.k8s.OperatorResources.CNPG;
+import static io.trimus.testing.k8s.OperatorResources.STRIMZI;
+import static io.trimus.testing.k8s.OperatorResources.STRIMZI_CLUSTER;
+
+/**
+ * The key fields of the operators' custom resources, which the fabric8 model cannot check: a Kafka in KRaft mode
+ * with node pools and listeners, node pools and topics that belong to an existing Kafka, nodes that are controllers
+ * and brokers on persistent storage; a CloudNativePG cluster with instances, storage and an initdb bootstrap.
+ */
+public final class CustomResourceCheck implements ManifestCheck {
+
+    private static final Set<String> ROLES = Set.of("controller", "broker");
+
+    @Override
+    public void check(Manifests manifests, Problems problems) {
+        manifests.custom(STRIMZI, "Kafka").forEach(kafka -> kafka(manifests, kafka, problems));
+        for (Manifest pool : manifests.custom(STRIMZI, "KafkaNodePool")) {
+            belongsToKafka(manifests, pool, problems);
+            nodePool(pool, problems);
+        }
+        for (Manifest topic : manifests.custom(STRIMZI, "KafkaTopic")) {
+            belongsToKafka(manifests, topic, problems);
+            JsonNode partitions = topic.customFields().path("spec").path("partitions");
+            if (!partitions.isMissingNode() && partitions.asInt() < 1) {
+                problems.add(topic, "spec.partitions must be at least 1");
+            }
+        }
+        manifests.custom(CNPG, "Cluster").forEach(cluster -> postgres(cluster, problems));
+    }
+
+    private static void kafka(Manifests manifests, Manifest kafka, Problems problems) {
+        for (String annotation : List.of("strimzi.io/kraft", "strimzi.io/node-pools")) {
+            if (!"enabled".equals(kafka.metadata().getAnnotations().get(annotation))) {
+                problems.add(kafka, "needs the annotation " + annotation + ": enabled");
+            }
+        }
+        JsonNode spec = kafka.customFields().path("spec");
+        JsonNode listeners = spec.path("kafka").path("listeners");
+        if (listeners.isEmpty()) {
+            problems.add(kafka, "has no spec.kafka.listeners");
+        }
+        for (JsonNode listener : listeners) {
+            if (!listener.path("name").isTextual() || !listener.path("port").isInt() || !listener.path("type").isTextual()) {
+                problems.add(kafka, "listener " + listener + " needs name, port and type");
+            }
+        }
+        Set<String> roles = new TreeSet<>();
+        manifests.custom(STRIMZI, "KafkaNodePool").stream()
+                .filter(pool -> kafka.name().equals(pool.labels().get(STRIMZI_CLUSTER)))
+                .forEach(pool -> pool.customFields().path("spec").path("roles").forEach(r -> roles.add(r.asText())));
+        if (!roles.containsAll(ROLES)) {
+            problems.add(kafka, "its node pools have roles " + roles + "; KRaft needs controller and broker nodes");
+        }
+        if (!manifests.custom(STRIMZI, "KafkaTopic").isEmpty() && !spec.path("entityOperator").has("topicOperator")) {
+            problems.add(kafka, "has KafkaTopics but no spec.entityOperator.topicOperator to create them");
+        }
+    }
+
+    private static void nodePool(Manifest pool, Problems problems) {
+        JsonNode spec = pool.customFields().path("spec");
+        if (spec.path("replicas").asInt() < 1) {
+            problems.add(pool, "spec.replicas must be at least 1");
+        }
+        Set<String> roles = new TreeSet<>();
+        spec.path("roles").forEach(r -> roles.add(r.asText()));
+        if (roles.isEmpty() || !ROLES.containsAll(roles)) {
+            problems.add(pool, "spec.roles " + roles + " must be controller and/or broker");
+        }
+        JsonNode storage = spec.path("storage");
+        boolean persistent = isPersistentClaim(storage)
+                || ("jbod".equals(storage.path("type").asText()) && !storage.path("volumes").isEmpty()
+                    && allPersistent(storage.path("volumes")));
+        if (!persistent) {
+            problems.add(pool, "spec.storage must be persistent-claim with a size (or jbod of such volumes)");
+        }
+    }
+
+    private static boolean allPersistent(JsonNode volumes) {
+        for (JsonNode v : volumes) {
+            if (!isPersistentClaim(v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isPersistentClaim(JsonNode storage) {
+        return "persistent-claim".equals(storage.path("type").asText()) && !storage.path("size").asText().isBlank();
+    }
+
+    private static void belongsToKafka(Manifests manifests, Manifest m, Problems problems) {
+        String cluster = m.labels().get(STRIMZI_CLUSTER);
+        if (cluster == null || manifests.custom(STRIMZI, "Kafka").stream().noneMatch(k -> k.name().equals(cluster))) {
+            problems.add(m, "label " + STRIMZI_CLUSTER + "=" + cluster + " names no Kafka of these manifests");
+        }
+    }
+
+    private static void postgres(Manifest cluster, Problems problems) {
+        JsonNode spec = cluster.customFields().path("spec");
+        if (spec.path("instances").asInt() < 1) {
+            problems.add(cluster, "spec.instances must be at least 1");
+        }
+        if (spec.path("storage").path("size").asText().isBlank()) {
+            problems.add(cluster, "has no spec.storage.size");
+        }
+        JsonNode initdb = spec.path("bootstrap").path("initdb");
+        if (initdb.path("database").asText().isBlank() || initdb.path("owner").asText().isBlank()) {
+            problems.add(cluster, "spec.bootstrap.initdb needs database and owner");
+        }
+    }
+}
