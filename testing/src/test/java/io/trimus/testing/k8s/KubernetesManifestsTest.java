@@ -3,6 +3,7 @@ package io.trimus.testing.k8s;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -60,6 +63,29 @@ class KubernetesManifestsTest {
                 tuple("http", port));
         assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
         assertThat(service.getSpec().getPorts()).extracting(ServicePort::getPort).contains(port);
+    }
+
+    @ParameterizedTest(name = "{0} is built from its Dockerfile.jvm")
+    @CsvSource({"run-service", "adapter-lambda-service", "egress-service", "admin-ui"})
+    void eachDeploymentMatchesItsDockerfile(String name) throws IOException {
+        String dockerfile = Files.readString(module(name).resolve("src/main/docker/Dockerfile.jvm"));
+        var pod = BASE.find("Deployment", name).orElseThrow().as(Deployment.class).getSpec().getTemplate().getSpec();
+        var http = container(name).getPorts().stream().filter(p -> p.getName().equals("http")).findFirst().orElseThrow();
+
+        assertThat(dockerfile).containsPattern("(?m)^EXPOSE .*\\b" + http.getContainerPort() + "\\b");
+        assertThat(dockerfile).containsPattern("(?m)^USER " + pod.getSecurityContext().getRunAsUser() + ":" + pod.getSecurityContext().getRunAsGroup() + "$");
+    }
+
+    @ParameterizedTest(name = "{0} reads every TRIMUS_ variable it is given")
+    @CsvSource({"run-service", "adapter-lambda-service", "egress-service", "admin-ui"})
+    void everyTrimusVariableIsOneItsServiceKnows(String name) throws IOException {
+        String sources;
+        try (var files = Files.walk(module(name).resolve("src/main"))) {
+            sources = files.filter(f -> f.toString().matches(".*\\.(java|properties)")).map(KubernetesManifestsTest::read).collect(Collectors.joining("\n"));
+        }
+
+        assertThat(container(name).getEnv()).extracting(EnvVar::getName).filteredOn(v -> v.startsWith("TRIMUS_"))
+                .isNotEmpty().allSatisfy(v -> assertThat(sources).as("%s in %s/src/main", v, name).contains(v));
     }
 
     @ParameterizedTest(name = "{0}: {1}={2}")
@@ -244,6 +270,18 @@ class KubernetesManifestsTest {
             case "private" -> Endpoint.external("10.20.30.40");
             default -> Endpoint.pod(NAMESPACE, BASE.find("Deployment", name).map(m -> Workload.of(m).orElseThrow().podLabels()).orElseThrow());
         };
+    }
+
+    private static Path module(String name) {
+        return TREE.root().getParent().resolve(name);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Container container(String deployment) {
