@@ -1,18 +1,22 @@
 #!/bin/sh
-# Host firewall of the Trimus egress network, for a resolver that runs in a container on that network.
+# Host firewall of the Trimus egress network: sandboxes may reach the Trimus resolver's port 53, nothing else on
+# the host, and (the network has inter-container traffic off) no other container.
 #
-# The egress network is internal and has inter-container traffic off (a sandbox cannot reach another sandbox), which
-# also cuts sandboxes off from a resolver container on the same bridge; and "internal" does not stop a sandbox from
-# reaching the host itself. With host networking and NET_ADMIN this script, in Docker's DOCKER-USER chain and the
-# INPUT chain, lets sandboxes reach exactly udp+tcp 53 of the resolver (and its answers back), and drops everything
-# they send to the host. "run" applies the rules, keeps them while it runs and removes them on SIGTERM; "check"
-# exits 0 only when all rules are in place (the health check).
+# Two placements of the resolver:
+# - in a container on the egress network (docker-compose.yml): inter-container traffic being off cuts sandboxes off
+#   from it too, so rules in Docker's DOCKER-USER chain let exactly sandbox -> resolver udp/tcp 53 (and the answers)
+#   through;
+# - on the host, at the network's gateway (./trimus up): INPUT rules accept udp/tcp 53 to the gateway.
+# Either way "internal" does not keep a sandbox off the host itself, so everything else a sandbox sends to the host
+# is dropped. Needs the host's network namespace and NET_ADMIN. "run" applies the rules, keeps them while it runs
+# and removes them on SIGTERM; "check" exits 0 only when all rules are in place (the health check); "remove".
 #
 # Environment: TRIMUS_EGRESS_NETWORK_BRIDGE_NAME (trimus-egress0), TRIMUS_EGRESS_NETWORK_SUBNET (172.30.0.0/24),
-# TRIMUS_EGRESS_RESOLVER_IP (172.30.0.2).
+# TRIMUS_EGRESS_NETWORK_GATEWAY (172.30.0.1), TRIMUS_EGRESS_RESOLVER_IP (172.30.0.2; the gateway = on the host).
 set -eu
 BRIDGE=${TRIMUS_EGRESS_NETWORK_BRIDGE_NAME:-trimus-egress0}
 SUBNET=${TRIMUS_EGRESS_NETWORK_SUBNET:-172.30.0.0/24}
+GATEWAY=${TRIMUS_EGRESS_NETWORK_GATEWAY:-172.30.0.1}
 RESOLVER=${TRIMUS_EGRESS_RESOLVER_IP:-172.30.0.2}
 TAG="trimus-egress:$BRIDGE"
 
@@ -30,12 +34,19 @@ pick_iptables() {
 # One rule per line: chain, then the match and target. Order matters only within a chain; each is inserted at the top
 # in reverse, so the file order is the evaluation order.
 rules() {
-  cat <<RULES
+  if [ "$RESOLVER" = "$GATEWAY" ]; then
+    cat <<RULES
+INPUT -i $BRIDGE -s $SUBNET -d $RESOLVER -p udp --dport 53 -j ACCEPT
+INPUT -i $BRIDGE -s $SUBNET -d $RESOLVER -p tcp --dport 53 -j ACCEPT
+RULES
+  else
+    cat <<RULES
 DOCKER-USER -i $BRIDGE -o $BRIDGE -s $SUBNET -d $RESOLVER -p udp --dport 53 -j ACCEPT
 DOCKER-USER -i $BRIDGE -o $BRIDGE -s $SUBNET -d $RESOLVER -p tcp --dport 53 -j ACCEPT
 DOCKER-USER -i $BRIDGE -o $BRIDGE -s $RESOLVER -d $SUBNET -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
-INPUT -i $BRIDGE -j DROP
 RULES
+  fi
+  echo "INPUT -i $BRIDGE -j DROP"
 }
 
 with_comment() { printf '%s -m comment --comment %s' "$1" "$TAG"; }
@@ -68,7 +79,7 @@ case "${1:-run}" in
   run)
     apply
     check || { log "the rules could not be applied"; exit 1; }
-    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER:53 (udp, tcp) and nothing on the host ($IPT)"
+    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER:53 (udp, tcp) and nothing else on the host ($IPT)"
     trap 'remove; log "rules for $BRIDGE removed"; exit 0' TERM INT
     # Re-applied every 30 s: a Docker restart rebuilds its chains.
     while :; do sleep 30 & wait $!; apply || log "re-applying the rules failed; the health check will say which is missing"; done
