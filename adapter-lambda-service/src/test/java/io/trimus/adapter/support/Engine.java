@@ -102,8 +102,13 @@ public final class Engine {
         if (container.isEmpty()) {
             return "";
         }
+        return logsOf(container.get().getId());
+    }
+
+    /** A container's output so far (stdout and stderr), or "" once it is gone. */
+    public static String logsOf(String containerId) {
         StringBuilder out = new StringBuilder();
-        try (var callback = docker().logContainerCmd(container.get().getId()).withStdOut(true).withStdErr(true)
+        try (var callback = docker().logContainerCmd(containerId).withStdOut(true).withStdErr(true)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
