@@ -48,7 +48,7 @@ class UpstreamResolverTest {
     @BeforeEach
     void start() throws Exception {
         fakeUpstream = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
-        fakeUpstream.setSoTimeout(3000);
+        fakeUpstream.setSoTimeout(10_000);
         resolver = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", fakeUpstream.getLocalPort()),
                 Duration.ofSeconds(2), 1);
     }
@@ -84,8 +84,18 @@ class UpstreamResolverTest {
     void everyQueryGoesOutWithAFreshRandomId() throws Exception {
         Set<Integer> ids = new HashSet<>();
         for (int i = 0; i < 20; i++) {
+            // the in-flight slot of the previous question is given back by a listener of its future, which may run
+            // just after the test saw the answer; with a limit of 1 the next question must wait for it
+            await().atMost(Duration.ofSeconds(5)).until(() -> resolver.inFlight() == 0);
             Future<Message> answer = resolver.resolve(name("www.example.test"), Type.A);
-            DatagramPacket received = receive();
+            assertThat(answer.failed()).as("question %d refused: %s", i, answer.cause()).isFalse();
+            DatagramPacket received;
+            try {
+                received = receive();
+            } catch (java.net.SocketTimeoutException lost) {
+                throw new AssertionError("question " + i + " never reached the upstream; its answer: "
+                        + (answer.isComplete() ? answer.cause() : "pending"), lost);
+            }
             Message query = DnsTestClient.parse(java.util.Arrays.copyOf(received.getData(), received.getLength()));
             ids.add(query.getHeader().getID());
             send(fakeUpstream, (InetSocketAddress) received.getSocketAddress(),
