@@ -155,7 +155,7 @@ class DashboardPagesTest {
              PreparedStatement insert = db.prepareStatement("""
                      insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, container_id,
                          source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at)
-                     select gen_random_uuid(), ?, null, null, null, '172.31.250.9',
+                     select gen_random_uuid(), ?, null, null, null, '10.199.96.9',
                             case when i < 40 then 'flood-' || i || '.noisy.test'
                                  else 'grouped-by-name.noisy.test' end,
                             case when i % 2 = 0 then 'A' else 'TXT' end,

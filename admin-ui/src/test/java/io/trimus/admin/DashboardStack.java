@@ -28,8 +28,8 @@ import java.util.concurrent.CompletableFuture;
 public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     /** The tests' egress network: what a docker agent's "network" names to be held by the resolver. */
     public static final String NETWORK = "trimus-ui-test-egress";
-    static final String SUBNET = "172.31.250.0/24";
-    static final String GATEWAY = "172.31.250.1";
+    static final String SUBNET = "10.199.96.0/24";
+    static final String GATEWAY = "10.199.96.1";
     static final String BRIDGE = "trimus-uitest0";
     /** Base URL of run-service itself (not through the switch), for tests that set up data. */
     public static final String RUN_SERVICE_KEY = "trimus-test.run-service-direct";
