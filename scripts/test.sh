@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# ./trimus test: make sure the machine has what the tests need (Docker, busybox-static, gcc, chromium), then
+# ./mvnw verify (arguments are passed on to Maven).
+set -euo pipefail
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+
+# What the tests need besides Docker: busybox-static for the test images, gcc to build the setuid probe, and
+# Debian's headless Chromium for the dashboard's browser tests (Playwright drives it; it never downloads a browser).
+ensure_test_tools() {
+  if is_debian_root; then
+    apt_install busybox-static gcc libc6-dev chromium chromium-driver
+  fi
+  local missing=()
+  [ -x /bin/busybox ] || missing+=("busybox-static (/bin/busybox)")
+  [ -x /usr/lib/chromium/chromium ] || missing+=("chromium (/usr/lib/chromium/chromium)")
+  command -v gcc >/dev/null 2>&1 || missing+=("gcc")
+  command -v java >/dev/null 2>&1 || missing+=("Java 17 (java)")
+  [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]}"
+}
+
+run_tests() {
+  ensure_docker
+  ensure_test_tools
+  ./mvnw -B verify "$@"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  run_tests "$@"
+fi

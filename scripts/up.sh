@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# ./trimus up: build, then run the whole system on embedded Kafka and PostgreSQL (foreground; Ctrl-C stops all).
+set -euo pipefail
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+. "$ROOT/scripts/demo-image.sh"
+
+wait_for() { # url seconds name pid
+  local deadline=$((SECONDS + $2))
+  while [ $SECONDS -lt $deadline ]; do
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+    kill -0 "$4" 2>/dev/null || return 1
+    sleep 0.5
+  done
+  return 1
+}
+
+up() {
+  mkdir -p .trimus/logs
+  ensure_docker
+  build
+  demo_image
+  local kafka_port=${TRIMUS_KAFKA_PORT:-9092} pg_port=${TRIMUS_POSTGRES_PORT:-5432}
+  local cp="$ROOT/testing/target/classes:$(cat testing/target/classes/io/trimus/testing/infra.classpath)"
+  local pids=()
+  local infra_in=.trimus/infra.stdin
+  rm -f "$infra_in"; mkfifo "$infra_in"
+
+  stop_all() {
+    trap - INT TERM EXIT
+    log "stopping"
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+      for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      kill -KILL "$pid" 2>/dev/null || true
+    done
+    exec 3>&- 2>/dev/null || true      # infra stops when its stdin closes
+    [ -n "${infra_pid:-}" ] && wait "$infra_pid" 2>/dev/null || true
+    rm -f "$infra_in"
+    log "stopped"
+  }
+  trap 'stop_all; exit 130' INT
+  trap 'stop_all; exit 143' TERM
+  trap 'stop_all' EXIT
+
+  log "starting Kafka (127.0.0.1:$kafka_port) and PostgreSQL (127.0.0.1:$pg_port), data in .trimus/data"
+  java -Xmx256m -cp "$cp" io.trimus.testing.DevInfraMain --data-dir .trimus/data \
+      --kafka-port "$kafka_port" --postgres-port "$pg_port" <"$infra_in" >.trimus/logs/infra.log 2>&1 &
+  infra_pid=$!
+  exec 3>"$infra_in"
+  for _ in $(seq 1 240); do
+    grep -q '^READY' .trimus/logs/infra.log 2>/dev/null && break
+    kill -0 "$infra_pid" 2>/dev/null || { cat .trimus/logs/infra.log; die "Kafka/PostgreSQL did not start"; }
+    sleep 0.5
+  done
+  grep -q '^READY' .trimus/logs/infra.log || die "Kafka/PostgreSQL not ready after 120 s (.trimus/logs/infra.log)"
+
+  # Company secrets are encrypted with TRIMUS_ENCRYPTION_KEY; without one set, a key generated on the first start
+  # is kept in .trimus/encryption.key (0600). It goes to the services in their environment, not on the command line.
+  local key_file=.trimus/encryption.key
+  if [ -z "${TRIMUS_ENCRYPTION_KEY:-}" ]; then
+    if [ ! -s "$key_file" ]; then
+      (umask 077 && head -c 32 /dev/urandom | base64 >"$key_file")
+      log "generated TRIMUS_ENCRYPTION_KEY in $key_file (keep it: secrets stored with it cannot be read without it)"
+    fi
+    TRIMUS_ENCRYPTION_KEY=$(cat "$key_file")
+  fi
+
+  # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but the
+  # resolver may listen on the host's other addresses.
+  local common=(-Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
+  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" \
+      -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
+      -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
+      -jar run-service/target/quarkus-app/quarkus-run.jar >.trimus/logs/run-service.log 2>&1 &
+  pids+=($!)
+  local run_pid=$!
+  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" -jar adapter-lambda-service/target/quarkus-app/quarkus-run.jar \
+      >.trimus/logs/adapter-lambda-service.log 2>&1 &
+  pids+=($!)
+  local adapter_pid=$!
+  wait_for http://127.0.0.1:8081/q/health/ready 120 run-service "$run_pid" \
+      || { tail -30 .trimus/logs/run-service.log; die "run-service did not become ready"; }
+  wait_for http://127.0.0.1:8082/q/health/ready 120 adapter "$adapter_pid" \
+      || { tail -30 .trimus/logs/adapter-lambda-service.log; die "adapter-lambda-service did not become ready"; }
+  # The resolver listens on the egress network's gateway, which exists once the adapter has ensured the network.
+  local dns_addr=${TRIMUS_EGRESS_DNS_ADDR:-172.30.0.1:53}
+  # An internal network keeps sandboxes off everything but the host itself: as root, lock the host side too (only
+  # the resolver's port 53 on the gateway), with the rules docker-compose.yml's egress-firewall uses; removed on stop.
+  local gateway=${TRIMUS_EGRESS_NETWORK_GATEWAY:-172.30.0.1}
+  if [ "$(id -u)" = 0 ] && command -v iptables >/dev/null 2>&1; then
+    TRIMUS_EGRESS_NETWORK_BRIDGE_NAME=${TRIMUS_EGRESS_NETWORK_BRIDGE_NAME:-trimus-egress0} \
+    TRIMUS_EGRESS_NETWORK_SUBNET=${TRIMUS_EGRESS_NETWORK_SUBNET:-172.30.0.0/24} \
+    TRIMUS_EGRESS_NETWORK_GATEWAY=$gateway TRIMUS_EGRESS_RESOLVER_IP=$gateway \
+      sh deploy/egress-firewall/egress-firewall.sh run >.trimus/logs/egress-firewall.log 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 20); do grep -q 'may reach' .trimus/logs/egress-firewall.log 2>/dev/null && break; sleep 0.25; done
+    grep -q 'may reach' .trimus/logs/egress-firewall.log \
+      || { cat .trimus/logs/egress-firewall.log; die "could not lock the host side of the egress network"; }
+  else
+    log "warning: not root (or no iptables): sandboxes can reach services listening on this host's egress address $gateway"
+  fi
+  java "${common[@]}" \
+      -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
+      -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
+      -Dtrimus.egress.dns.addr="$dns_addr" \
+      -jar egress-service/target/quarkus-app/quarkus-run.jar >.trimus/logs/egress-service.log 2>&1 &
+  pids+=($!)
+  local egress_pid=$!
+  wait_for http://127.0.0.1:8083/q/health/ready 120 egress "$egress_pid" \
+      || { tail -30 .trimus/logs/egress-service.log; die "egress-service did not become ready"; }
+  # The dashboard last: it reads the others. Loopback only: it has no sign-in yet.
+  java "${common[@]}" -Dquarkus.http.port=8080 \
+      -Dtrimus.run-service-url=http://127.0.0.1:8081 -Dtrimus.egress-service-url=http://127.0.0.1:8083 \
+      -jar admin-ui/target/quarkus-app/quarkus-run.jar >.trimus/logs/admin-ui.log 2>&1 &
+  pids+=($!)
+  local ui_pid=$!
+  wait_for http://127.0.0.1:8080/q/health/ready 120 admin-ui "$ui_pid" \
+      || { tail -30 .trimus/logs/admin-ui.log; die "admin-ui did not become ready"; }
+  cat <<MSG
+
+  Trimus is up (logs in .trimus/logs, data in .trimus/data). Ctrl-C stops everything.
+
+    dashboard              http://127.0.0.1:8080/
+    run-service API        http://127.0.0.1:8081/api/companies
+    API docs (Swagger UI)  http://127.0.0.1:8081/q/swagger-ui
+    adapter service        http://127.0.0.1:8082/q/health
+    egress-service API     http://127.0.0.1:8083/api/companies/{id}/egress/allowlist
+    egress DNS resolver    $dns_addr (udp+tcp), for containers on trimus-egress-allowlist
+    Kafka                  127.0.0.1:$kafka_port
+    PostgreSQL             postgresql://postgres@127.0.0.1:$pg_port/postgres
+    demo image             trimus/busybox:local
+
+MSG
+  wait -n "${pids[@]}" "$infra_pid" || true
+  log "a component exited; see .trimus/logs"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  up "$@"
+fi
