@@ -1,8 +1,9 @@
 package io.trimus.testing;
 
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import io.trimus.testing.ConfigurationReference.Property;
-import io.trimus.testing.ConfigurationReference.TypeDecl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,9 +21,10 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * docs/configuration.md cannot drift from the code: its reference tables must equal what {@link ConfigurationReference}
- * renders from every service's {@code @ConfigMapping} interfaces and application.properties. A property in the code but
- * not on the page, a default that differs, a property the page lists that no longer exists, or a changed Javadoc line
- * fails the build. {@code -Dtrimus.docs.write=true} (scripts/config-docs.sh) rewrites the page instead.
+ * renders from every service's {@code @ConfigMapping} interfaces (read by {@link ConfigMappingScanner}) and
+ * application.properties. A property in the code but not on the page, a default that differs, a property the page
+ * lists that no longer exists, or a changed Javadoc line fails the build. {@code -Dtrimus.docs.write=true}
+ * (scripts/config-docs.sh) rewrites the page instead.
  */
 class ConfigurationReferenceTest {
 
@@ -32,12 +34,16 @@ class ConfigurationReferenceTest {
             + "-Dtest=ConfigurationReferenceTest -Dsurefire.failIfNoSpecifiedTests=false -Dtrimus.docs.write=true)";
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][^`]*)` \\| `[A-Z0-9_]+` \\| (.*?) \\| .* \\|$");
 
-    private final ConfigurationReference reference = new ConfigurationReference(ROOT);
+    /** Shared: it keeps the parsed sources, so they are parsed once per run rather than once per test. */
+    private static final ConfigurationReference REFERENCE = new ConfigurationReference(ROOT);
+
+    @TempDir
+    Path dir;
 
     @Test
     void theCommittedReferenceIsWhatTheSourcesRender() throws IOException {
         String page = Files.readString(PAGE);
-        String rendered = reference.render();
+        String rendered = REFERENCE.render();
         if (Boolean.getBoolean("trimus.docs.write")) {
             Files.writeString(PAGE, ConfigurationReference.replaceGenerated(page, rendered));
             return;
@@ -66,7 +72,7 @@ class ConfigurationReferenceTest {
     @Test
     void everyServiceHasItsPropertiesFound() {
         Map<String, Map<String, String>> byModule = new LinkedHashMap<>();
-        reference.modules().forEach(m -> byModule.put(m.module(), defaults(m.properties())));
+        REFERENCE.modules().forEach(m -> byModule.put(m.module(), defaults(m.properties())));
 
         assertThat(byModule).containsKeys("run-service", "adapter-lambda-service", "egress-service", "admin-ui");
         assertThat(byModule.get("adapter-lambda-service"))
@@ -77,7 +83,7 @@ class ConfigurationReferenceTest {
         assertThat(byModule.get("run-service")).containsEntry("trimus.outbox.batch-size", "`50`");
         assertThat(byModule.get("egress-service")).containsEntry("trimus.egress.dns.addr", "none");
         assertThat(byModule.get("admin-ui")).containsEntry("trimus.run-service-url", "`http://127.0.0.1:8081`");
-        assertThat(reference.modules()).filteredOn(m -> m.module().equals("adapter-lambda-service")).singleElement()
+        assertThat(REFERENCE.modules()).filteredOn(m -> m.module().equals("adapter-lambda-service")).singleElement()
                 .satisfies(m -> assertThat(m.properties()).filteredOn(p -> p.name().equals("trimus.docker.pids-limit"))
                         .singleElement().satisfies(p -> {
                             assertThat(p.env()).isEqualTo("TRIMUS_DOCKER_PIDS_LIMIT");
@@ -87,7 +93,7 @@ class ConfigurationReferenceTest {
 
     @Test
     void everyPropertyHasAJavadocLine() {
-        List<String> undocumented = reference.modules().stream()
+        List<String> undocumented = REFERENCE.modules().stream()
                 .flatMap(m -> m.properties().stream().filter(p -> p.description().isBlank()).map(p -> m.module() + ": " + p.name()))
                 .toList();
 
@@ -95,9 +101,8 @@ class ConfigurationReferenceTest {
     }
 
     @Test
-    void readsNestedInheritedRenamedAndSplitMappings(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
-        Path pkg = Files.createDirectories(dir.resolve("io/example/config"));
-        Files.writeString(pkg.resolve("AppConfig.java"), """
+    void readsNestedInheritedRenamedAndSplitMappings() throws IOException {
+        List<Property> properties = scan("""
                 package io.example.config;
 
                 import io.smallrye.config.ConfigMapping;
@@ -137,8 +142,7 @@ class ConfigurationReferenceTest {
                         List<String> deepValue();
                     }
                 }
-                """);
-        Files.writeString(pkg.resolve("DockerConfig.java"), """
+                """, """
                 package io.example.config;
                 // @ConfigMapping(prefix = "ignored") in a comment
                 interface DockerConfig {
@@ -146,8 +150,7 @@ class ConfigurationReferenceTest {
                     @io.smallrye.config.WithDefault("unix:///var/run/docker.sock")
                     String host();
                 }
-                """);
-        Files.writeString(pkg.resolve("Common.java"), """
+                """, """
                 package io.example.config;
                 interface Common {
                     /**
@@ -158,8 +161,6 @@ class ConfigurationReferenceTest {
                     @WithDefault("5s") java.time.Duration timeout();
                 }
                 """);
-        List<TypeDecl> types = ConfigurationReference.parseTree(dir);
-        List<Property> properties = ConfigurationReference.properties(types, types);
 
         assertThat(properties).extracting(Property::name).containsExactly("app.docker.host", "app.nested.deep-value",
                 "app.pids-limit", "app.security-opts", "app.the-url", "app.timeout");
@@ -172,6 +173,85 @@ class ConfigurationReferenceTest {
                 });
         assertThat(properties).filteredOn(p -> p.name().equals("app.timeout")).singleElement()
                 .satisfies(p -> assertThat(p.description()).isEqualTo("Inherited, on two lines."));
+    }
+
+    @Test
+    void withParentNameMapsAGroupOntoItsParentsPrefix() throws IOException {
+        assertThat(scan("""
+                package io.example.config;
+                @io.smallrye.config.ConfigMapping(prefix = "app")
+                interface AppConfig {
+                    /** Flattened onto app. */
+                    @io.smallrye.config.WithParentName
+                    Pool pool();
+
+                    /** The pool. */
+                    interface Pool {
+                        /** Size. */
+                        @io.smallrye.config.WithDefault("4")
+                        int size();
+                    }
+                }
+                """)).extracting(p -> p.name() + " " + p.renderedDefault()).containsExactly("app.size `4`");
+    }
+
+    @Test
+    void mapsAndListsOfGroupsGetKeyAndIndexPlaceholders() throws IOException {
+        assertThat(scan("""
+                package io.example.config;
+                import java.util.*;
+                @io.smallrye.config.ConfigMapping(prefix = "app")
+                interface AppConfig {
+                    /** Per tenant. */
+                    Map<String, Tenant> tenants();
+                    /** Per route. */
+                    List<Route> routes();
+                    /** Plain list. */
+                    List<String> tags();
+                    /** A route. */
+                    interface Route {
+                        /** Path. */
+                        String path();
+                    }
+                }
+                """, """
+                package io.example.config;
+                /** A tenant, in its own file. */
+                interface Tenant {
+                    /** Quota. */
+                    @io.smallrye.config.WithDefault("1" + "0")
+                    int quota();
+                }
+                """)).extracting(p -> p.name() + " " + p.env() + " " + p.renderedDefault()).containsExactly(
+                "app.routes[<n>].path APP_ROUTES_N__PATH none", "app.tags APP_TAGS required",
+                "app.tenants.<key>.quota APP_TENANTS_KEY_QUOTA `10`");
+    }
+
+    @Test
+    void aPropertyWithoutJavadocHasABlankDescription() throws IOException {
+        List<Property> properties = scan("""
+                package io.example.config;
+                @io.smallrye.config.ConfigMapping(prefix = "app")
+                interface AppConfig {
+                    // a line comment is no Javadoc
+                    String commented();
+
+                    /* nor is a block comment */
+                    String blockCommented();
+
+                    /** @return only a block tag */
+                    String tagOnly();
+
+                    String bare();
+
+                    /** Documented, see {@link Other#x the other} and {@linkplain Other}. */
+                    String documented();
+                }
+                """);
+
+        assertThat(properties).extracting(p -> p.name() + ": " + p.description()).containsExactly("app.bare: ",
+                "app.block-commented: ", "app.commented: ", "app.documented: Documented, see the other and Other.",
+                "app.tag-only: ");
     }
 
     @Test
@@ -190,11 +270,23 @@ class ConfigurationReferenceTest {
 
     @Test
     void namesFollowSmallRyeConfig() {
-        assertThat(ConfigurationReference.name("maxConcurrentRuns", "")).isEqualTo("max-concurrent-runs");
-        assertThat(ConfigurationReference.name("serviceURL", "")).isEqualTo("service-url");
-        assertThat(ConfigurationReference.name("dnsTTLSeconds", "")).isEqualTo("dns-ttl-seconds");
-        assertThat(ConfigurationReference.env("trimus.egress.dns.upstream-max-in-flight"))
+        assertThat(ConfigMappingScanner.name("maxConcurrentRuns", "")).isEqualTo("max-concurrent-runs");
+        assertThat(ConfigMappingScanner.name("serviceURL", "")).isEqualTo("service-url");
+        assertThat(ConfigMappingScanner.name("dnsTTLSeconds", "")).isEqualTo("dns-ttl-seconds");
+        assertThat(ConfigMappingScanner.env("trimus.egress.dns.upstream-max-in-flight"))
                 .isEqualTo("TRIMUS_EGRESS_DNS_UPSTREAM_MAX_IN_FLIGHT");
+    }
+
+    /** The properties {@link ConfigMappingScanner} finds in the given files of package io.example.config. */
+    private List<Property> scan(String... units) throws IOException {
+        Path pkg = Files.createDirectories(dir.resolve("io/example/config"));
+        for (String unit : units) {
+            Matcher type = Pattern.compile("(?m)^(?:public )?interface (\\w+)").matcher(unit);
+            assertThat(type.find()).as("a top-level interface in %s", unit).isTrue();
+            Files.writeString(pkg.resolve(type.group(1) + ".java"), unit);
+        }
+        List<ClassOrInterfaceDeclaration> interfaces = ConfigMappingScanner.interfaces(dir);
+        return ConfigMappingScanner.properties(interfaces, interfaces);
     }
 
     /** "module property" → rendered default, from the rendered tables (a property may be in several services). */
