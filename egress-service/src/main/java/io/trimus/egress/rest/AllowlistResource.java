@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.allowlist.AllowlistService;

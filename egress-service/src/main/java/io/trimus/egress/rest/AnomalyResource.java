@@ -1,5 +1,6 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.problem.Ids;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;

@@ -1,5 +1,6 @@
 package io.trimus.run.service;
 
+import io.trimus.commons.problem.ProblemException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;

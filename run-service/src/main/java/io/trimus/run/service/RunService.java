@@ -1,5 +1,6 @@
 package io.trimus.run.service;
 
+import io.trimus.commons.problem.ProblemException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

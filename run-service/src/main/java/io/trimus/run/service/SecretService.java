@@ -1,5 +1,6 @@
 package io.trimus.run.service;
 
+import io.trimus.commons.problem.ProblemException;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
