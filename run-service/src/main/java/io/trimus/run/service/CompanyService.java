@@ -1,9 +1,9 @@
 package io.trimus.run.service;
 
-import io.trimus.commons.problem.ProblemException;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.run.repository.Company;
 import io.trimus.run.repository.CompanyRepository;
 import jakarta.enterprise.context.ApplicationScoped;
