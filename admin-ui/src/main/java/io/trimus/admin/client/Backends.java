@@ -2,8 +2,8 @@ package io.trimus.admin.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
-import io.trimus.commons.problem.Problem;
 import io.trimus.admin.config.TrimusConfig;
+import io.trimus.commons.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.ws.rs.ProcessingException;
