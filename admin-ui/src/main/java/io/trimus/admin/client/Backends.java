@@ -1,9 +1,9 @@
 package io.trimus.admin.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.trimus.admin.config.TrimusConfig;
+import io.trimus.commons.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.ws.rs.ProcessingException;
@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class Backends {
     private static final Logger LOG = Logger.getLogger(Backends.class);
+    private static final Problem NO_PROBLEM = new Problem(null, null, 0, null, null, null);
 
     private final ObjectMapper json;
 
@@ -80,8 +81,8 @@ public class Backends {
 
     private BackendException answered(Backend backend, Response response, Throwable cause) {
         int status = response == null ? 0 : response.getStatus();
-        JsonNode problem = problem(response);
-        String detail = problem.path("detail").asText(null);
+        Problem problem = problem(response);
+        String detail = problem.detail();
         String name = backend.displayName();
         if (status == 404) {
             return new BackendException(backend, BackendException.Kind.NOT_FOUND,
@@ -89,7 +90,7 @@ public class Backends {
         }
         if (status == 400 || status == 409 || status == 422) {
             return new BackendException(backend, BackendException.Kind.REFUSED,
-                    detail == null ? name + " refused the request." : detail, problem.path("field").asText(null),
+                    detail == null ? name + " refused the request." : detail, problem.field(),
                     cause);
         }
         if (status == 503) {
@@ -101,15 +102,19 @@ public class Backends {
                 name + " could not answer (HTTP " + status + "); try again in a moment.", null, cause);
     }
 
-    private JsonNode problem(Response response) {
+    /** The backend's problem+json body; an empty problem when it sent none or something else. */
+    private Problem problem(Response response) {
         try {
             if (response != null && response.hasEntity()) {
-                return json.readTree(response.readEntity(String.class));
+                Problem problem = json.readValue(response.readEntity(String.class), Problem.class);
+                if (problem != null) {
+                    return problem;
+                }
             }
         } catch (RuntimeException | java.io.IOException e) {
             LOG.debug("A backend error without a readable problem body", e);
         }
-        return json.createObjectNode();
+        return NO_PROBLEM;
     }
 
     private static String capitalised(String text) {

@@ -1,14 +1,14 @@
 package io.trimus.admin.client;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Company names for pages that know only ids (egress-service knows no names), read from run-service and kept;
- * a company's name never changes in this version. Falls back to the id when run-service cannot say.
+ * Company names for pages that know only ids (egress-service knows no names), read from run-service and kept (at
+ * most {@value #MAX_KEPT}); a company's name never changes in this version. Falls back to the id when run-service cannot say.
  */
 @ApplicationScoped
 public class CompanyNames {
@@ -16,7 +16,7 @@ public class CompanyNames {
 
     private final RunServiceApi runService;
     private final Backends backends;
-    private final Map<UUID, String> names = new ConcurrentHashMap<>();
+    private final Cache<UUID, String> names = Caffeine.newBuilder().maximumSize(MAX_KEPT).build();
 
     CompanyNames(RunServiceApi runService, Backends backends) {
         this.runService = runService;
@@ -28,15 +28,13 @@ public class CompanyNames {
         if (companyId == null) {
             return "unattributed source";
         }
-        String known = names.get(companyId);
+        String known = names.getIfPresent(companyId);
         if (known != null) {
             return known;
         }
         try {
             String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(companyId)).name();
-            if (names.size() < MAX_KEPT) {
-                names.put(companyId, name);
-            }
+            names.put(companyId, name);
             return name;
         } catch (BackendException e) {
             return companyId.toString();

@@ -3,7 +3,7 @@ package io.trimus.egress.allowlist;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
-import io.trimus.egress.rest.ProblemException;
+import io.trimus.commons.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 

@@ -3,8 +3,8 @@ package io.trimus.egress.anomaly;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.trimus.commons.messaging.CloudEventRecords;
+import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.EgressAnomaly;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
@@ -18,7 +18,6 @@ import org.jboss.logging.Logger;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @ApplicationScoped
 public class KafkaAnomalyPublisher implements AnomalyPublisher {
-    static final URI SOURCE = URI.create("trimus/egress-service");
+    static final URI SOURCE = CloudEventRecords.source("egress-service");
     /** Kafka key of anomalies from a source no sandbox is registered at. */
     public static final String UNATTRIBUTED_KEY = "unattributed";
     static final Duration LOG_INTERVAL = Duration.ofSeconds(10);
@@ -70,18 +69,8 @@ public class KafkaAnomalyPublisher implements AnomalyPublisher {
 
     /** The Kafka message of one event: CloudEvent attributes and the record key. */
     static Message<EgressAnomaly> message(EgressAnomaly anomaly) {
-        return Message.of(anomaly)
-                .addMetadata(OutgoingCloudEventMetadata.builder()
-                        .withId(anomaly.id().toString())
-                        .withType(EventTypes.EGRESS_ANOMALY)
-                        .withSource(SOURCE)
-                        .withSubject(key(anomaly))
-                        .withDataContentType("application/json")
-                        .withTimestamp(anomaly.lastSeen().atZone(ZoneOffset.UTC))
-                        .build())
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                        .withKey(key(anomaly))
-                        .build());
+        return CloudEventRecords.message(anomaly,
+                Envelope.of(anomaly.id(), EventTypes.EGRESS_ANOMALY, SOURCE, key(anomaly), anomaly.lastSeen()));
     }
 
     /** The record key: the company id, or {@value #UNATTRIBUTED_KEY}. */

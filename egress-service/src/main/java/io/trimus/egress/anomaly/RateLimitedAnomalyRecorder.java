@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.events.EgressAnomaly;
@@ -18,9 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Turns denied lookups into anomaly events without flooding: the first denial of a (source, sandbox, name, type,
@@ -36,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * ({@code *.attacker.example}), else {@code *}; its count is the exact number of denials folded.
  * <p>
  * Never blocks the resolver: {@link #record} touches at most two map entries and hands at most one event to the
- * publisher, which does not wait; a background thread closes windows. At most {@code maxKeys} keys are tracked:
+ * publisher, which does not wait; a Quarkus scheduler job closes windows. At most {@code maxKeys} keys are tracked:
  * reaching the bound flushes every window early (their repeats are published, nothing is dropped).
  */
 @Singleton
@@ -127,7 +126,6 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
     private final Counter denials;
     private final Counter overflowDenials;
-    private ScheduledExecutorService ticker;
 
     @Inject
     public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, TrimusConfig config, MeterRegistry registry) {
@@ -300,37 +298,33 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         return windows.size();
     }
 
-    /** Starts closing windows in the background, a few times per window. */
-    public synchronized void start() {
-        if (ticker != null) {
-            return;
-        }
-        long tick = Math.max(50, Math.min(1000, window.toMillis() / 5));
-        ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "trimus-anomaly-windows");
-            thread.setDaemon(true);
-            return thread;
-        });
-        ticker.scheduleWithFixedDelay(() -> {
-            try {
-                flushDue();
-            } catch (RuntimeException e) {
-                LOG.errorf(e, "closing anomaly windows failed");
-            }
-        }, tick, tick, TimeUnit.MILLISECONDS);
+    /**
+     * How often windows are checked for their end: a few times per window, from 50 ms to 1 s (the Quarkus scheduler
+     * checks its jobs once a second, so a window shorter than 5 s may close up to a second late).
+     */
+    public Duration tick() {
+        return Duration.ofMillis(Math.max(50, Math.min(1000, window.toMillis() / 5)));
     }
 
-    /** Stops the background thread and publishes what is still folded. */
-    public synchronized void stop() {
-        if (ticker != null) {
-            ticker.shutdownNow();
-            ticker = null;
-        }
+    /** Publishes what is still folded (shutdown). */
+    public void stop() {
         flushAll();
     }
 
-    void onStart(@Observes StartupEvent event) {
-        start();
+    void onStart(@Observes StartupEvent event, Scheduler scheduler) {
+        scheduler.newJob("trimus-anomaly-windows")
+                .setInterval(tick().toString())
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                .setTask(execution -> closeDueWindows())
+                .schedule();
+    }
+
+    private void closeDueWindows() {
+        try {
+            flushDue();
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "closing anomaly windows failed");
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {

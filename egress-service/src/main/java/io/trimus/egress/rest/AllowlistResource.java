@@ -2,6 +2,8 @@ package io.trimus.egress.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.allowlist.AllowlistService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

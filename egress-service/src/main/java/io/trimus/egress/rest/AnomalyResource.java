@@ -3,6 +3,7 @@ package io.trimus.egress.rest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
+import io.trimus.commons.problem.Ids;
 import io.trimus.egress.anomaly.AnomalyBroadcast;
 import io.trimus.egress.anomaly.AnomalyEvent;
 import io.trimus.egress.anomaly.AnomalyFilter;

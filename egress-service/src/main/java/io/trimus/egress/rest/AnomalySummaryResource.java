@@ -1,6 +1,7 @@
 package io.trimus.egress.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
 import io.trimus.egress.anomaly.AnomalyGroup;
 import io.trimus.egress.anomaly.AnomalyService;
 import jakarta.ws.rs.GET;

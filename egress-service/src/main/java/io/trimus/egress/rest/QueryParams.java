@@ -1,5 +1,6 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.EgressAnomaly;
 
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.trimus.egress.sandbox;
 
-import io.trimus.egress.rest.ProblemException;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.SandboxRegistration;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;

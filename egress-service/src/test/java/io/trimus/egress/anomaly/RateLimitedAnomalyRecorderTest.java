@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,9 +35,21 @@ class RateLimitedAnomalyRecorderTest {
     private RateLimitedAnomalyRecorder recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, clock,
             new SimpleMeterRegistry());
 
+    private ScheduledExecutorService closer;
+
     @AfterEach
     void stop() {
+        if (closer != null) {
+            closer.shutdownNow();
+        }
         recorder.stop();
+    }
+
+    /** What the service's scheduler job does, a few times per window: close the windows that have ended. */
+    private void closeWindowsInBackground() {
+        long tick = recorder.tick().toMillis();
+        closer = Executors.newSingleThreadScheduledExecutor();
+        closer.scheduleWithFixedDelay(recorder::flushDue, tick, tick, TimeUnit.MILLISECONDS);
     }
 
     @Test
@@ -148,7 +161,7 @@ class RateLimitedAnomalyRecorderTest {
     void concurrentFloodWithWindowsClosingMeanwhileStillAddsUpExactly() throws Exception {
         recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000,
                 Clock.systemUTC(), new SimpleMeterRegistry());
-        recorder.start();
+        closeWindowsInBackground();
         int threads = 4;
         int perThread = 50_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -321,7 +334,7 @@ class RateLimitedAnomalyRecorderTest {
     void concurrentFloodOfFreshNamesIsAFewEventsThatStillAddUpExactly() throws Exception {
         recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(50), 100_000, 100,
                 Clock.systemUTC(), new SimpleMeterRegistry());
-        recorder.start();
+        closeWindowsInBackground();
         int threads = 4;
         int perThread = 100_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

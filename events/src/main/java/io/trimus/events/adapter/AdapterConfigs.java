@@ -20,12 +20,21 @@ public final class AdapterConfigs {
         AdapterType type = AdapterType.fromWire(adapterType).orElseThrow(() -> new AdapterConfigException(
                 "adapter_type", "unknown adapter type '" + adapterType + "' (known: docker, claude_sandbox, "
                         + "codex_sandbox, claude_local, codex_local, lambda, remote)"));
-        switch (type) {
+        parse(type, config);
+        return type;
+    }
+
+    /**
+     * Reads and validates {@code config} as the adapter_config of {@code type}.
+     *
+     * @throws AdapterConfigException naming the wrong field
+     */
+    public static AdapterConfig parse(AdapterType type, JsonNode config) {
+        return switch (type) {
             case DOCKER -> DockerAdapterConfig.parse(config);
             case CLAUDE_SANDBOX, CODEX_SANDBOX, CLAUDE_LOCAL, CODEX_LOCAL -> CliAdapterConfig.parse(type, config);
             case LAMBDA -> LambdaAdapterConfig.parse(config);
             case REMOTE -> RemoteAdapterConfig.parse(config);
-        }
-        return type;
+        };
     }
 }

@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  */
 public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, boolean dangerouslySkipPermissions,
                                List<String> extraArgs, String apiKeySecret, Integer timeoutSec, String image,
-                               String memory, Double cpus, Long pidsLimit, String command) {
+                               String memory, Double cpus, Long pidsLimit, String command)
+        implements AdapterConfig {
 
     /** Names of company secrets (and so of the variables they may become). */
     public static final Pattern SECRET_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
@@ -47,6 +48,15 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
     /** The secret name holding the provider key: the configured one, else the variable's own name. */
     public String apiKeySecretName() {
         return apiKeySecret != null ? apiKeySecret : cli.apiKeyEnv();
+    }
+
+    /**
+     * The provider key, sealed as the variable it becomes: required in a sandbox, which has no other credentials;
+     * optional on the host, where the CLI may be logged in.
+     */
+    @Override
+    public List<SecretNeed> secretNeeds() {
+        return List.of(new SecretNeed(apiKeySecretName(), cli.apiKeyEnv(), sandboxed, "its " + cli.apiKeyEnv()));
     }
 
     /** Memory limit in bytes, or null when none is set. */

@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * @param timeoutSec wall-clock limit in seconds (≥ 10), or null for the adapter default
  */
 public record DockerAdapterConfig(String image, List<String> command, Map<String, String> env, String network,
-                                  boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec) {
+                                  boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec)
+        implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
     public static final int MIN_TIMEOUT_SEC = 10;
@@ -36,6 +37,12 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX;
+
+    /** None: an operator image gets only the env its adapter_config writes out. */
+    @Override
+    public List<SecretNeed> secretNeeds() {
+        return List.of();
+    }
 
     /** Memory limit in bytes, or null when none is set. */
     public Long memoryBytes() {

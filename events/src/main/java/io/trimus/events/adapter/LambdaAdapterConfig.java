@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,7 @@ import java.util.regex.Pattern;
  * @param backoffMs   wait before the first retry, doubled for each further one
  */
 public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, String> headers, AuthHeader authHeader,
-                                  int timeoutMs, int retries, int backoffMs) {
+                                  int timeoutMs, int retries, int backoffMs) implements AdapterConfig {
 
     /**
      * Key of the auth header's value in {@code run.requested}'s sealed secrets. Keyed by the role the value plays, as
@@ -86,6 +87,13 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
                 bounded(config.get("timeout_ms"), "timeout_ms", MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
                 bounded(config.get("retries"), "retries", 0, MAX_RETRIES, 0),
                 bounded(config.get("backoff_ms"), "backoff_ms", MIN_BACKOFF_MS, MAX_BACKOFF_MS, DEFAULT_BACKOFF_MS));
+    }
+
+    /** The auth header's value when the agent names one, sealed as {@link #AUTH_HEADER_SECRET}; always required. */
+    @Override
+    public List<SecretNeed> secretNeeds() {
+        return authHeader == null ? List.of() : List.of(new SecretNeed(authHeader.secret(),
+                AUTH_HEADER_SECRET, true, "the value of its " + authHeader.name() + " header"));
     }
 
     /** The URL's port, or the scheme's default. */

@@ -2,6 +2,7 @@ package io.trimus.events.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -15,12 +16,19 @@ import java.util.regex.Pattern;
  * @param adapterType   the adapter the worker runs it with; never {@code remote}
  * @param adapterConfig that adapter's adapter_config, validated against its contract
  */
-public record RemoteAdapterConfig(String workerTag, AdapterType adapterType, JsonNode adapterConfig) {
+public record RemoteAdapterConfig(String workerTag, AdapterType adapterType, JsonNode adapterConfig)
+        implements AdapterConfig {
 
     /** Letters, digits, {@code .}, {@code _} and {@code -}, at most 64: it is part of a Kafka consumer group name. */
     public static final Pattern TAG = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Set<String> FIELDS = Set.of("worker_tag", "adapter_type", "adapter_config");
     private static final String PREFIX = ConfigFields.PREFIX;
+
+    /** Those of the adapter the worker runs: they travel sealed in the task, and the worker opens them. */
+    @Override
+    public List<SecretNeed> secretNeeds() {
+        return AdapterConfigs.parse(adapterType, adapterConfig).secretNeeds();
+    }
 
     /**
      * Reads and validates a remote adapter_config, the inner adapter's config included.

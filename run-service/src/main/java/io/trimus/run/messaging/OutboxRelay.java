@@ -5,9 +5,9 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.ConsumeEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.trimus.commons.messaging.CloudEventRecords;
+import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.OutboxEvent;
@@ -19,7 +19,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class OutboxRelay {
     static final String WAKE_ADDRESS = "trimus.outbox.wake";
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-    private static final URI SOURCE = URI.create("trimus/run-service");
+    private static final URI SOURCE = CloudEventRecords.source("run-service");
 
     private final Map<String, MutinyEmitter<String>> emitters;
     private final OutboxRepository outbox;
@@ -99,16 +98,8 @@ public class OutboxRelay {
         if (emitter == null) {
             return Uni.createFrom().failure(new IllegalStateException("no channel for topic " + row.topic));
         }
-        Message<String> message = Message.of(row.payload)
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(row.messageKey).build())
-                .addMetadata(OutgoingCloudEventMetadata.builder()
-                        .withId(row.id.toString())
-                        .withType(row.type)
-                        .withSource(SOURCE)
-                        .withSubject(row.messageKey)
-                        .withDataContentType("application/json")
-                        .withTimestamp(row.createdAt.atZone(ZoneOffset.UTC))
-                        .build());
+        Message<String> message = CloudEventRecords.message(row.payload,
+                Envelope.of(row.id, row.type, SOURCE, row.messageKey, row.createdAt));
         return emitter.sendMessage(message).ifNoItem().after(config.outbox().sendTimeout()).fail();
     }
 }

@@ -1,14 +1,17 @@
 package io.trimus.run.repository;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 import java.util.UUID;
 
-/** An agent of a company: which adapter runs it and that adapter's validated configuration (JSON text). */
+/** An agent of a company: which adapter runs it and that adapter's validated configuration (a jsonb column). */
 @Entity
 @Table(name = "agent")
 public class Agent {
@@ -17,7 +20,8 @@ public class Agent {
     public UUID companyId;
     public String name;
     public String adapterType;
-    @Column(columnDefinition = "text")
-    public String adapterConfig;
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(columnDefinition = "jsonb")
+    public JsonNode adapterConfig;
     public Instant createdAt;
 }

@@ -1,13 +1,12 @@
 package io.trimus.run.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.service.AgentService;
-import io.trimus.run.service.Ids;
-import io.trimus.run.service.ProblemException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -28,11 +27,9 @@ import java.util.UUID;
 @Consumes(MediaType.APPLICATION_JSON)
 public class AgentResource {
     private final AgentService agents;
-    private final ObjectMapper json;
 
-    AgentResource(AgentService agents, ObjectMapper json) {
+    AgentResource(AgentService agents) {
         this.agents = agents;
-        this.json = json;
     }
 
     /** Body of POST …/agents. */
@@ -68,12 +65,7 @@ public class AgentResource {
     }
 
     private AgentView view(Agent a) {
-        try {
-            String isolation = AdapterType.fromWire(a.adapterType).map(AdapterType::isolation).orElse("unknown");
-            return new AgentView(a.id, a.companyId, a.name, a.adapterType, isolation, json.readTree(a.adapterConfig),
-                    a.createdAt);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("stored adapter_config is not JSON", e);
-        }
+        String isolation = AdapterType.fromWire(a.adapterType).map(AdapterType::isolation).orElse("unknown");
+        return new AgentView(a.id, a.companyId, a.name, a.adapterType, isolation, a.adapterConfig, a.createdAt);
     }
 }

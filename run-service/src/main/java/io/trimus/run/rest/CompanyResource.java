@@ -1,11 +1,11 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Company;
 import io.trimus.run.service.CompanyService;
-import io.trimus.run.service.Ids;
-import io.trimus.run.service.ProblemException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

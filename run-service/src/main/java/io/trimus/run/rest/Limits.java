@@ -1,6 +1,6 @@
 package io.trimus.run.rest;
 
-import io.trimus.run.service.ProblemException;
+import io.trimus.commons.problem.ProblemException;
 
 /** Parses the {@code limit} query parameter of the list endpoints, naming it when it is out of range. */
 final class Limits {

@@ -1,13 +1,13 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.messaging.OutboxRelay;
 import io.trimus.run.repository.Run;
-import io.trimus.run.service.Ids;
-import io.trimus.run.service.ProblemException;
 import io.trimus.run.service.RunService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

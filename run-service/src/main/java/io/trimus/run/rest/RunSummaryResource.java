@@ -1,8 +1,8 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
 import io.trimus.events.RunState;
-import io.trimus.run.service.Ids;
 import io.trimus.run.service.RunService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

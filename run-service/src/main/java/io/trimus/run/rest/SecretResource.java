@@ -1,8 +1,8 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
-import io.trimus.run.service.Ids;
-import io.trimus.run.service.ProblemException;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.run.service.SecretService;
 import io.trimus.run.service.SecretService.SecretInfo;
 import jakarta.ws.rs.Consumes;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterConfigException;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
@@ -72,7 +73,7 @@ public class AgentService {
         agent.companyId = companyId;
         agent.name = trimmed;
         agent.adapterType = type.wireName();
-        agent.adapterConfig = adapterConfig.toString();
+        agent.adapterConfig = adapterConfig.deepCopy();
         agent.createdAt = Instant.now();
         return agent;
     }

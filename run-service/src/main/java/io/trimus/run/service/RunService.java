@@ -1,11 +1,9 @@
 package io.trimus.run.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.EventTypes;
 import io.trimus.events.IssueRef;
 import io.trimus.events.OutputTail;
@@ -14,12 +12,13 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
+import io.trimus.events.adapter.AdapterConfig;
+import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
-import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.adapter.AgentCli;
-import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
-import io.trimus.events.adapter.LambdaAdapterConfig;
+import io.trimus.events.adapter.RemoteAdapterConfig;
+import io.trimus.events.adapter.SecretNeed;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
@@ -31,6 +30,7 @@ import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,13 +45,12 @@ public class RunService {
     private final RunRepository runs;
     private final ProcessedEventRepository processedEvents;
     private final Outbox outbox;
-    private final ObjectMapper json;
     private final TrimusConfig config;
     private final SecretService secrets;
     private final SecretCipher cipher;
 
     RunService(AgentService agents, CompanyService companies, RunRepository runs,
-               ProcessedEventRepository processedEvents, Outbox outbox, ObjectMapper json, TrimusConfig config,
+               ProcessedEventRepository processedEvents, Outbox outbox, TrimusConfig config,
                SecretService secrets, SecretCipher cipher) {
         this.secrets = secrets;
         this.cipher = cipher;
@@ -60,7 +59,6 @@ public class RunService {
         this.runs = runs;
         this.processedEvents = processedEvents;
         this.outbox = outbox;
-        this.json = json;
         this.config = config;
     }
 
@@ -77,70 +75,55 @@ public class RunService {
         return agents.get(companyId, agentId).flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
             Run run = queued(agent, issue, input);
             RunRequested event = new RunRequested(UUID.randomUUID(), run.id, companyId, agentId, agent.adapterType,
-                    parse(agent.adapterConfig), issue, input, run.queuedAt, cipher.sealForDispatch(run.id, plain));
+                    agent.adapterConfig, issue, input, run.queuedAt, cipher.sealForDispatch(run.id, plain));
             return runs.persist(run)
                     .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event));
         }));
     }
 
     /**
-     * The secrets a run of this agent takes along, sealed into run.requested by the role they play: a CLI agent's
-     * provider key by the variable it becomes (required in a sandbox, which has no other credentials; optional on the
-     * host, where the CLI may be logged in), a lambda agent's auth header value under
-     * {@link LambdaAdapterConfig#AUTH_HEADER_SECRET} (required when the agent names one). A remote agent takes those
-     * of the adapter its worker runs: they travel sealed in the task, and the worker opens them.
+     * The secrets a run of this agent takes along, sealed into run.requested under the key of the role they play;
+     * which ones, and whether the run may start without them, is the adapter_config's to say
+     * ({@link AdapterConfig#secretNeeds()}). A CLI agent, on the host, in a sandbox or on a worker, also needs a
+     * prompt.
      */
     private Uni<Map<String, String>> secretsFor(Agent agent, IssueRef issue, String input) {
         AdapterType type = AdapterType.fromWire(agent.adapterType).orElse(null);
-        if (type == AdapterType.REMOTE) {
-            RemoteAdapterConfig remote = RemoteAdapterConfig.parse(parse(agent.adapterConfig));
-            return secretsFor(agent, remote.adapterType(), remote.adapterConfig(), issue, input);
-        }
-        return secretsFor(agent, type, type == null ? null : parse(agent.adapterConfig), issue, input);
-    }
-
-    private Uni<Map<String, String>> secretsFor(Agent agent, AdapterType type, JsonNode config, IssueRef issue,
-                                                String input) {
-        if (type == AdapterType.LAMBDA) {
-            return lambdaSecrets(agent, config);
-        }
-        AgentCli cli = type == null ? null : AgentCli.of(type);
-        if (cli == null) {
+        if (type == null) {
             return Uni.createFrom().item(Map.of());
         }
-        if (CliPrompt.of(issue, input).isEmpty()) {
+        AdapterConfig adapterConfig = AdapterConfigs.parse(type, agent.adapterConfig);
+        AdapterType runsAs = adapterConfig instanceof RemoteAdapterConfig remote ? remote.adapterType() : type;
+        if (AgentCli.of(runsAs) != null && CliPrompt.of(issue, input).isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid("input", "or an issue with a title or body is"
-                    + " required: a " + type.wireName() + " agent's prompt is built from them"));
+                    + " required: a " + runsAs.wireName() + " agent's prompt is built from them"));
         }
-        CliAdapterConfig agentConfig = CliAdapterConfig.parse(type, config);
-        String secretName = agentConfig.apiKeySecretName();
-        return secrets.values(agent.companyId, List.of(secretName)).flatMap(values -> {
-            String key = values.get(secretName);
-            if (key == null && agentConfig.sandboxed()) {
-                return Uni.createFrom().failure(missingSecret(agent, secretName, "its " + cli.apiKeyEnv()));
-            }
-            return Uni.createFrom().item(key == null ? Map.<String, String>of() : Map.of(cli.apiKeyEnv(), key));
-        });
+        return sealable(agent, adapterConfig.secretNeeds());
     }
 
-    private Uni<Map<String, String>> lambdaSecrets(Agent agent, JsonNode config) {
-        LambdaAdapterConfig.AuthHeader auth = LambdaAdapterConfig.parse(config).authHeader();
-        if (auth == null) {
+    private Uni<Map<String, String>> sealable(Agent agent, List<SecretNeed> needs) {
+        if (needs.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return secrets.values(agent.companyId, List.of(auth.secret())).flatMap(values -> {
-            String value = values.get(auth.secret());
-            return value == null
-                    ? Uni.createFrom().failure(missingSecret(agent, auth.secret(), "the value of its " + auth.name()
-                            + " header"))
-                    : Uni.createFrom().item(Map.of(LambdaAdapterConfig.AUTH_HEADER_SECRET, value));
+        List<String> names = needs.stream().map(SecretNeed::secretName).distinct().toList();
+        return secrets.values(agent.companyId, names).flatMap(values -> {
+            Map<String, String> sealed = new HashMap<>();
+            for (SecretNeed need : needs) {
+                String value = values.get(need.secretName());
+                if (value != null) {
+                    sealed.put(need.sealedAs(), value);
+                } else if (need.required()) {
+                    return Uni.createFrom().failure(missingSecret(agent, need));
+                }
+            }
+            return Uni.createFrom().item(Map.copyOf(sealed));
         });
     }
 
-    private static ProblemException missingSecret(Agent agent, String secretName, String role) {
-        return ProblemException.conflict("the company has no secret " + secretName + ", which agent " + agent.id
-                + " needs as " + role + "; set it with PUT /api/companies/" + agent.companyId + "/secrets/"
-                + secretName);
+    private static ProblemException missingSecret(Agent agent, SecretNeed need) {
+        return ProblemException.conflict("the company has no secret " + need.secretName() + ", which agent "
+                + agent.id + " needs as " + need.role() + "; set it with PUT /api/companies/" + agent.companyId
+                + "/secrets/" + need.secretName());
     }
 
     /** The run, or a 404 problem. */
@@ -246,7 +229,8 @@ public class RunService {
         }
     }
 
-    private void finish(Run run, RunState state, Integer exitCode, String output, String error, Instant at) {
+    /** Ends a run: the one place a run reaches a terminal state, whoever ends it (adapter, cancel, stale sweep). */
+    void finish(Run run, RunState state, Integer exitCode, String output, String error, Instant at) {
         run.status = state;
         run.exitCode = exitCode;
         run.output = OutputTail.of(output, config.run().outputMaxBytes());
@@ -269,13 +253,5 @@ public class RunService {
         run.input = input;
         run.queuedAt = Instant.now();
         return run;
-    }
-
-    private com.fasterxml.jackson.databind.JsonNode parse(String adapterConfig) {
-        try {
-            return json.readTree(adapterConfig);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored adapter_config is not JSON", e);
-        }
     }
 }

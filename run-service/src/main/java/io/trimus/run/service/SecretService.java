@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.repository.CompanySecret;

@@ -24,10 +24,12 @@ public class StaleRuns {
     private static final int BATCH = 100;
 
     private final RunRepository runs;
+    private final RunService lifecycle;
     private final TrimusConfig config;
 
-    StaleRuns(RunRepository runs, TrimusConfig config) {
+    StaleRuns(RunRepository runs, RunService lifecycle, TrimusConfig config) {
         this.runs = runs;
+        this.lifecycle = lifecycle;
         this.config = config;
     }
 
@@ -51,9 +53,7 @@ public class StaleRuns {
         for (Run run : stale) {
             LOG.warnf("run %s was %s without news since %s: ending it FAILED", run.id, run.status,
                     run.startedAt != null ? run.startedAt : run.dispatchedAt);
-            run.status = RunState.FAILED;
-            run.error = reason;
-            run.finishedAt = now;
+            lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
         }
         return stale.size();
     }

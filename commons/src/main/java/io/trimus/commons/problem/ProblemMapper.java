@@ -1,4 +1,4 @@
-package io.trimus.egress.rest;
+package io.trimus.commons.problem;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,20 +13,25 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import java.util.stream.Collectors;
 
-/** Turns every failure into problem+json; clients never see class names, stack traces or SQL. */
+/**
+ * Turns every failure of a JSON API into problem+json; clients never see class names, stack traces or SQL. A
+ * service opts in by indexing this jar ({@code quarkus.index-dependency.trimus-commons.*}); the dashboard, which
+ * answers with pages, does not.
+ */
 public class ProblemMapper {
     private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+    private static final String INVALID = "Invalid request";
 
     @ServerExceptionMapper
     public RestResponse<Problem> domain(ProblemException e) {
-        return problem(e.status(), e.title(), e.getMessage(), e.field(), e.value());
+        return response(e.problem());
     }
 
     // Quarkus ships mappers for these Jackson subtypes; naming them here makes ours win.
     @ServerExceptionMapper
     public RestResponse<Problem> unknownField(UnrecognizedPropertyException e) {
         String field = path(e);
-        return problem(400, "Invalid request", field + " is not a known field", field, null);
+        return problem(400, INVALID, field + " is not a known field", field);
     }
 
     @ServerExceptionMapper
@@ -40,13 +45,13 @@ public class ProblemMapper {
             return unknownField(unknown);
         }
         if (isSyntaxError(e)) {
-            return problem(400, "Invalid request", "the request body is not valid JSON", null, null);
+            return problem(400, INVALID, "the request body is not valid JSON", null);
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             String field = path(mapping);
-            return problem(400, "Invalid request", field + " has the wrong type", field, null);
+            return problem(400, INVALID, field + " has the wrong type", field);
         }
-        return problem(400, "Invalid request", "the request body does not match the expected JSON shape", null, null);
+        return problem(400, INVALID, "the request body does not match the expected JSON shape", null);
     }
 
     @ServerExceptionMapper
@@ -55,8 +60,8 @@ public class ProblemMapper {
             return unreadableJson(json);
         }
         int status = e.getResponse().getStatus();
-        String reason = Response.Status.fromStatusCode(status) == null
-                ? "Error" : Response.Status.fromStatusCode(status).getReasonPhrase();
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String reason = known == null ? "Error" : known.getReasonPhrase();
         String detail = switch (status) {
             case 404 -> "no such resource";
             case 405 -> "this method is not allowed on this resource";
@@ -64,14 +69,14 @@ public class ProblemMapper {
             case 406 -> "this resource answers with application/json";
             default -> reason.toLowerCase();
         };
-        return problem(status, reason, detail, null, null);
+        return problem(status, reason, detail, null);
     }
 
     @ServerExceptionMapper
     public RestResponse<Problem> unexpected(Throwable e) {
         LOG.error("Unexpected failure while serving a request", e);
         return problem(500, "Internal error", "the server failed to handle the request; the failure has been logged",
-                null, null);
+                null);
     }
 
     // Jackson wraps a syntax error met inside a field (e.g. the body ends early) in a mapping error with a path
@@ -90,16 +95,12 @@ public class ProblemMapper {
                 .collect(Collectors.joining(".")).replace(".[", "[");
     }
 
-    private static RestResponse<Problem> problem(int status, String title, String detail, String field, String value) {
-        String type = "https://trimus.io/problems/" + switch (status) {
-            case 400 -> "invalid-request";
-            case 404 -> "not-found";
-            case 409 -> "conflict";
-            case 500 -> "internal-error";
-            default -> "http-" + status;
-        };
-        return RestResponse.ResponseBuilder.<Problem>create(status)
-                .entity(new Problem(type, title, status, detail, field, value))
-                .type(Problem.MEDIA_TYPE).build();
+    private static RestResponse<Problem> problem(int status, String title, String detail, String field) {
+        return response(Problem.of(status, title, detail, field, null));
+    }
+
+    private static RestResponse<Problem> response(Problem problem) {
+        return RestResponse.ResponseBuilder.<Problem>create(problem.status())
+                .entity(problem).type(Problem.MEDIA_TYPE).build();
     }
 }

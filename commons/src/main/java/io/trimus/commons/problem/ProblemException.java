@@ -1,6 +1,9 @@
-package io.trimus.egress.rest;
+package io.trimus.commons.problem;
 
-/** A failure the client can act on; rendered as problem+json with its status, title and detail. */
+/**
+ * A failure the client can act on, raised by a service's rules and rendered by {@link ProblemMapper} as problem+json
+ * with its status, title, detail and the field (and refused value) at fault.
+ */
 public class ProblemException extends RuntimeException {
     private static final int MAX_ECHOED_CHARS = 100;
 
@@ -8,6 +11,10 @@ public class ProblemException extends RuntimeException {
     private final String title;
     private final String field;
     private final String value;
+
+    public ProblemException(int status, String title, String detail, String field) {
+        this(status, title, detail, field, null);
+    }
 
     public ProblemException(int status, String title, String detail, String field, String value) {
         super(detail);
@@ -28,9 +35,14 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(400, "Invalid request", field + " \"" + echoed + "\" " + detail, field, echoed);
     }
 
-    /** 404: no such {@code kind}. */
+    /** 404: no such {@code kind} (in this company). */
     public static ProblemException notFound(String kind, Object id) {
         return new ProblemException(404, "Not found", kind + " " + id + " does not exist", null, null);
+    }
+
+    /** 409: the resource's state forbids the action. */
+    public static ProblemException conflict(String detail) {
+        return new ProblemException(409, "Conflict", detail, null, null);
     }
 
     public int status() {
@@ -49,5 +61,10 @@ public class ProblemException extends RuntimeException {
     /** The refused value as echoed to the client, or null. */
     public String value() {
         return value;
+    }
+
+    /** The body this failure is shown as. */
+    public Problem problem() {
+        return Problem.of(status, title, getMessage(), field, value);
     }
 }
