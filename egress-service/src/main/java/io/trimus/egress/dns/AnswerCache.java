@@ -7,16 +7,19 @@ import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
  * Upstream answers of allowed questions, kept for their TTL so a warm name costs no upstream round trip. Bounded
- * (least recently used goes first), keyed by (normalised name, type, class). A positive answer lives for the
+ * (Caffeine's size eviction: a scan of one-off names does not push out the names sandboxes keep asking for), keyed by
+ * (normalised name, type, class). A positive answer lives for the
  * smallest TTL of its answer records, a negative one (NXDOMAIN, NODATA) for its SOA's negative TTL (RFC 2308),
  * both capped; served copies carry TTLs reduced by their age.
  */
@@ -38,7 +41,7 @@ public final class AnswerCache {
     private final int maxEntries;
     private final long maxTtlSeconds;
     private final LongSupplier nanoTime;
-    private final LinkedHashMap<Key, Entry> entries;
+    private final Cache<Key, Entry> entries;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
@@ -51,25 +54,37 @@ public final class AnswerCache {
         this.maxEntries = Math.max(0, maxEntries);
         this.maxTtlSeconds = Math.max(0, maxTtl.toSeconds());
         this.nanoTime = nanoTime;
-        this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
-                return size() > AnswerCache.this.maxEntries;
-            }
-        };
+        // same-thread maintenance: eviction happens inside put, never on a pool the resolver does not own
+        this.entries = Caffeine.newBuilder()
+                .maximumSize(this.maxEntries)
+                .expireAfter(new ForItsTtl())
+                .ticker(nanoTime::getAsLong)
+                .executor(Runnable::run)
+                .build();
+    }
+
+    /** Each answer lives for its own cache TTL, from the moment it was stored (again). */
+    private static final class ForItsTtl implements Expiry<Key, Entry> {
+        @Override
+        public long expireAfterCreate(Key key, Entry entry, long currentTime) {
+            return entry.expiresAtNanos() - entry.storedAtNanos();
+        }
+
+        @Override
+        public long expireAfterUpdate(Key key, Entry entry, long currentTime, long currentDuration) {
+            return expireAfterCreate(key, entry, currentTime);
+        }
+
+        @Override
+        public long expireAfterRead(Key key, Entry entry, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
     }
 
     /** The cached answer with TTLs reduced by its age, or null on a miss (an expired entry is a miss). */
     public Message get(Key key) {
         long now = nanoTime.getAsLong();
-        Entry entry;
-        synchronized (entries) {
-            entry = entries.get(key);
-            if (entry != null && now - entry.expiresAtNanos() >= 0) {
-                entries.remove(key);
-                entry = null;
-            }
-        }
+        Entry entry = entries.getIfPresent(key);
         if (entry == null) {
             misses.increment();
             return null;
@@ -93,9 +108,7 @@ public final class AnswerCache {
         }
         long now = nanoTime.getAsLong();
         Entry entry = new Entry(answer, now, now + TimeUnit.SECONDS.toNanos(ttl), ttl);
-        synchronized (entries) {
-            entries.put(key, entry);
-        }
+        entries.put(key, entry);
     }
 
     /** Seconds an answer may be cached before the cap: 0 when it may not be cached at all. */
@@ -150,8 +163,7 @@ public final class AnswerCache {
 
     /** Answers held now. */
     public int size() {
-        synchronized (entries) {
-            return entries.size();
-        }
+        entries.cleanUp();
+        return Math.toIntExact(entries.estimatedSize());
     }
 }
