@@ -1,6 +1,6 @@
 package io.trimus.adapter.health;
 
-import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
+import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
 import jakarta.enterprise.context.ApplicationScoped;

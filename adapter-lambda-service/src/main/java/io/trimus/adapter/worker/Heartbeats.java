@@ -3,7 +3,6 @@ package io.trimus.adapter.worker;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.messaging.WorkerHeartbeatPublisher;
 import io.trimus.events.WorkerHeartbeat;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -27,12 +26,12 @@ public class Heartbeats {
 
     private final WorkerIdentity worker;
     private final HeldRuns held;
-    private final WorkerHeartbeatPublisher publisher;
+    private final HeartbeatSender publisher;
     private final Duration interval;
     private ScheduledExecutorService timer;
 
     @Inject
-    public Heartbeats(WorkerIdentity worker, HeldRuns held, WorkerHeartbeatPublisher publisher, TrimusConfig config) {
+    public Heartbeats(WorkerIdentity worker, HeldRuns held, HeartbeatSender publisher, TrimusConfig config) {
         this.worker = worker;
         this.held = held;
         this.publisher = publisher;
