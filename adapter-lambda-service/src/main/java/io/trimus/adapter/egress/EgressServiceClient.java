@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.net.Cidr;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,7 +85,7 @@ public class EgressServiceClient {
     }
 
     private URI sandbox(String ip) {
-        return URI.create(baseUrl + "/internal/sandboxes/" + Ipv4Subnet.text(Ipv4Subnet.address(ip)));
+        return URI.create(baseUrl + "/internal/sandboxes/" + Cidr.text(Cidr.address(ip)));
     }
 
     private void send(HttpRequest.Builder request, boolean notFoundIsFine)

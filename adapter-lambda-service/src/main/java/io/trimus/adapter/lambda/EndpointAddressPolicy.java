@@ -1,12 +1,13 @@
 package io.trimus.adapter.lambda;
 
+import io.trimus.adapter.net.Cidr;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which addresses a lambda endpoint may be dialled at: the SSRF guard, in the spirit of Stripe's smokescreen. Public
@@ -18,7 +19,6 @@ import java.util.regex.Pattern;
  * once, asks this policy about every address, and dials exactly the address it was told is allowed.
  */
 public final class EndpointAddressPolicy {
-    private static final Pattern IPV4_LITERAL = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     private static final List<Range> IPV4 = List.of(
             Range.of("0.0.0.0/8", "an unspecified (\"this network\") address"),
             Range.of("10.0.0.0/8", "a private address"),
@@ -125,27 +125,7 @@ public final class EndpointAddressPolicy {
      * @return the literal's address, or empty when {@code host} is a name
      */
     public static Optional<InetAddress> literal(String host) {
-        try {
-            if (host.indexOf(':') >= 0) {
-                // bracketed, InetAddress accepts an IPv6 literal only and never asks DNS
-                return Optional.of(InetAddress.getByName("[" + host + "]"));
-            }
-            if (!IPV4_LITERAL.matcher(host).matches()) {
-                return Optional.empty();
-            }
-            byte[] bytes = new byte[4];
-            String[] octets = host.split("\\.");
-            for (int i = 0; i < 4; i++) {
-                int octet = Integer.parseInt(octets[i]);
-                if (octet > 255) {
-                    return Optional.empty();
-                }
-                bytes[i] = (byte) octet;
-            }
-            return Optional.of(InetAddress.getByAddress(bytes));
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
+        return Cidr.literal(host);
     }
 
     private boolean covered(byte[] address) {
@@ -194,56 +174,14 @@ public final class EndpointAddressPolicy {
     }
 
     /** A CIDR range of either family, with what an address in it is. */
-    private record Range(byte[] network, int prefix, String description) {
+    private record Range(Cidr cidr, String description) {
 
         static Range of(String cidr, String description) {
-            int slash = cidr.indexOf('/');
-            String host = slash < 0 ? cidr : cidr.substring(0, slash);
-            InetAddress address = literal(host).orElseThrow(() ->
-                    new IllegalArgumentException("'" + cidr + "' is not an address range such as 10.20.0.0/16 or"
-                            + " fd00:1::/64"));
-            byte[] bytes = address.getAddress();
-            if (host.indexOf(':') >= 0 && bytes.length == 4) {
-                // ::ffff:a.b.c.d/n: InetAddress reads it as IPv4, the range is meant over IPv6
-                byte[] mapped = new byte[16];
-                mapped[10] = (byte) 0xff;
-                mapped[11] = (byte) 0xff;
-                System.arraycopy(bytes, 0, mapped, 12, 4);
-                bytes = mapped;
-            }
-            int prefix;
-            try {
-                prefix = slash < 0 ? bytes.length * 8 : Integer.parseInt(cidr.substring(slash + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + cidr + "' has no prefix length after the /");
-            }
-            if (prefix < 0 || prefix > bytes.length * 8) {
-                throw new IllegalArgumentException("'" + cidr + "' has a prefix length outside 0.." + bytes.length * 8);
-            }
-            for (int bit = prefix; bit < bytes.length * 8; bit++) {
-                if ((bytes[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
-                    throw new IllegalArgumentException("'" + cidr + "' has host bits set after /" + prefix);
-                }
-            }
-            return new Range(bytes, prefix, description);
+            return new Range(Cidr.range(cidr), description);
         }
 
         boolean contains(byte[] address) {
-            if (address.length != network.length) {
-                return false;
-            }
-            int whole = prefix / 8;
-            for (int i = 0; i < whole; i++) {
-                if (address[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefix % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = (0xFF << (8 - rest)) & 0xFF;
-            return (address[whole] & mask) == (network[whole] & mask);
+            return cidr.contains(address);
         }
     }
 }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import io.trimus.adapter.egress.EgressNetwork;
-import io.trimus.adapter.egress.Ipv4Subnet;
+import io.trimus.adapter.net.Cidr;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
@@ -152,7 +152,7 @@ class ContainerPolicyTest {
     @Test
     void aSandboxOnTheEgressNetworkJoinsItByNameWithItsPinnedAddressAndTheResolver() {
         EgressNetwork egress = new EgressNetwork("0123456789ab", "trimus-egress-allowlist",
-                Ipv4Subnet.parse("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
+                Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
         ContainerPolicy decided = policy(Map.of("image", "busybox", "network", "0123456789ab"));
 
         ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty()));

@@ -7,7 +7,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
-import io.trimus.adapter.egress.Ipv4Subnet;
+import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.egress.ResolverProbe;
@@ -49,7 +49,7 @@ class EgressFailSecureTest {
     private final UUID company = UUID.randomUUID();
     private final List<RunStatusChanged> reported = new CopyOnWriteArrayList<>();
     private final EnsureEgressNetwork egressNetwork = new EnsureEgressNetwork(docker,
-            new EgressNetworkSettings(NETWORK, Ipv4Subnet.parse("10.199.79.0/24"), "10.199.79.1", "trimus-egfs0",
+            new EgressNetworkSettings(NETWORK, Cidr.ipv4Subnet("10.199.79.0/24"), "10.199.79.1", "trimus-egfs0",
                     Optional.empty()), "local");
     private final SandboxAddressPool addresses = new SandboxAddressPool();
     private final ResolverStandIn resolver = ResolverStandIn.start();

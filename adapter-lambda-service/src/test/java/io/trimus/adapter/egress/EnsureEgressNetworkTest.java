@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.net.Cidr;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Network;
 import io.trimus.adapter.support.EgressTestResource;
@@ -24,7 +25,7 @@ class EnsureEgressNetworkTest {
     private static final String SUBNET = "10.199.80.0/24";
 
     private final DockerClient docker = DockerClients.local();
-    private final EgressNetworkSettings settings = new EgressNetworkSettings(NAME, Ipv4Subnet.parse("10.199.81.0/24"),
+    private final EgressNetworkSettings settings = new EgressNetworkSettings(NAME, Cidr.ipv4Subnet("10.199.81.0/24"),
             "10.199.81.1", "trimus-egens0", Optional.empty());
     private final EnsureEgressNetwork ensure = new EnsureEgressNetwork(docker, settings, "local");
 
