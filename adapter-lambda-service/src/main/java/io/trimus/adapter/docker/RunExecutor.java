@@ -1,5 +1,6 @@
 package io.trimus.adapter.docker;
 
+import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
@@ -12,15 +13,8 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import java.util.Map;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs docker runs on a bounded pool of TRIMUS_DOCKER_MAX_CONCURRENT_RUNS threads (docker-java blocks; it
@@ -34,8 +28,7 @@ public class RunExecutor {
 
     private final DockerContainerRunner runner;
     private final RunReporter reporter;
-    private final ThreadPoolExecutor pool;
-    private final Map<UUID, RunHandle> held = new ConcurrentHashMap<>();
+    private final RunPool<RunHandle> pool;
 
     @Inject
     public RunExecutor(DockerContainerRunner runner, RunReporter reporter, TrimusConfig config) {
@@ -43,38 +36,20 @@ public class RunExecutor {
     }
 
     RunExecutor(DockerContainerRunner runner, RunReporter reporter, int maxConcurrentRuns) {
-        if (maxConcurrentRuns < 1) {
-            throw new IllegalArgumentException(
-                    "TRIMUS_DOCKER_MAX_CONCURRENT_RUNS must be at least 1, got " + maxConcurrentRuns);
-        }
         this.runner = runner;
         this.reporter = reporter;
-        this.pool = new ThreadPoolExecutor(maxConcurrentRuns, maxConcurrentRuns, 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), new NamedThreads());
+        this.pool = new RunPool<>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "trimus-docker-run", maxConcurrentRuns);
     }
 
     /** Queues the run unless it is already held; it starts when a slot is free. */
     public void submit(RunRequested request, ContainerPolicy policy) {
         RunHandle handle = new RunHandle(request);
-        if (held.putIfAbsent(request.runId(), handle) != null) {
-            LOG.infof("run %s is already being executed; ignoring the second request", request.runId());
-            return;
-        }
-        try {
-            pool.execute(() -> {
-                try {
-                    if (handle.begin()) {
-                        runner.run(request, policy, handle);
-                    }
-                } finally {
-                    held.remove(request.runId(), handle);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            held.remove(request.runId(), handle);
-            reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
-                    RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started"));
-        }
+        pool.submit(request.runId(), handle, () -> {
+            if (handle.begin()) {
+                runner.run(request, policy, handle);
+            }
+        }, () -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
+                RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started")));
     }
 
     /**
@@ -84,13 +59,13 @@ public class RunExecutor {
      * @return false when the run is not held here
      */
     public boolean cancel(UUID runId) {
-        RunHandle handle = held.get(runId);
+        RunHandle handle = pool.held(runId);
         if (handle == null) {
             return false;
         }
         switch (handle.cancel()) {
             case REPORT_NOW -> {
-                held.remove(runId, handle);
+                pool.release(runId, handle);
                 RunRequested r = handle.request();
                 reporter.report(RunStatusChanged.of(runId, r.companyId(), r.agentId(), RunState.CANCELLED, null,
                         null, "cancelled before it started"));
@@ -105,7 +80,7 @@ public class RunExecutor {
 
     /** Whether this process holds the run (queued or running). */
     public boolean holds(UUID runId) {
-        return held.containsKey(runId);
+        return pool.holds(runId);
     }
 
     /**
@@ -119,35 +94,16 @@ public class RunExecutor {
 
     @PreDestroy
     void stop() {
-        if (pool.isShutdown()) {
-            return;
-        }
-        pool.shutdownNow();
-        for (RunHandle handle : held.values()) {
+        boolean stopped = pool.shutdown(handle -> {
             if (handle.neverStarted()) {
                 RunRequested r = handle.request();
-                held.remove(r.runId(), handle);
+                pool.release(r.runId(), handle);
                 reporter.report(RunStatusChanged.of(r.runId(), r.companyId(), r.agentId(), RunState.FAILED, null,
                         null, "the adapter service stopped before the run started"));
             }
-        }
-        try {
-            if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-                LOG.warn("some docker runs did not stop within 30 s; the next start removes their containers");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static final class NamedThreads implements ThreadFactory {
-        private final AtomicInteger next = new AtomicInteger(1);
-
-        @Override
-        public Thread newThread(Runnable task) {
-            Thread t = new Thread(task, "trimus-docker-run-" + next.getAndIncrement());
-            t.setDaemon(true);
-            return t;
+        }, Duration.ofSeconds(30));
+        if (!stopped) {
+            LOG.warn("some docker runs did not stop within 30 s; the next start removes their containers");
         }
     }
 }

@@ -56,7 +56,7 @@ public class LambdaAdapter implements Adapter {
         literal(config).ifPresent(address -> {
             EndpointAddressPolicy.Verdict verdict = caller.policy().check(address);
             if (!verdict.allowed()) {
-                throw new RunRejected(LambdaCaller.refusal(verdict.reason()));
+                throw new RunRejected(EndpointDialler.refusal(verdict.reason()));
             }
         });
     }

@@ -1,5 +1,6 @@
 package io.trimus.adapter.local;
 
+import io.trimus.adapter.run.RunPool;
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.run.StreamTail;
 import io.trimus.adapter.run.RunReporter;
@@ -20,15 +21,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs host-process CLIs on a bounded pool (TRIMUS_LOCAL_MAX_CONCURRENT_RUNS). Each child starts in a session of its
@@ -43,8 +37,7 @@ public class LocalProcessRunner {
     private final RunReporter reporter;
     private final int outputMaxBytes;
     private final Duration killGrace;
-    private final ThreadPoolExecutor pool;
-    private final Map<UUID, Running> held = new ConcurrentHashMap<>();
+    private final RunPool<Running> pool;
 
     @Inject
     public LocalProcessRunner(RunReporter reporter, TrimusConfig config) {
@@ -52,46 +45,22 @@ public class LocalProcessRunner {
     }
 
     public LocalProcessRunner(RunReporter reporter, int outputMaxBytes, Duration killGrace, int maxConcurrentRuns) {
-        if (maxConcurrentRuns < 1) {
-            throw new IllegalArgumentException(
-                    "TRIMUS_LOCAL_MAX_CONCURRENT_RUNS must be at least 1, got " + maxConcurrentRuns);
-        }
         this.reporter = reporter;
         this.outputMaxBytes = outputMaxBytes;
         this.killGrace = killGrace;
-        AtomicInteger next = new AtomicInteger(1);
-        this.pool = new ThreadPoolExecutor(maxConcurrentRuns, maxConcurrentRuns, 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), task -> {
-                    Thread t = new Thread(task, "trimus-local-run-" + next.getAndIncrement());
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.pool = new RunPool<>("TRIMUS_LOCAL_MAX_CONCURRENT_RUNS", "trimus-local-run", maxConcurrentRuns);
     }
 
     /** Queues the run unless it is already held. */
     public void submit(RunRequested run, LocalLaunch launch) {
         Running running = new Running(run, launch);
-        if (held.putIfAbsent(run.runId(), running) != null) {
-            LOG.infof("run %s is already being executed; ignoring the second request", run.runId());
-            return;
-        }
-        try {
-            pool.execute(() -> {
-                try {
-                    execute(running);
-                } finally {
-                    held.remove(run.runId(), running);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            held.remove(run.runId(), running);
-            report(running, RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started");
-        }
+        pool.submit(run.runId(), running, () -> execute(running), () -> report(running, RunState.FAILED, null, null,
+                "the adapter service is shutting down; the run was not started"));
     }
 
     /** Cancels a held run: a queued one never starts, a running tree is ended. False when not held here. */
     public boolean cancel(UUID runId) {
-        Running running = held.get(runId);
+        Running running = pool.held(runId);
         if (running == null) {
             return false;
         }
@@ -108,7 +77,7 @@ public class LocalProcessRunner {
 
     /** Whether this process holds the run. */
     public boolean holds(UUID runId) {
-        return held.containsKey(runId);
+        return pool.holds(runId);
     }
 
     private void execute(Running running) {
@@ -235,8 +204,7 @@ public class LocalProcessRunner {
 
     /** Ends every running tree while the broker connection is still open; queued runs are reported FAILED. */
     void onShutdown(@Observes ShutdownEvent event) {
-        pool.shutdownNow();
-        for (Running running : held.values()) {
+        pool.shutdown(running -> {
             Process process;
             synchronized (running) {
                 running.cancelled = running.process == null;
@@ -247,12 +215,7 @@ public class LocalProcessRunner {
             } else {
                 report(running, RunState.FAILED, null, null, "the adapter service stopped before the run started");
             }
-        }
-        try {
-            pool.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        }, Duration.ofSeconds(30));
     }
 
     /** A held run and, once started, its process. */
