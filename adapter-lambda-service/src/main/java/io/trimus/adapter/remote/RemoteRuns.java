@@ -1,6 +1,7 @@
 package io.trimus.adapter.remote;
 
 import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RemoteTask;
@@ -8,7 +9,6 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.WorkerHeartbeat;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
@@ -23,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The remote runs this dispatcher published, until a worker ends them: the owner of "never stuck". A run no worker
@@ -46,26 +43,18 @@ public class RemoteRuns {
     private final RunReporter reporter;
     private final Duration claimTimeout;
     private final Clock clock;
-    private final ScheduledExecutorService watch;
     private final Map<UUID, Watched> runs = new HashMap<>();
     private final Map<String, Beat> workers = new HashMap<>();
 
     @Inject
     public RemoteRuns(RunReporter reporter, TrimusConfig config) {
         this(reporter, config.remote().claimTimeout(), Clock.systemUTC());
-        long every = Math.max(config.remote().watchInterval().toMillis(), 10);
-        watch.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
     }
 
     RemoteRuns(RunReporter reporter, Duration claimTimeout, Clock clock) {
         this.reporter = reporter;
         this.claimTimeout = claimTimeout;
         this.clock = clock;
-        this.watch = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "trimus-remote-watch");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /** Starts watching a task about to be published for {@code request}. */
@@ -115,6 +104,8 @@ public class RemoteRuns {
     }
 
     /** Fails the runs no worker claimed in time and those whose worker stopped beating. */
+    @Scheduled(identity = "trimus-remote-watch", every = "${trimus.remote.watch-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
         try {
             Instant now = clock.instant();
@@ -154,11 +145,6 @@ public class RemoteRuns {
 
     static String describe(Duration duration) {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
-    }
-
-    @PreDestroy
-    void stop() {
-        watch.shutdownNow();
     }
 
     private static final class Watched {
