@@ -21,6 +21,10 @@ import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.TestImages;
 import org.junit.jupiter.api.AfterEach;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -37,10 +41,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fail-secure on the egress network, at the runner (no app boot): a sandbox run while the network is not ready, or
- * while egress-service cannot be reached, or while the Trimus resolver does not answer (or another resolver answers in
- * its place), fails with the reason and its container never starts.
+ * Fail-secure on the egress network, at the runner (built by the test; the app runs only because the egress-service REST
+ * client needs it): a sandbox run while the network is not ready, or while egress-service cannot be reached, or while
+ * the Trimus resolver does not answer (or another resolver answers in its place), fails with the reason and its
+ * container never starts.
  */
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class EgressFailSecureTest {
 
     private static final String NETWORK = "trimus-test-egress-failsecure";
