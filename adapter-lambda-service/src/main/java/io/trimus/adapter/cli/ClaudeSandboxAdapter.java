@@ -1,10 +1,10 @@
 package io.trimus.adapter.cli;
 
-import io.trimus.adapter.run.RunSecrets;
 import io.quarkus.runtime.Startup;
-import io.trimus.adapter.engine.DockerEngineSwitch;
-import io.trimus.adapter.docker.RunExecutor;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.run.RunSecrets;
 import io.trimus.events.adapter.AdapterType;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

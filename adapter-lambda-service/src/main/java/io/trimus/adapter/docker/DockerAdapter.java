@@ -1,11 +1,11 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
-import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.quarkus.runtime.Startup;
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
-import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.DockerAdapterConfig;

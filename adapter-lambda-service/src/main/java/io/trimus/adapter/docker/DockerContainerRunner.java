@@ -1,28 +1,22 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.egress.SandboxAttachment;
-import io.trimus.adapter.engine.EngineErrors;
-import io.trimus.adapter.egress.SandboxNetwork;
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
-import com.github.dockerjava.api.exception.NotModifiedException;
-import com.github.dockerjava.api.model.Frame;
-import io.trimus.adapter.run.StreamTail;
-import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
 import io.trimus.adapter.egress.ResolverProbe;
 import io.trimus.adapter.egress.SandboxAddressPool;
+import io.trimus.adapter.egress.SandboxAttachment;
+import io.trimus.adapter.egress.SandboxNetwork;
+import io.trimus.adapter.engine.EngineErrors;
+import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunRequested;
-import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
-import io.trimus.events.SandboxRegistration;
 import io.trimus.events.secrets.Redactor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -43,13 +37,10 @@ import java.util.concurrent.TimeUnit;
 public class DockerContainerRunner {
 
     private static final Logger LOG = Logger.getLogger(DockerContainerRunner.class);
-    /** How long a killed container may take to be reported exited, and logs to be read. */
-    private static final long SETTLE_SECONDS = 30;
 
-    private final DockerClient docker;
+    private final ContainerCalls containers;
     private final RunReporter reporter;
     private final String host;
-    private final int outputMaxBytes;
     private final SandboxAttachment attachment;
 
     @Inject
@@ -68,11 +59,9 @@ public class DockerContainerRunner {
 
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
                                  SandboxAttachment attachment) {
-        new StreamTail(outputMaxBytes); // checks the knob at boot
-        this.docker = docker;
+        this.containers = new ContainerCalls(docker, host, outputMaxBytes);
         this.reporter = reporter;
         this.host = host;
-        this.outputMaxBytes = outputMaxBytes;
         this.attachment = attachment;
     }
 
@@ -90,7 +79,7 @@ public class DockerContainerRunner {
             }
             step = "create the container";
             try {
-                containerId = create(policy);
+                containerId = containers.create(policy);
             } catch (ConflictException duplicate) {
                 // the name is the run id: another delivery of this run already owns the container
                 LOG.infof("container %s already exists: run %s is already executing; nothing to do",
@@ -98,7 +87,7 @@ public class DockerContainerRunner {
                 return;
             } catch (NotFoundException missing) {
                 // the image is checked only on this path: an extra engine round trip on every run costs latency
-                report(run, decided, RunState.FAILED, null, null, imagePresent(policy.image())
+                report(run, decided, RunState.FAILED, null, null, containers.imagePresent(policy.image())
                         ? "could not create the container: " + EngineErrors.engineMessage(missing)
                         : "image " + policy.image() + " not found on the Docker engine");
                 return;
@@ -114,21 +103,20 @@ public class DockerContainerRunner {
                 attachment.register(run, sandbox, containerId);
             }
             step = "start the container";
-            docker.startContainerCmd(containerId).exec();
+            containers.start(containerId);
             report(run, decided, RunState.RUNNING, null, null, null);
             if (handle.isCancelled()) {
-                kill(containerId);
+                containers.kill(containerId);
             }
 
             step = "watch the container";
-            WaitContainerResultCallback wait = docker.waitContainerCmd(containerId)
-                    .exec(new WaitContainerResultCallback());
+            WaitContainerResultCallback wait = containers.watch(containerId);
             long timeoutSec = policy.timeout().toSeconds();
             if (!wait.awaitCompletion(timeoutSec, TimeUnit.SECONDS)) {
-                closeQuietly(wait);
-                kill(containerId);
-                awaitExit(containerId);
-                String output = output(containerId);
+                ContainerCalls.closeQuietly(wait);
+                containers.kill(containerId);
+                containers.awaitExit(containerId);
+                String output = containers.output(containerId);
                 if (handle.isCancelled()) {
                     report(run, decided, RunState.CANCELLED, null, output, "cancelled");
                 } else {
@@ -139,10 +127,10 @@ public class DockerContainerRunner {
             }
             int exitCode = wait.awaitStatusCode();
             step = "read the container's result";
-            String output = output(containerId);
+            String output = containers.output(containerId);
             if (handle.isCancelled()) {
                 report(run, decided, RunState.CANCELLED, exitCode, output, "cancelled");
-            } else if (exitCode != 0 && oomKilled(containerId, exitCode)) {
+            } else if (exitCode != 0 && containers.oomKilled(containerId, exitCode)) {
                 String limit = policy.memoryLimitText();
                 report(run, decided, RunState.FAILED, exitCode, output,
                         "killed: out of memory" + (limit == null ? "" : " (limit " + limit + ")"));
@@ -176,7 +164,7 @@ public class DockerContainerRunner {
             // in this order: a sandbox is deregistered only once it can no longer send, and its address is
             // handed out again only once the registration is gone
             if (containerId != null) {
-                remove(containerId);
+                containers.remove(containerId);
             }
             if (sandbox != null) {
                 attachment.detach(run, sandbox, registrationSent);
@@ -189,107 +177,7 @@ public class DockerContainerRunner {
 
     /** Kills a container; one that is already gone or stopped is fine. */
     public void kill(String containerId) {
-        try {
-            docker.killContainerCmd(containerId).exec();
-        } catch (NotFoundException | ConflictException | NotModifiedException alreadyStopped) {
-            // nothing left to kill
-        } catch (RuntimeException e) {
-            LOG.warnf("could not kill container %s: %s", containerId, EngineErrors.describe(e, host, "kill it"));
-        }
-    }
-
-    /**
-     * Asked only after a failure: a clean exit cannot have been OOM-killed, and the round trip costs latency.
-     * The engine learns of an OOM kill from a separate event that can land just after the exit, so a SIGKILL
-     * exit (137) is asked again for a moment before it is taken for a plain kill.
-     */
-    private boolean oomKilled(String containerId, int exitCode) throws InterruptedException {
-        long deadline = System.nanoTime() + (exitCode == 137 ? TimeUnit.SECONDS.toNanos(2) : 0);
-        while (true) {
-            if (Boolean.TRUE.equals(docker.inspectContainerCmd(containerId).exec().getState().getOOMKilled())) {
-                return true;
-            }
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-    }
-
-    private boolean imagePresent(String image) {
-        try {
-            docker.inspectImageCmd(image).exec();
-            return true;
-        } catch (NotFoundException missing) {
-            return false;
-        }
-    }
-
-    private String create(ContainerPolicy policy) {
-        var cmd = docker.createContainerCmd(policy.image())
-                .withName(policy.name())
-                .withHostConfig(policy.hostConfig())
-                .withEnv(policy.envList())
-                .withLabels(policy.labels())
-                .withAttachStdin(false)
-                .withStdinOpen(false)
-                .withTty(false);
-        if (!policy.command().isEmpty()) {
-            cmd.withCmd(policy.command());
-        }
-        if (policy.sandbox() != null) {
-            cmd.withIpv4Address(policy.sandbox().ipv4Address());
-        }
-        return cmd.exec().getId();
-    }
-
-    private static void closeQuietly(java.io.Closeable callback) {
-        try {
-            callback.close();
-        } catch (java.io.IOException ignored) {
-            // the stream is abandoned either way
-        }
-    }
-
-    private void awaitExit(String containerId) throws InterruptedException {
-        try (WaitContainerResultCallback exit = docker.waitContainerCmd(containerId)
-                .exec(new WaitContainerResultCallback())) {
-            exit.awaitCompletion(SETTLE_SECONDS, TimeUnit.SECONDS);
-        } catch (java.io.IOException ignored) {
-            // closing a finished callback
-        }
-    }
-
-    private String output(String containerId) throws InterruptedException {
-        StreamTail tail = new StreamTail(outputMaxBytes);
-        // each line is at least one byte, so the last outputMaxBytes lines hold the last outputMaxBytes bytes
-        try (ResultCallback.Adapter<Frame> logs = docker.logContainerCmd(containerId)
-                .withStdOut(true).withStdErr(true).withTail(outputMaxBytes)
-                .exec(new ResultCallback.Adapter<>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        tail.append(frame.getPayload());
-                    }
-                })) {
-            if (!logs.awaitCompletion(SETTLE_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warnf("reading the output of container %s took more than %d s; keeping what arrived",
-                        containerId, SETTLE_SECONDS);
-            }
-        } catch (java.io.IOException ignored) {
-            // closing a finished callback
-        }
-        return tail.text();
-    }
-
-    private void remove(String containerId) {
-        try {
-            docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
-        } catch (NotFoundException gone) {
-            // already removed
-        } catch (RuntimeException e) {
-            LOG.warnf("could not remove container %s (the next start removes it): %s", containerId,
-                    EngineErrors.describe(e, host, "remove it"));
-        }
+        containers.kill(containerId);
     }
 
     /** Reports a transition; whatever the run printed or an error quotes is reported with its secrets masked. */

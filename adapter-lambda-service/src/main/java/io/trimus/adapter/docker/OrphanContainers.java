@@ -1,11 +1,11 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
-import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.OrphanRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;

@@ -1,13 +1,13 @@
 package io.trimus.adapter.docker;
 
+import io.quarkus.runtime.ShutdownEvent;
+import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunReporter;
-import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import jakarta.annotation.PreDestroy;
-import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

@@ -1,10 +1,10 @@
 package io.trimus.adapter.local;
 
-import io.trimus.adapter.run.RunPool;
 import io.quarkus.runtime.ShutdownEvent;
-import io.trimus.adapter.run.StreamTail;
-import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunPool;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.StreamTail;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;

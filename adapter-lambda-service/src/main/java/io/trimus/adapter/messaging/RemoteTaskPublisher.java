@@ -1,8 +1,8 @@
 package io.trimus.adapter.messaging;
 
 import io.trimus.adapter.remote.RemoteTasks;
-import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.Topics;

@@ -2,8 +2,8 @@ package io.trimus.adapter.messaging;
 
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.worker.HeldRuns;
-import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;

@@ -1,8 +1,8 @@
 package io.trimus.adapter.messaging;
 
 import io.trimus.adapter.worker.HeartbeatSender;
-import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
 import io.trimus.events.WorkerHeartbeat;

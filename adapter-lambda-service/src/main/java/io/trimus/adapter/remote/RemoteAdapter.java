@@ -1,8 +1,8 @@
 package io.trimus.adapter.remote;
 
+import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
-import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;

@@ -2,8 +2,8 @@ package io.trimus.adapter.remote;
 
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
-import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;

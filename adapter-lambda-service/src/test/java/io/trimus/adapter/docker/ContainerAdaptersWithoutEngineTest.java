@@ -1,14 +1,14 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.engine.DockerEngineSwitch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.trimus.adapter.run.AdapterRegistry;
 import io.trimus.adapter.cli.ClaudeSandboxAdapter;
 import io.trimus.adapter.cli.CodexSandboxAdapter;
-import io.trimus.adapter.run.RunSecrets;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.run.AdapterRegistry;
+import io.trimus.adapter.run.RunSecrets;
 import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;

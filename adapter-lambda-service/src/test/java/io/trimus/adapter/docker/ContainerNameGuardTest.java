@@ -1,8 +1,8 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.adapter.DockerAdapterConfig;

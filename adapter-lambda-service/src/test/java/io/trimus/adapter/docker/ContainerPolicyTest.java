@@ -1,11 +1,11 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
-import io.trimus.adapter.egress.SandboxNetwork;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.EgressNetwork;
+import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;

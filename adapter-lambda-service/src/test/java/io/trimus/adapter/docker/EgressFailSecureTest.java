@@ -1,16 +1,19 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
-import io.trimus.adapter.egress.SandboxAttachment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
-import io.trimus.adapter.net.Cidr;
-import io.trimus.adapter.egress.SandboxAddressPool;
-import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.egress.ResolverProbe;
+import io.trimus.adapter.egress.SandboxAddressPool;
+import io.trimus.adapter.egress.SandboxAttachment;
+import io.trimus.adapter.net.Cidr;
+import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.ResolverStandIn;
 import io.trimus.events.RunRequested;
@@ -20,11 +23,8 @@ import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.TestImages;
-import org.junit.jupiter.api.AfterEach;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.testing.TrimusInfraResource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

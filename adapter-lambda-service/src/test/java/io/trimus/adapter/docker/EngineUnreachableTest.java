@@ -1,9 +1,9 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.config.DockerDefaults;
-import io.trimus.adapter.engine.DockerClientProducer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.engine.DockerClientProducer;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;

@@ -1,12 +1,12 @@
 package io.trimus.adapter.egress;
 
 import com.sun.net.httpserver.HttpServer;
-import io.trimus.events.SandboxRegistration;
-import org.junit.jupiter.api.AfterEach;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.events.SandboxRegistration;
 import io.trimus.testing.TrimusInfraResource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package io.trimus.adapter.egress;
 
-import io.trimus.adapter.net.Cidr;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.testing.DockerClients;
 import org.junit.jupiter.api.AfterEach;

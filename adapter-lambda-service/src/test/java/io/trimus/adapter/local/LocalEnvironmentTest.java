@@ -1,9 +1,9 @@
 package io.trimus.adapter.local;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimus.adapter.support.Runs;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
-import io.trimus.adapter.support.Runs;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
