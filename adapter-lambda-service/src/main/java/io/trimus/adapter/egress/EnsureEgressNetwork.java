@@ -42,7 +42,7 @@ public class EnsureEgressNetwork {
     private final DockerClient docker;
     private final EgressNetworkSettings settings;
     private final String host;
-    /** Runs the attempts; null outside CDI (unit tests drive {@link #attempt()} themselves). */
+    /** Calls {@link #tick()} every second; null outside CDI, where the owner calls it (unit tests). */
     private final Scheduler scheduler;
     private volatile Status status;
     /** Whether attempts go on until the network is ready; guarded by this. */
@@ -76,7 +76,7 @@ public class EnsureEgressNetwork {
         this(docker, EgressNetworkSettings.from(config.egress()), config.docker().host(), scheduler);
     }
 
-    /** Without a scheduler: nothing is attempted unless {@link #attempt()} is called. */
+    /** Without a scheduler: attempts happen only when the owner calls {@link #attempt()} or {@link #tick()}. */
     public EnsureEgressNetwork(DockerClient docker, EgressNetworkSettings settings, String host) {
         this(docker, settings, host, null);
     }
@@ -109,13 +109,13 @@ public class EnsureEgressNetwork {
 
     /** Starts ensuring the network on a scheduler thread, retrying until it is ready; returns at once. */
     public synchronized void start() {
-        if (ensuring || scheduler == null) {
+        if (ensuring) {
             return;
         }
         ensuring = true;
         failures = 0;
         nextAttemptAt = System.nanoTime();
-        if (scheduler.getScheduledJob(JOB) == null) {
+        if (scheduler != null && scheduler.getScheduledJob(JOB) == null) {
             // the job ticks every second; the backoff between attempts is decided in tick()
             scheduler.newJob(JOB)
                     .setInterval(TICK)
