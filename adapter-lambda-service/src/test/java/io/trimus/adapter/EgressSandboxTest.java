@@ -7,8 +7,8 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
-import io.trimus.adapter.egress.Ipv4Subnet;
 import io.trimus.adapter.egress.SandboxAddressPool;
+import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.Registrations;
@@ -291,8 +291,8 @@ class EgressSandboxTest {
     }
 
     private static void assertPoolAddress(String ip) {
-        Ipv4Subnet subnet = Ipv4Subnet.parse(SUBNET);
-        assertThat(subnet.isHost(Ipv4Subnet.address(ip))).as(ip + " is a host address of " + SUBNET).isTrue();
+        Cidr subnet = Cidr.ipv4Subnet(SUBNET);
+        assertThat(subnet.isHost(Cidr.address(ip))).as(ip + " is a host address of " + SUBNET).isTrue();
         assertThat(ip).isNotEqualTo(GATEWAY);
     }
 

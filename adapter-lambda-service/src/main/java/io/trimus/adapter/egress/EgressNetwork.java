@@ -1,6 +1,7 @@
 package io.trimus.adapter.egress;
 
 import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.net.Cidr;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,24 +19,24 @@ import java.util.Map;
  * @param bridgeName  the Linux bridge, or null when Docker named it
  * @param managed     labelled {@code trimus.managed=true}: this service created it
  */
-public record EgressNetwork(String id, String name, Ipv4Subnet subnet, String gateway, boolean internal,
+public record EgressNetwork(String id, String name, Cidr subnet, String gateway, boolean internal,
                             boolean iccDisabled, String bridgeName, boolean managed) {
 
     /** The facts of a network the engine listed or inspected. */
     public static EgressNetwork of(Network network) {
-        Ipv4Subnet subnet = null;
+        Cidr subnet = null;
         String gateway = null;
         if (network.getIpam() != null && network.getIpam().getConfig() != null) {
             for (Network.Ipam.Config config : network.getIpam().getConfig()) {
                 try {
-                    subnet = Ipv4Subnet.parse(config.getSubnet());
+                    subnet = Cidr.ipv4Subnet(config.getSubnet());
                 } catch (IllegalArgumentException notIpv4) {
                     continue;
                 }
-                gateway = config.getGateway() != null && Ipv4Subnet.isAddress(config.getGateway())
+                gateway = config.getGateway() != null && Cidr.isAddress(config.getGateway())
                         ? config.getGateway()
                         // Docker's own choice when a subnet is given without a gateway: the first host address
-                        : Ipv4Subnet.text(subnet.host(0));
+                        : Cidr.text(subnet.host(0));
                 break;
             }
         }

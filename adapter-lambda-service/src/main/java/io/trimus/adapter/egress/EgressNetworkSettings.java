@@ -1,6 +1,7 @@
 package io.trimus.adapter.egress;
 
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.net.Cidr;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  * @param bridgeName TRIMUS_EGRESS_NETWORK_BRIDGE_NAME
  * @param dnsDefault TRIMUS_EGRESS_DNS_DEFAULT; empty means the gateway of the network actually in use
  */
-public record EgressNetworkSettings(String name, Ipv4Subnet subnet, String gateway, String bridgeName,
+public record EgressNetworkSettings(String name, Cidr subnet, String gateway, String bridgeName,
                                     Optional<String> dnsDefault) {
 
     /** Marks a network this service created; only such a network is Trimus's own. */
@@ -39,7 +40,7 @@ public record EgressNetworkSettings(String name, Ipv4Subnet subnet, String gatew
             throw new IllegalArgumentException("TRIMUS_EGRESS_NETWORK_SUBNET " + subnet
                     + " is too small: it needs room for the gateway and at least one sandbox (/30 or larger)");
         }
-        if (!Ipv4Subnet.isAddress(gateway) || !subnet.isHost(Ipv4Subnet.address(gateway))) {
+        if (!Cidr.isAddress(gateway) || !subnet.isHost(Cidr.address(gateway))) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_NETWORK_GATEWAY must be a host address inside " + subnet
                     + ", got '" + gateway + "'");
         }
@@ -48,19 +49,19 @@ public record EgressNetworkSettings(String name, Ipv4Subnet subnet, String gatew
                     + " most 15 letters, digits, '.', '_' or '-', got '" + bridgeName + "'");
         }
         dnsDefault = dnsDefault.map(String::trim).filter(d -> !d.isEmpty());
-        if (dnsDefault.isPresent() && !Ipv4Subnet.isAddress(dnsDefault.get())) {
+        if (dnsDefault.isPresent() && !Cidr.isAddress(dnsDefault.get())) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_DNS_DEFAULT must be an IPv4 address such as 172.30.0.1, got '"
                     + dnsDefault.get() + "'");
         }
-        gateway = Ipv4Subnet.text(Ipv4Subnet.address(gateway));
+        gateway = Cidr.text(Cidr.address(gateway));
     }
 
     /** The settings configured for this service. */
     public static EgressNetworkSettings from(TrimusConfig.Egress config) {
         TrimusConfig.Network network = config.network();
-        Ipv4Subnet subnet;
+        Cidr subnet;
         try {
-            subnet = Ipv4Subnet.parse(network.subnet());
+            subnet = Cidr.ipv4Subnet(network.subnet());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_NETWORK_SUBNET: " + e.getMessage(), e);
         }
@@ -70,7 +71,7 @@ public record EgressNetworkSettings(String name, Ipv4Subnet subnet, String gatew
 
     /** The documented defaults (trimus-egress-allowlist, 172.30.0.0/24, gateway 172.30.0.1, bridge trimus-egress0). */
     public static EgressNetworkSettings defaults() {
-        return new EgressNetworkSettings("trimus-egress-allowlist", Ipv4Subnet.parse("172.30.0.0/24"), "172.30.0.1",
+        return new EgressNetworkSettings("trimus-egress-allowlist", Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1",
                 "trimus-egress0", Optional.empty());
     }
 

@@ -1,29 +1,30 @@
 package io.trimus.adapter.egress;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.net.Cidr;
 import io.trimus.events.SandboxRegistration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
- * egress-service's sandbox registry ({@code PUT|DELETE /internal/sandboxes/{ip}}), called synchronously from a
- * docker run's worker thread: the registration must be in place before the sandbox can send its first packet.
+ * egress-service's sandbox registry ({@code PUT|DELETE /internal/sandboxes/{ip}}, the {@link SandboxRegistry} REST
+ * client), called synchronously from a docker run's worker thread: the registration must be in place before the
+ * sandbox can send its first packet. Every failure becomes one sentence; a run whose registration is not confirmed
+ * never starts (fail-secure).
  */
 @ApplicationScoped
 public class EgressServiceClient {
@@ -32,7 +33,8 @@ public class EgressServiceClient {
 
     private final String baseUrl;
     private final Duration timeout;
-    private final HttpClient http;
+    /** Built on first use: the REST client needs the running application, a boot-time check of the knobs does not. */
+    private volatile SandboxRegistry registry;
 
     /** Thrown when egress-service did not confirm; the message says why in words a person can act on. */
     public static final class RegistrationFailed extends Exception {
@@ -58,57 +60,86 @@ public class EgressServiceClient {
         String text = serviceUrl.toString();
         this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
     }
 
     /** Tells egress-service that {@code ip} is this sandbox; returns once it answered 2xx. */
     public void register(String ip, SandboxRegistration registration) throws RegistrationFailed, InterruptedException {
-        String body;
-        try {
-            body = JSON.writeValueAsString(registration);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-        send(HttpRequest.newBuilder(sandbox(ip))
-                .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .header("Content-Type", "application/json"), false);
+        send(r -> r.register(canonical(ip), registration), false);
     }
 
     /** Removes the registration of {@code ip}; one that egress-service does not know (404) is already gone. */
     public void deregister(String ip) throws RegistrationFailed, InterruptedException {
-        send(HttpRequest.newBuilder(sandbox(ip)).DELETE(), true);
+        send(r -> r.deregister(canonical(ip)), true);
     }
 
-    private URI sandbox(String ip) {
-        return URI.create(baseUrl + "/internal/sandboxes/" + Ipv4Subnet.text(Ipv4Subnet.address(ip)));
+    private static String canonical(String ip) {
+        return Cidr.text(Cidr.address(ip));
     }
 
-    private void send(HttpRequest.Builder request, boolean notFoundIsFine)
+    private void send(Function<SandboxRegistry, Response> call, boolean notFoundIsFine)
             throws RegistrationFailed, InterruptedException {
-        HttpResponse<String> response;
-        try {
-            response = http.send(request.timeout(timeout).header("Accept", "application/json").build(),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpConnectTimeoutException e) {
-            throw new RegistrationFailed(baseUrl + " did not accept a connection within " + seconds());
-        } catch (HttpTimeoutException e) {
-            throw new RegistrationFailed(baseUrl + " did not answer within " + seconds());
-        } catch (ConnectException e) {
-            throw new RegistrationFailed(baseUrl + " unreachable: connection refused");
-        } catch (IOException e) {
-            throw new RegistrationFailed(baseUrl + " unreachable: "
-                    + (e.getMessage() == null ? "the connection failed" : e.getMessage()));
+        int status;
+        String body;
+        try (Response response = call.apply(registry())) {
+            status = response.getStatus();
+            body = response.hasEntity() ? response.readEntity(String.class) : null;
+        } catch (ProcessingException e) {
+            throw failure(e);
         }
-        int status = response.statusCode();
         if (status / 100 == 2 || (notFoundIsFine && status == 404)) {
             return;
         }
-        String detail = problemDetail(response.body());
+        String detail = problemDetail(body);
         throw new RegistrationFailed(baseUrl + " answered HTTP " + status + (detail == null ? "" : ": " + detail));
+    }
+
+    /** What a failed exchange means, in the words the run reports. */
+    private RegistrationFailed failure(ProcessingException e) throws InterruptedException {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw (InterruptedException) t;
+            }
+            String name = t.getClass().getName();
+            if (name.endsWith("ConnectTimeoutException")) {
+                return new RegistrationFailed(baseUrl + " did not accept a connection within " + seconds());
+            }
+            if (t instanceof TimeoutException || name.endsWith("TimeoutException")) {
+                return new RegistrationFailed(baseUrl + " did not answer within " + seconds());
+            }
+            if (t instanceof ConnectException) {
+                return new RegistrationFailed(baseUrl + " unreachable: connection refused");
+            }
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("interrupted while calling egress-service");
+        }
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return new RegistrationFailed(baseUrl + " unreachable: "
+                + (root.getMessage() == null ? "the connection failed" : root.getMessage()));
+    }
+
+    private SandboxRegistry registry() {
+        SandboxRegistry built = registry;
+        if (built == null) {
+            synchronized (this) {
+                if (registry == null) {
+                    registry = QuarkusRestClientBuilder.newBuilder()
+                            .baseUri(URI.create(baseUrl))
+                            .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .followRedirects(false)
+                            // every status is read here: a 404 on deregister is fine, others become the reason
+                            .disableDefaultMapper(true)
+                            .build(SandboxRegistry.class);
+                }
+                built = registry;
+            }
+        }
+        return built;
     }
 
     /** The {@code detail} (else {@code title}) of a problem+json answer, kept short. */

@@ -5,9 +5,11 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.runtime.StartupEvent;
-import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
-import io.trimus.adapter.adapter.docker.EngineErrors;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.engine.EngineErrors;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,12 +20,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes sure the egress network exists (DESIGN.md §6): at boot, on a worker thread of its own, retried with backoff
+ * Makes sure the egress network exists (DESIGN.md §6): at boot, on a scheduler thread, retried with backoff
  * until it succeeds. Creates it when missing, internal, with its own subnet and gateway, inter-container traffic off,
  * a fixed bridge name and the label {@code trimus.managed=true}. A network of that name that is already there is
  * never deleted or altered: it is used as it is when it is internal (with a loud warning for every difference from
@@ -36,13 +36,19 @@ public class EnsureEgressNetwork {
     private static final Logger LOG = Logger.getLogger(EnsureEgressNetwork.class);
     private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     private static final Duration LAST_RETRY = Duration.ofSeconds(30);
+    private static final String JOB = "trimus-egress-network";
+    private static final String TICK = "1s";
 
     private final DockerClient docker;
     private final EgressNetworkSettings settings;
     private final String host;
+    /** Calls {@link #tick()} every second; null outside CDI, where the owner calls it (unit tests). */
+    private final Scheduler scheduler;
     private volatile Status status;
-    private ScheduledExecutorService worker;
-    private boolean retryScheduled;
+    /** Whether attempts go on until the network is ready; guarded by this. */
+    private boolean ensuring;
+    private long nextAttemptAt;
+    private int failures;
 
     /**
      * Whether sandboxes may join the egress network now.
@@ -66,14 +72,20 @@ public class EnsureEgressNetwork {
     }
 
     @Inject
-    public EnsureEgressNetwork(DockerClient docker, TrimusConfig config) {
-        this(docker, EgressNetworkSettings.from(config.egress()), config.docker().host());
+    public EnsureEgressNetwork(DockerClient docker, TrimusConfig config, Scheduler scheduler) {
+        this(docker, EgressNetworkSettings.from(config.egress()), config.docker().host(), scheduler);
     }
 
+    /** Without a scheduler: attempts happen only when the owner calls {@link #attempt()} or {@link #tick()}. */
     public EnsureEgressNetwork(DockerClient docker, EgressNetworkSettings settings, String host) {
+        this(docker, settings, host, null);
+    }
+
+    EnsureEgressNetwork(DockerClient docker, EgressNetworkSettings settings, String host, Scheduler scheduler) {
         this.docker = docker;
         this.settings = settings;
         this.host = host;
+        this.scheduler = scheduler;
         this.status = Status.notReady("the adapter service has not checked it yet");
     }
 
@@ -95,16 +107,41 @@ public class EnsureEgressNetwork {
         start();
     }
 
-    /** Starts ensuring the network on the worker thread, retrying until it is ready; returns at once. */
+    /** Starts ensuring the network on a scheduler thread, retrying until it is ready; returns at once. */
     public synchronized void start() {
-        if (worker == null) {
-            worker = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread t = new Thread(task, "trimus-egress-network");
-                t.setDaemon(true);
-                return t;
-            });
+        if (ensuring) {
+            return;
         }
-        scheduleAttempt(Duration.ZERO, 0);
+        ensuring = true;
+        failures = 0;
+        nextAttemptAt = System.nanoTime();
+        if (scheduler != null && scheduler.getScheduledJob(JOB) == null) {
+            // the job ticks every second; the backoff between attempts is decided in tick()
+            scheduler.newJob(JOB)
+                    .setInterval(TICK)
+                    .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                    .setTask(execution -> tick())
+                    .schedule();
+        }
+    }
+
+    /** An attempt when one is due: at once, then after 1 s, doubling up to 30 s, until the network is ready. */
+    void tick() {
+        synchronized (this) {
+            if (!ensuring || System.nanoTime() - nextAttemptAt < 0) {
+                return;
+            }
+        }
+        boolean ready = attempt().ready();
+        synchronized (this) {
+            if (ready) {
+                ensuring = false;
+                return;
+            }
+            long seconds = Math.min(LAST_RETRY.toSeconds(), FIRST_RETRY.toSeconds() << Math.min(failures, 5));
+            failures++;
+            nextAttemptAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        }
     }
 
     /**
@@ -163,8 +200,9 @@ public class EnsureEgressNetwork {
 
     @PreDestroy
     synchronized void stop() {
-        if (worker != null) {
-            worker.shutdownNow();
+        ensuring = false;
+        if (scheduler != null && scheduler.getScheduledJob(JOB) != null) {
+            scheduler.unscheduleJob(JOB);
         }
     }
 
@@ -225,22 +263,5 @@ public class EnsureEgressNetwork {
             LOG.errorf("egress network %s is not ready: %s; runs on it fail until it is", settings.name(),
                     next.problem());
         }
-    }
-
-    private synchronized void scheduleAttempt(Duration delay, int failures) {
-        if (retryScheduled || worker == null || worker.isShutdown()) {
-            return;
-        }
-        retryScheduled = true;
-        worker.schedule(() -> {
-            synchronized (this) {
-                retryScheduled = false;
-            }
-            if (attempt().ready()) {
-                return;
-            }
-            long seconds = Math.min(LAST_RETRY.toSeconds(), FIRST_RETRY.toSeconds() << Math.min(failures, 5));
-            scheduleAttempt(Duration.ofSeconds(seconds), failures + 1);
-        }, delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.net.Cidr;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.HashSet;
@@ -28,13 +29,13 @@ public class SandboxAddressPool {
      * @return the address, or empty when the subnet is full
      */
     public synchronized Optional<String> reserve(EgressNetwork network, Set<String> inUse) {
-        Ipv4Subnet subnet = network.subnet();
-        long gateway = Ipv4Subnet.address(network.gateway());
+        Cidr subnet = network.subnet();
+        long gateway = Cidr.address(network.gateway());
         long size = subnet.hostCount();
         for (long tried = 0; tried < size; tried++) {
             long index = Math.floorMod(next + tried, size);
             long candidate = subnet.host(index);
-            String text = Ipv4Subnet.text(candidate);
+            String text = Cidr.text(candidate);
             if (candidate != gateway && !held.contains(candidate) && !inUse.contains(text)) {
                 held.add(candidate);
                 next = index + 1;
@@ -46,13 +47,13 @@ public class SandboxAddressPool {
 
     /** Gives an address back once its container is gone and its registration removed. */
     public synchronized void release(String address) {
-        held.remove(Ipv4Subnet.address(address));
+        held.remove(Cidr.address(address));
     }
 
     /** Addresses reserved now, for tests and diagnostics. */
     public synchronized Set<String> reserved() {
         Set<String> out = new HashSet<>();
-        held.forEach(a -> out.add(Ipv4Subnet.text(a)));
+        held.forEach(a -> out.add(Cidr.text(a)));
         return out;
     }
 }

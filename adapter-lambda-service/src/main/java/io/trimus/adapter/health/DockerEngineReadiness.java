@@ -1,9 +1,9 @@
 package io.trimus.adapter.health;
 
 import com.github.dockerjava.api.DockerClient;
-import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
-import io.trimus.adapter.adapter.docker.EngineErrors;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.engine.EngineErrors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

@@ -1,8 +1,8 @@
 package io.trimus.adapter.health;
 
-import io.trimus.adapter.adapter.docker.DockerEngineSwitch;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.engine.DockerEngineSwitch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

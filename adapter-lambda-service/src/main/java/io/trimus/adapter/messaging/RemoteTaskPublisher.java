@@ -1,8 +1,8 @@
 package io.trimus.adapter.messaging;
 
-import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import io.trimus.adapter.adapter.remote.RemoteTasks;
+import io.trimus.adapter.remote.RemoteTasks;
+import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.Topics;
@@ -14,7 +14,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -34,16 +33,9 @@ public class RemoteTaskPublisher implements RemoteTasks {
     @Override
     public void publish(RemoteTask task) {
         LOG.infof("run %s handed to the workers of tag %s", task.runId(), task.workerTag());
-        Message<RemoteTask> message = Message.of(task)
-                .addMetadata(OutgoingCloudEventMetadata.builder()
-                        .withId(task.id().toString())
-                        .withType(EventTypes.REMOTE_TASK)
-                        .withSource(RunStatusPublisher.SOURCE)
-                        .withSubject(task.runId().toString())
-                        .withDataContentType("application/json")
-                        .withTimestamp(task.dispatchedAt().atZone(ZoneOffset.UTC))
-                        .build())
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(task.workerTag()).build())
+        Message<RemoteTask> message = CloudEventRecords.message(task, Envelope.of(task.id(), EventTypes.REMOTE_TASK,
+                        RunStatusPublisher.SOURCE, task.runId().toString(), task.dispatchedAt())
+                        .keyedBy(task.workerTag()))
                 .withNack(failure -> {
                     // the run is still watched: it fails at its claim timeout with that reason
                     LOG.errorf("could not publish the task of run %s: %s", task.runId(), failure.getMessage());

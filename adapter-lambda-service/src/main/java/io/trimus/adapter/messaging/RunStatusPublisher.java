@@ -1,9 +1,9 @@
 package io.trimus.adapter.messaging;
 
-import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.worker.HeldRuns;
+import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
@@ -16,7 +16,6 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
 @ApplicationScoped
 public class RunStatusPublisher implements RunReporter {
 
-    static final URI SOURCE = URI.create("trimus/adapter-lambda-service");
+    /** The CloudEvent source of every event this service publishes. */
+    static final URI SOURCE = CloudEventRecords.source("adapter-lambda-service");
     private static final Logger LOG = Logger.getLogger(RunStatusPublisher.class);
 
     @Inject
@@ -44,18 +44,8 @@ public class RunStatusPublisher implements RunReporter {
         }
         LOG.infof("run %s → %s%s", event.runId(), event.status(),
                 event.error() == null ? "" : ": " + event.error());
-        Message<RunStatusChanged> message = Message.of(event)
-                .addMetadata(OutgoingCloudEventMetadata.builder()
-                        .withId(event.id().toString())
-                        .withType(EventTypes.RUN_STATUS)
-                        .withSource(SOURCE)
-                        .withSubject(String.valueOf(event.runId()))
-                        .withDataContentType("application/json")
-                        .withTimestamp(event.occurredAt().atZone(ZoneOffset.UTC))
-                        .build())
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                        .withKey(String.valueOf(event.runId()))
-                        .build())
+        Message<RunStatusChanged> message = CloudEventRecords.message(event, Envelope.of(event.id(),
+                        EventTypes.RUN_STATUS, SOURCE, String.valueOf(event.runId()), event.occurredAt()))
                 .withNack(failure -> {
                     LOG.errorf("could not publish %s of run %s: %s", event.status(), event.runId(),
                             failure.getMessage());

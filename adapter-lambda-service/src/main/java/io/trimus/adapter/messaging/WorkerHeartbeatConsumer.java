@@ -1,6 +1,6 @@
 package io.trimus.adapter.messaging;
 
-import io.trimus.adapter.adapter.remote.RemoteRuns;
+import io.trimus.adapter.remote.RemoteRuns;
 import io.trimus.events.WorkerHeartbeat;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

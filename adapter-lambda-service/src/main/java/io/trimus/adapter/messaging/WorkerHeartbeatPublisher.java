@@ -1,7 +1,8 @@
 package io.trimus.adapter.messaging;
 
-import io.smallrye.reactive.messaging.ce.OutgoingCloudEventMetadata;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.trimus.adapter.worker.HeartbeatSender;
+import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
 import io.trimus.events.WorkerHeartbeat;
@@ -13,12 +14,11 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 
 /** Publishes a worker's heartbeats on {@code trimus.worker.heartbeats}, keyed by worker id so they stay in order. */
 @ApplicationScoped
-public class WorkerHeartbeatPublisher {
+public class WorkerHeartbeatPublisher implements HeartbeatSender {
 
     private static final Logger LOG = Logger.getLogger(WorkerHeartbeatPublisher.class);
 
@@ -27,17 +27,10 @@ public class WorkerHeartbeatPublisher {
     @OnOverflow(value = OnOverflow.Strategy.DROP)   // a beat that cannot be sent is replaced by the next one
     Emitter<WorkerHeartbeat> emitter;
 
+    @Override
     public void publish(WorkerHeartbeat beat) {
-        Message<WorkerHeartbeat> message = Message.of(beat)
-                .addMetadata(OutgoingCloudEventMetadata.builder()
-                        .withId(beat.id().toString())
-                        .withType(EventTypes.WORKER_HEARTBEAT)
-                        .withSource(RunStatusPublisher.SOURCE)
-                        .withSubject(beat.workerId())
-                        .withDataContentType("application/json")
-                        .withTimestamp(beat.lastSeen().atZone(ZoneOffset.UTC))
-                        .build())
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(beat.workerId()).build())
+        Message<WorkerHeartbeat> message = CloudEventRecords.message(beat, Envelope.of(beat.id(),
+                        EventTypes.WORKER_HEARTBEAT, RunStatusPublisher.SOURCE, beat.workerId(), beat.lastSeen()))
                 .withNack(failure -> {
                     LOG.warnf("could not publish a heartbeat of worker %s: %s", beat.workerId(), failure.getMessage());
                     return CompletableFuture.completedFuture(null);

@@ -1,41 +1,37 @@
 package io.trimus.adapter.service;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import java.util.UUID;
 
-/** The most recent ids seen, up to a bound; the oldest is forgotten first. Not thread-safe. */
+/**
+ * The ids seen lately, up to a bound, for deduplication; past the bound Caffeine forgets the entries least likely to
+ * be asked about again. Callers hold their own lock: {@link #add} is check-then-put.
+ */
 final class RecentIds<V> {
 
-    private final LinkedHashMap<UUID, V> ids;
+    private final Cache<UUID, V> ids;
 
     RecentIds(int capacity) {
-        this.ids = new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<UUID, V> eldest) {
-                return size() > capacity;
-            }
-        };
+        // eviction on the calling thread, so the bound holds the moment put returns
+        this.ids = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
     }
 
     /** Records the id; false when it was already there. */
     boolean add(UUID id, V value) {
-        if (ids.containsKey(id)) {
-            return false;
-        }
-        ids.put(id, value);
-        return true;
+        return ids.asMap().putIfAbsent(id, value) == null;
     }
 
     boolean contains(UUID id) {
-        return ids.containsKey(id);
+        return ids.getIfPresent(id) != null;
     }
 
     V get(UUID id) {
-        return ids.get(id);
+        return ids.getIfPresent(id);
     }
 
     V remove(UUID id) {
-        return ids.remove(id);
+        return ids.asMap().remove(id);
     }
 }

@@ -1,10 +1,10 @@
 package io.trimus.adapter.service;
 
-import io.trimus.adapter.adapter.Adapter;
-import io.trimus.adapter.adapter.AdapterRegistry;
-import io.trimus.adapter.adapter.OrphanRun;
-import io.trimus.adapter.adapter.RunReporter;
-import io.trimus.adapter.adapter.RunRejected;
+import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.AdapterRegistry;
+import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunCancelRequested;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -16,7 +16,6 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Decides what happens to each run request: duplicate (ignored), REJECTED (no adapter, an adapter_config

@@ -2,8 +2,9 @@ package io.trimus.adapter.worker;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.messaging.WorkerHeartbeatPublisher;
 import io.trimus.events.WorkerHeartbeat;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -11,9 +12,6 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A worker's heartbeat: every TRIMUS_WORKER_HEARTBEAT_INTERVAL, and at once after a claim, so the dispatcher learns
@@ -24,19 +22,22 @@ import java.util.concurrent.TimeUnit;
 public class Heartbeats {
 
     private static final Logger LOG = Logger.getLogger(Heartbeats.class);
+    private static final String JOB = "trimus-worker-heartbeat";
 
     private final WorkerIdentity worker;
     private final HeldRuns held;
-    private final WorkerHeartbeatPublisher publisher;
+    private final HeartbeatSender publisher;
     private final Duration interval;
-    private ScheduledExecutorService timer;
+    private final Scheduler scheduler;
 
     @Inject
-    public Heartbeats(WorkerIdentity worker, HeldRuns held, WorkerHeartbeatPublisher publisher, TrimusConfig config) {
+    public Heartbeats(WorkerIdentity worker, HeldRuns held, HeartbeatSender publisher, TrimusConfig config,
+                      Scheduler scheduler) {
         this.worker = worker;
         this.held = held;
         this.publisher = publisher;
         this.interval = config.worker().heartbeatInterval();
+        this.scheduler = scheduler;
     }
 
     void start(@Observes StartupEvent event) {
@@ -44,17 +45,17 @@ public class Heartbeats {
             return;
         }
         LOG.infof("worker %s serves tags %s; heartbeat every %s", worker.id(), worker.tags(), interval);
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "trimus-worker-heartbeat");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleAtFixedRate(this::beatQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        // programmatic: only a worker beats, at an interval from configuration
+        scheduler.newJob(JOB)
+                .setInterval(interval.toString())
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                .setTask(execution -> beatQuietly())
+                .schedule();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        if (timer != null) {
-            timer.shutdownNow();
+        if (worker.isWorker()) {
+            scheduler.unscheduleJob(JOB);
         }
     }
 

@@ -3,7 +3,7 @@ package io.trimus.adapter.worker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.trimus.adapter.adapter.RunReporter;
+import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;

@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.net.Cidr;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EgressNetworkSettingsTest {
 
     private static EgressNetworkSettings settings(String subnet, String gateway, String bridge, String dns) {
-        return new EgressNetworkSettings("trimus-egress-allowlist", Ipv4Subnet.parse(subnet), gateway, bridge,
+        return new EgressNetworkSettings("trimus-egress-allowlist", Cidr.ipv4Subnet(subnet), gateway, bridge,
                 Optional.ofNullable(dns));
     }
 

@@ -1,7 +1,11 @@
 package io.trimus.adapter.egress;
 
 import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.SandboxRegistration;
+import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +25,12 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The adapter's side of egress-service's sandbox registry, against a real HTTP server on loopback. */
+/**
+ * The adapter's side of egress-service's sandbox registry, against a real HTTP server on loopback. A Quarkus test
+ * because the REST client is built by the running application.
+ */
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class EgressServiceClientTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(1);

@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.net.Cidr;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -13,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SandboxAddressPoolTest {
 
     private static EgressNetwork network(String subnet, String gateway) {
-        return new EgressNetwork("id", "trimus-egress-allowlist", Ipv4Subnet.parse(subnet), gateway, true, true,
+        return new EgressNetwork("id", "trimus-egress-allowlist", Cidr.ipv4Subnet(subnet), gateway, true, true,
                 "trimus-egress0", true);
     }
 
@@ -59,15 +60,15 @@ class SandboxAddressPoolTest {
 
     @Test
     void subnetsAreParsedStrictly() {
-        Ipv4Subnet subnet = Ipv4Subnet.parse("172.30.0.0/24");
+        Cidr subnet = Cidr.ipv4Subnet("172.30.0.0/24");
         assertThat(subnet.hostCount()).isEqualTo(254);
-        assertThat(Ipv4Subnet.text(subnet.broadcast())).isEqualTo("172.30.0.255");
-        assertThat(subnet.isHost(Ipv4Subnet.address("172.30.0.0"))).isFalse();
-        assertThat(subnet.isHost(Ipv4Subnet.address("172.30.0.255"))).isFalse();
-        assertThat(subnet.isHost(Ipv4Subnet.address("172.30.1.1"))).isFalse();
-        assertThat(subnet.isHost(Ipv4Subnet.address("172.30.0.254"))).isTrue();
-        assertThatThrownBy(() -> Ipv4Subnet.parse("172.30.0.5/24")).hasMessageContaining("172.30.0.0/24");
-        assertThatThrownBy(() -> Ipv4Subnet.parse("172.300.0.0/24")).hasMessageContaining("above 255");
-        assertThatThrownBy(() -> Ipv4Subnet.parse("fd00::/64")).hasMessageContaining("not an IPv4 subnet");
+        assertThat(Cidr.text(subnet.broadcast())).isEqualTo("172.30.0.255");
+        assertThat(subnet.isHost(Cidr.address("172.30.0.0"))).isFalse();
+        assertThat(subnet.isHost(Cidr.address("172.30.0.255"))).isFalse();
+        assertThat(subnet.isHost(Cidr.address("172.30.1.1"))).isFalse();
+        assertThat(subnet.isHost(Cidr.address("172.30.0.254"))).isTrue();
+        assertThatThrownBy(() -> Cidr.ipv4Subnet("172.30.0.5/24")).hasMessageContaining("172.30.0.0/24");
+        assertThatThrownBy(() -> Cidr.ipv4Subnet("172.300.0.0/24")).hasMessageContaining("above 255");
+        assertThatThrownBy(() -> Cidr.ipv4Subnet("fd00::/64")).hasMessageContaining("not an IPv4 subnet");
     }
 }

@@ -1,9 +1,9 @@
 package io.trimus.adapter.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.trimus.adapter.adapter.Adapter;
-import io.trimus.adapter.adapter.AdapterRegistry;
-import io.trimus.adapter.adapter.OrphanRun;
+import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.AdapterRegistry;
+import io.trimus.adapter.run.OrphanRun;
 import io.trimus.events.RunCancelRequested;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;

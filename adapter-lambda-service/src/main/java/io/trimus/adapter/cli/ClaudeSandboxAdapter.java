@@ -1,0 +1,21 @@
+package io.trimus.adapter.cli;
+
+import io.quarkus.runtime.Startup;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.run.RunSecrets;
+import io.trimus.events.adapter.AdapterType;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+/** claude_sandbox: Claude Code in a hardened container on the egress network. */
+@Startup
+@Singleton
+public class ClaudeSandboxAdapter extends CliSandboxAdapter {
+    @Inject
+    public ClaudeSandboxAdapter(TrimusConfig config, RunExecutor executor, RunSecrets secrets,
+            DockerEngineSwitch engine) {
+        super(AdapterType.CLAUDE_SANDBOX, config, executor, secrets, engine);
+    }
+}

@@ -1,0 +1,96 @@
+package io.trimus.adapter.cli;
+
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.config.SandboxDefaults;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.docker.EngineRequirement;
+import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunSecrets;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.adapter.CliPrompt;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * claude_sandbox / codex_sandbox: the CLI inside a container with the docker adapter's full hardening, on the egress
+ * network behind the Trimus resolver (DESIGN.md §5). Runs share the docker adapter's executor, so the engine sees one
+ * bound on concurrent containers, and its runner, so registration and every fail-secure check are the same code.
+ */
+public abstract class CliSandboxAdapter implements Adapter {
+    private static final Logger LOG = Logger.getLogger(CliSandboxAdapter.class);
+
+    private final AdapterType type;
+    private final DockerDefaults dockerDefaults;
+    private final SandboxDefaults sandboxDefaults;
+    private final String egressNetwork;
+    private final boolean forbidDangerous;
+    private final RunExecutor executor;
+    private final RunSecrets secrets;
+    private final DockerEngineSwitch engine;
+
+    protected CliSandboxAdapter(AdapterType type, TrimusConfig config, RunExecutor executor, RunSecrets secrets,
+            DockerEngineSwitch engine) {
+        this.type = type;
+        this.dockerDefaults = DockerDefaults.from(config.docker());
+        this.sandboxDefaults = SandboxDefaults.from(config.sandbox());
+        this.egressNetwork = config.egress().network().name();
+        this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
+        this.executor = executor;
+        this.secrets = secrets;
+        this.engine = engine;
+    }
+
+    @Override
+    public AdapterType type() {
+        return type;
+    }
+
+    @Override
+    public void validate(RunRequested request) {
+        EngineRequirement.require(engine, type);
+        CliAdapterConfig.parse(type, request.adapterConfig());
+        if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
+            throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
+                    + " body");
+        }
+        Map<String, String> opened = secrets.open(request);
+        String keyEnv = AgentCli.of(type).apiKeyEnv();
+        if (!opened.containsKey(keyEnv)) {
+            throw new RunRejected("the run carries no " + keyEnv + "; run-service adds it from the company's secrets");
+        }
+    }
+
+    @Override
+    public void submit(RunRequested request) {
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        CliCommand command = CliCommand.build(agent, agent.cli().binary(),
+                CliPrompt.of(request.issue(), request.input()), forbidDangerous);
+        if (!command.notes().isEmpty()) {
+            LOG.warnf("%s: run %s of agent %s: %s was dropped (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS)",
+                    CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
+        }
+        executor.submit(request, CliSandboxPolicy.of(agent, sandboxDefaults, dockerDefaults, egressNetwork,
+                request, command, secrets.open(request)));
+    }
+
+    @Override
+    public boolean cancel(UUID runId) {
+        return executor.cancel(runId);
+    }
+
+    /** The docker adapter reaps every Trimus container, these included. */
+    @Override
+    public List<OrphanRun> reapOrphans() {
+        return List.of();
+    }
+}

@@ -1,0 +1,51 @@
+package io.trimus.adapter.cli;
+
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.config.SandboxDefaults;
+import io.trimus.adapter.docker.ContainerPolicy;
+import io.trimus.adapter.run.RunContext;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.CliAdapterConfig;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The container policy of a claude_sandbox / codex_sandbox run: the docker adapter's hardening plus the CLI's needs. */
+public final class CliSandboxPolicy {
+
+    private CliSandboxPolicy() {
+    }
+
+    /**
+     * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
+     * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, and an
+     * environment of exactly the provider key, the run context, HOME=/tmp and IS_SANDBOX=1.
+     *
+     * @param secrets the opened secrets of the run, by the variable they become
+     */
+    public static ContainerPolicy of(CliAdapterConfig agent, SandboxDefaults sandbox, DockerDefaults defaults,
+                                     String egressNetwork, RunRequested run, CliCommand cli,
+                                     Map<String, String> secrets) {
+        Map<String, String> tmpfs = new LinkedHashMap<>();
+        tmpfs.put("/tmp", "rw,nosuid,nodev,size=" + defaults.tmpfsSize());
+        // the image's /workspace belongs to root; the CLI runs as its own user
+        tmpfs.put(ContainerPolicy.WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
+        long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
+        int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
+
+        Map<String, String> env = new LinkedHashMap<>(secrets);
+        env.putAll(RunContext.env(run));
+        env.put("HOME", "/tmp");
+        env.put("IS_SANDBOX", "1");
+
+        return new ContainerPolicy(ContainerPolicy.NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
+                : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),
+                ContainerPolicy.securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
+                ContainerPolicy.nanoCpus(agent.cpus()), egressNetwork, Collections.unmodifiableMap(env),
+                ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec), null, secrets.keySet(),
+                cli.notes());
+    }
+}

@@ -1,0 +1,165 @@
+package io.trimus.adapter.docker;
+
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.egress.SandboxNetwork;
+import io.trimus.adapter.run.RunContext;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.DockerAdapterConfig;
+import io.trimus.events.secrets.Redactor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The isolation a docker run gets: the seed's contract (DESIGN.md §5), decided once, as data. The runner
+ * applies it as it is; tests read it.
+ *
+ * @param name         deterministic container name, so a second delivery of the same run hits a name conflict
+ * @param image        the agent's image, never pulled
+ * @param command      argv replacing the image's CMD; empty keeps the image's
+ * @param readOnlyRoot {@code --read-only}, unless the agent opted out with {@code "writable": true}
+ * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,nosuid,size=…}; empty when writable
+ * @param capDrop      capabilities dropped: always {@code ALL}
+ * @param securityOpts {@code no-new-privileges} always, then each TRIMUS_DOCKER_SECURITY_OPTS entry
+ * @param pidsLimit    the agent's pids_limit, else TRIMUS_DOCKER_PIDS_LIMIT
+ * @param memoryBytes  the agent's memory limit, or null for none
+ * @param memorySwapBytes equal to memoryBytes, so the container gets no swap beyond its memory limit
+ * @param nanoCpus     the agent's cpus in billionths, or null for none
+ * @param network      the agent's network, {@code none} by default
+ * @param env          only the agent's env plus what Trimus injects; nothing of the host
+ * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
+ * @param timeout      wall-clock limit; the container is killed when it passes
+ * @param sandbox      on the egress network: the pinned address and the resolver; null elsewhere
+ * @param secretEnv    names of the env entries that hold company secrets: masked in everything the run reports
+ * @param notes        policy decisions reported with RUNNING (e.g. SEC-015)
+ */
+public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
+                              Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
+                              long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
+                              Map<String, String> env, Map<String, String> labels, Duration timeout,
+                              SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
+
+    public static final String LABEL_COMPANY = "trimus.company_id";
+    public static final String LABEL_AGENT = "trimus.agent_id";
+    public static final String LABEL_RUN = "trimus.run_id";
+    public static final String LABEL_INSTANCE = "trimus.adapter_instance";
+    public static final String NAME_PREFIX = "trimus-run-";
+    public static final String NO_NEW_PRIVILEGES = DockerDefaults.NO_NEW_PRIVILEGES;
+
+    /** Where a sandboxed CLI works: a tmpfs, like /tmp, since the root is read-only. */
+    public static final String WORKSPACE = "/workspace";
+
+    public ContainerPolicy {
+        secretEnv = Set.copyOf(secretEnv);
+        notes = List.copyOf(notes);
+    }
+
+    /** The policy of one run of a docker agent. */
+    public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run) {
+        boolean readOnly = !agent.writable();
+        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", "rw,nosuid,size=" + defaults.tmpfsSize()) : Map.of();
+        long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
+        int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
+
+        Map<String, String> env = new LinkedHashMap<>(agent.env());
+        env.putAll(RunContext.env(run));
+
+        return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
+                List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
+                nanoCpus(agent.cpus()), agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
+                Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
+                List.of());
+    }
+
+    /**
+     * This policy for a container on the egress network: it joins the network by name (whatever id prefix the agent
+     * used), at the pinned address, with the Trimus resolver. Everything else stays as decided.
+     */
+    public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), env, labels, timeout, sandbox, secretEnv,
+                notes);
+    }
+
+    /** Masks the values of {@link #secretEnv} in what the run reports. */
+    public Redactor redactor() {
+        return secretEnv.isEmpty() ? Redactor.none() : Redactor.of(secretEnv.stream().map(env::get).toList());
+    }
+
+    /** Never prints env values: they may hold a company's secrets. */
+    @Override
+    public String toString() {
+        return "ContainerPolicy[name=" + name + ", image=" + image + ", network=" + network + ", env names="
+                + env.keySet() + ", pidsLimit=" + pidsLimit + ", memoryBytes=" + memoryBytes + ", readOnlyRoot="
+                + readOnlyRoot + "]";
+    }
+
+    /** {@code no-new-privileges} first, then each configured entry once. */
+    public static List<String> securityOpts(DockerDefaults defaults) {
+        List<String> securityOpts = new ArrayList<>();
+        securityOpts.add(NO_NEW_PRIVILEGES);
+        defaults.securityOpts().stream().filter(o -> !o.equals(NO_NEW_PRIVILEGES)).forEach(securityOpts::add);
+        return List.copyOf(securityOpts);
+    }
+
+    /** The labels that tie a container to its run and to this adapter instance. */
+    public static Map<String, String> labels(RunRequested run, DockerDefaults defaults) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_INSTANCE, defaults.instance());
+        labels.put(LABEL_COMPANY, String.valueOf(run.companyId()));
+        labels.put(LABEL_AGENT, String.valueOf(run.agentId()));
+        labels.put(LABEL_RUN, String.valueOf(run.runId()));
+        return Collections.unmodifiableMap(labels);
+    }
+
+    /** Docker's NanoCPUs for a cpus value; null for no limit. */
+    public static Long nanoCpus(Double cpus) {
+        return cpus == null ? null : Math.round(cpus * 1_000_000_000d);
+    }
+
+    /** The Docker host settings carrying this policy. */
+    public HostConfig hostConfig() {
+        HostConfig host = HostConfig.newHostConfig()
+                .withReadonlyRootfs(readOnlyRoot)
+                .withTmpFs(tmpfs.isEmpty() ? null : tmpfs)
+                .withCapDrop(capDrop.stream().map(Capability::valueOf).toArray(Capability[]::new))
+                .withSecurityOpts(securityOpts)
+                .withPidsLimit(pidsLimit)
+                .withMemory(memoryBytes)
+                .withMemorySwap(memorySwapBytes)
+                .withNanoCPUs(nanoCpus)
+                .withNetworkMode(network)
+                .withPrivileged(false);
+        return sandbox == null ? host : host.withDns(sandbox.dns());
+    }
+
+    /** The environment as Docker wants it, {@code NAME=value}. */
+    public List<String> envList() {
+        return env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+    }
+
+    /** The memory limit as a person writes it, e.g. {@code 16m}; null when there is none. */
+    public String memoryLimitText() {
+        if (memoryBytes == null) {
+            return null;
+        }
+        long b = memoryBytes;
+        if (b % (1L << 30) == 0) {
+            return (b >> 30) + "g";
+        }
+        if (b % (1L << 20) == 0) {
+            return (b >> 20) + "m";
+        }
+        if (b % (1L << 10) == 0) {
+            return (b >> 10) + "k";
+        }
+        return b + " bytes";
+    }
+}

@@ -1,0 +1,69 @@
+package io.trimus.adapter.docker;
+
+import io.quarkus.runtime.Startup;
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.engine.DockerEngineSwitch;
+import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.OrphanRun;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.DockerAdapterConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The {@code docker} adapter: an operator image in a hardened container (DESIGN.md §5). Created at boot so a
+ * wrong TRIMUS_DOCKER_* value stops the service instead of failing runs later.
+ */
+@Startup
+@ApplicationScoped
+public class DockerAdapter implements Adapter {
+
+    private final DockerDefaults defaults;
+    private final RunExecutor executor;
+    private final OrphanContainers orphans;
+    private final DockerEngineSwitch engine;
+
+    @Inject
+    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
+            DockerEngineSwitch engine) {
+        this.defaults = DockerDefaults.from(config.docker());
+        this.executor = executor;
+        this.orphans = orphans;
+        this.engine = engine;
+    }
+
+    @Override
+    public AdapterType type() {
+        return AdapterType.DOCKER;
+    }
+
+    @Override
+    public void validate(RunRequested request) {
+        EngineRequirement.require(engine, type());
+        DockerAdapterConfig.parse(request.adapterConfig());
+    }
+
+    @Override
+    public void submit(RunRequested request) {
+        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
+        executor.submit(request, ContainerPolicy.forDocker(config, defaults, request));
+    }
+
+    @Override
+    public boolean cancel(UUID runId) {
+        return executor.cancel(runId);
+    }
+
+    @Override
+    public List<OrphanRun> reapOrphans() {
+        if (!engine.enabled()) {
+            return List.of();
+        }
+        return orphans.reap(executor::holds);
+    }
+}

@@ -1,0 +1,109 @@
+package io.trimus.adapter.docker;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunPool;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * Runs docker runs on a bounded pool of TRIMUS_DOCKER_MAX_CONCURRENT_RUNS threads (docker-java blocks; it
+ * never runs on the event loop) and keeps the runs it holds, so a cancel can find a queued run or kill a
+ * running container.
+ */
+@ApplicationScoped
+public class RunExecutor {
+
+    private static final Logger LOG = Logger.getLogger(RunExecutor.class);
+
+    private final DockerContainerRunner runner;
+    private final RunReporter reporter;
+    private final RunPool<RunHandle> pool;
+
+    @Inject
+    public RunExecutor(DockerContainerRunner runner, RunReporter reporter, TrimusConfig config) {
+        this(runner, reporter, config.docker().maxConcurrentRuns());
+    }
+
+    RunExecutor(DockerContainerRunner runner, RunReporter reporter, int maxConcurrentRuns) {
+        this.runner = runner;
+        this.reporter = reporter;
+        this.pool = new RunPool<>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "trimus-docker-run", maxConcurrentRuns);
+    }
+
+    /** Queues the run unless it is already held; it starts when a slot is free. */
+    public void submit(RunRequested request, ContainerPolicy policy) {
+        RunHandle handle = new RunHandle(request);
+        pool.submit(request.runId(), handle, () -> {
+            if (handle.begin()) {
+                runner.run(request, policy, handle);
+            }
+        }, () -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
+                RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started")));
+    }
+
+    /**
+     * Cancels a held run: a queued run never starts and is reported CANCELLED now; a running container is
+     * killed and its worker reports CANCELLED with the output so far.
+     *
+     * @return false when the run is not held here
+     */
+    public boolean cancel(UUID runId) {
+        RunHandle handle = pool.held(runId);
+        if (handle == null) {
+            return false;
+        }
+        switch (handle.cancel()) {
+            case REPORT_NOW -> {
+                pool.release(runId, handle);
+                RunRequested r = handle.request();
+                reporter.report(RunStatusChanged.of(runId, r.companyId(), r.agentId(), RunState.CANCELLED, null,
+                        null, "cancelled before it started"));
+            }
+            case KILL -> runner.kill(handle.containerId());
+            case WORKER_STOPS, NOTHING -> {
+                // the worker sees the flag before it starts the container, or the run is already stopping
+            }
+        }
+        return true;
+    }
+
+    /** Whether this process holds the run (queued or running). */
+    public boolean holds(UUID runId) {
+        return pool.holds(runId);
+    }
+
+    /**
+     * Stops while the broker connection is still open (ShutdownEvent comes before the Kafka connector closes):
+     * queued runs are reported FAILED without starting; running workers are interrupted, kill and remove
+     * their containers and report FAILED.
+     */
+    void onShutdown(@Observes ShutdownEvent event) {
+        stop();
+    }
+
+    @PreDestroy
+    void stop() {
+        boolean stopped = pool.shutdown(handle -> {
+            if (handle.neverStarted()) {
+                RunRequested r = handle.request();
+                pool.release(r.runId(), handle);
+                reporter.report(RunStatusChanged.of(r.runId(), r.companyId(), r.agentId(), RunState.FAILED, null,
+                        null, "the adapter service stopped before the run started"));
+            }
+        }, Duration.ofSeconds(30));
+        if (!stopped) {
+            LOG.warn("some docker runs did not stop within 30 s; the next start removes their containers");
+        }
+    }
+}

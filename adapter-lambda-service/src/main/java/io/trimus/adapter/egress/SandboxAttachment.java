@@ -1,0 +1,179 @@
+package io.trimus.adapter.egress;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Network;
+import io.trimus.events.RunRequested;
+import io.trimus.events.SandboxRegistration;
+import io.trimus.events.adapter.DockerAdapterConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * A container's way onto the egress network and off it again: which network a name really selects, the sandbox's
+ * pinned address, the resolver check, the registration with egress-service before start, and the deregistration and
+ * release after the container is gone. The container runner calls it in that order and knows nothing of DNS.
+ */
+@ApplicationScoped
+public class SandboxAttachment {
+
+    private static final Logger LOG = Logger.getLogger(SandboxAttachment.class);
+
+    private final DockerClient docker;
+    private final EnsureEgressNetwork egressNetwork;
+    private final SandboxAddressPool addresses;
+    private final EgressServiceClient egressService;
+    private final ResolverProbe resolverProbe;
+
+    /** A container that must not join the network it asked for, with the one sentence that says why. */
+    public static final class Refused extends Exception {
+        Refused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    @Inject
+    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                             EgressServiceClient egressService, ResolverProbe resolverProbe) {
+        this.docker = docker;
+        this.egressNetwork = egressNetwork;
+        this.addresses = addresses;
+        this.egressService = egressService;
+        this.resolverProbe = resolverProbe;
+    }
+
+    /**
+     * Checks the network a container is to join and, for the egress network, reserves the sandbox's address and
+     * checks its resolver. Docker also resolves a network by an id prefix, so a harmless-looking name could select the
+     * host's network stack, or the egress network without the registration: check what the name resolves to.
+     *
+     * @return the sandbox's place on the egress network, or null for any other network
+     * @throws Refused when the container must not join it
+     */
+    public SandboxNetwork attach(String requested) throws Refused {
+        if (DockerAdapterConfig.NETWORK_NONE.equals(requested)) {
+            return null;
+        }
+        SandboxNetwork sandbox = reserve(requested);
+        if (sandbox == null) {
+            return null;
+        }
+        String resolverProblem;
+        try {
+            resolverProblem = resolverProbe.problem(sandbox.dns().get(0));
+        } catch (RuntimeException e) {
+            addresses.release(sandbox.ipv4Address());
+            throw e;
+        }
+        if (resolverProblem != null) {
+            addresses.release(sandbox.ipv4Address());
+            throw new Refused(resolverProblem + "; the container was not started");
+        }
+        return sandbox;
+    }
+
+    private SandboxNetwork reserve(String requested) throws Refused {
+        String egressName = egressNetwork.settings().name();
+        EnsureEgressNetwork.Status egress = egressNetwork.status();
+        if (requested.equals(egressName) && !egress.ready()) {
+            throw egressNotReady(egress.problem());
+        }
+        Network network;
+        try {
+            network = docker.inspectNetworkCmd().withNetworkId(requested).exec();
+        } catch (NotFoundException e) {
+            if (requested.equals(egressName)) {
+                egressNetwork.lost(egress, "network " + egressName + " was removed from the Docker engine;"
+                        + " creating it again");
+                throw egressNotReady("it no longer exists on the Docker engine; the adapter service creates it again");
+            }
+            throw new Refused("network " + requested + " not found on the Docker engine");
+        }
+        if ("host".equals(network.getDriver())) {
+            throw new Refused("network " + requested + " resolves to the host's network stack, which would bypass"
+                    + " the container's network isolation; use none or a bridge network");
+        }
+        boolean isEgress = egressName.equals(network.getName())
+                || (egress.ready() && egress.network().id().equals(network.getId()));
+        if (!isEgress) {
+            return null;
+        }
+        if (!egress.ready()) {
+            throw egressNotReady(egress.problem());
+        }
+        if (!egress.network().id().equals(network.getId())) {
+            egressNetwork.lost(egress, "network " + egressName + " was replaced by another network of that name;"
+                    + " checking it again");
+            throw egressNotReady("it was replaced since it was checked; the adapter service checks it again");
+        }
+        EgressNetwork checked = egress.network();
+        String address = addresses.reserve(checked, attachedAddresses(network)).orElseThrow(() -> new Refused(
+                "no free sandbox address left on egress network " + egressName + " (" + checked.subnet() + ")"));
+        return SandboxNetwork.on(checked, address, egressNetwork.settings());
+    }
+
+    /**
+     * Registers the sandbox with egress-service, synchronously, before its container starts: its very first DNS
+     * query must already be attributed to its company.
+     *
+     * @throws Refused when egress-service did not confirm; the container must not start
+     */
+    public void register(RunRequested run, SandboxNetwork sandbox, String containerId)
+            throws Refused, InterruptedException {
+        try {
+            egressService.register(sandbox.ipv4Address(),
+                    new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), containerId));
+            LOG.debugf("run %s: sandbox %s registered with egress-service", run.runId(), sandbox.ipv4Address());
+        } catch (EgressServiceClient.RegistrationFailed e) {
+            throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
+                    + "; the container was not started");
+        }
+    }
+
+    /**
+     * Takes a sandbox whose container is gone off the egress network: its registration is removed (when one was sent)
+     * before its address can be handed out again.
+     */
+    public void detach(RunRequested run, SandboxNetwork sandbox, boolean registrationSent) {
+        if (registrationSent) {
+            deregister(run, sandbox);
+        }
+        addresses.release(sandbox.ipv4Address());
+    }
+
+    /** Best effort: egress-service replaces a stale registration when the address is registered again. */
+    private void deregister(RunRequested run, SandboxNetwork sandbox) {
+        try {
+            egressService.deregister(sandbox.ipv4Address());
+        } catch (EgressServiceClient.RegistrationFailed e) {
+            LOG.warnf("run %s: could not remove the registration of sandbox %s from egress-service: %s",
+                    run.runId(), sandbox.ipv4Address(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warnf("run %s: stopped before the registration of sandbox %s was removed from egress-service",
+                    run.runId(), sandbox.ipv4Address());
+        }
+    }
+
+    private Refused egressNotReady(String why) {
+        return new Refused("egress network " + egressNetwork.settings().name() + " is not ready: " + why);
+    }
+
+    /** The IPv4 addresses of the containers attached to the network, as the engine reports them. */
+    private static Set<String> attachedAddresses(Network network) {
+        Set<String> addresses = new HashSet<>();
+        if (network.getContainers() != null) {
+            for (Network.ContainerNetworkConfig endpoint : network.getContainers().values()) {
+                String cidr = endpoint.getIpv4Address();
+                if (cidr != null && !cidr.isBlank()) {
+                    addresses.add(cidr.contains("/") ? cidr.substring(0, cidr.indexOf('/')) : cidr);
+                }
+            }
+        }
+        return addresses;
+    }
+}

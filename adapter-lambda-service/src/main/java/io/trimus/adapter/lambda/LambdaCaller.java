@@ -1,0 +1,227 @@
+package io.trimus.adapter.lambda;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunTable;
+import io.trimus.events.OutputTail;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Makes the lambda calls: holds each run from submit to its outcome, lets {@link CallAdmission} bound how many are in
+ * flight, has {@link EndpointDialler} pick the address (SSRF guard) and {@link LambdaExchange} make the request with
+ * its retries, and ends the run at timeout_ms with one timer, however slowly the body trickles.
+ *
+ * <p>Uses the core Vert.x HTTP client, the layer Vert.x's WebClient is built on: WebClient 4.x can neither abort an
+ * exchange in flight (needed for a cancel and for a deadline that covers the body) nor stop reading at a byte cap
+ * without buffering. All state of the calls is confined to one event-loop context; other threads only post to it.
+ */
+@Startup
+@Singleton
+public class LambdaCaller {
+    private static final Logger LOG = Logger.getLogger(LambdaCaller.class);
+
+    /** Looks up a host's addresses; {@link InetAddress#getAllByName} outside tests. */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    private final Vertx vertx;
+    private final RunReporter reporter;
+    private final EndpointAddressPolicy policy;
+    private final int outputMaxBytes;
+    private final HttpClient client;
+    private final Context context;
+    private final RunTable<CallState> held = new RunTable<>();
+    /** Confined to {@link #context}. */
+    private final CallAdmission admission;
+    private final EndpointDialler dialler;
+    private final LambdaExchange exchange;
+
+    @Inject
+    public LambdaCaller(Vertx vertx, RunReporter reporter, TrimusConfig config) {
+        this(vertx, reporter, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of())),
+                InetAddress::getAllByName, config.lambda().maxResponseBytes(), config.run().outputMaxBytes(),
+                config.lambda().maxConcurrentRuns());
+    }
+
+    public LambdaCaller(Vertx vertx, RunReporter reporter, EndpointAddressPolicy policy, Resolver resolver,
+                        int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns) {
+        this.admission = new CallAdmission(maxConcurrentRuns);
+        this.vertx = vertx;
+        this.reporter = reporter;
+        this.policy = policy;
+        this.outputMaxBytes = outputMaxBytes;
+        this.client = vertx.createHttpClient(new HttpClientOptions()
+                        .setProtocolVersion(HttpVersion.HTTP_1_1)
+                        // one connection per call: nothing of one run's exchange is reused by another's
+                        .setKeepAlive(false)
+                        .setVerifyHost(true)
+                        .setTryUseCompression(false)
+                        .setDecompressionSupported(false),
+                new PoolOptions().setHttp1MaxSize(maxConcurrentRuns));
+        this.exchange = new LambdaExchange(vertx, client, maxResponseBytes, this::finish);
+        this.context = eventLoopContext(vertx);
+        this.dialler = new EndpointDialler(context, policy, resolver, this::finish);
+    }
+
+    /** The policy calls are judged by; the adapter also asks it about IP-literal endpoints up front. */
+    public EndpointAddressPolicy policy() {
+        return policy;
+    }
+
+    /** Queues the call unless its run is already held. */
+    public void submit(LambdaCall call) {
+        CallState running = new CallState(call);
+        if (held.hold(call.run().runId(), running)) {
+            context.runOnContext(v -> admit(running));
+        }
+    }
+
+    /** Cancels a held run: a queued one never calls, a call in flight is aborted. False when not held here. */
+    public boolean cancel(UUID runId) {
+        CallState call = held.get(runId);
+        if (call == null) {
+            return false;
+        }
+        context.runOnContext(v -> {
+            if (!call.finished) {
+                finish(call, LambdaContract.Outcome.of(RunState.CANCELLED, call.started
+                        ? "cancelled; the call to the endpoint was aborted" : "cancelled before it started"));
+            }
+        });
+        return true;
+    }
+
+    /** Whether this process holds the run. */
+    public boolean holds(UUID runId) {
+        return held.holds(runId);
+    }
+
+    private void admit(CallState call) {
+        if (!call.finished && admission.admit(call)) {
+            start(call);
+        }
+    }
+
+    private void start(CallState call) {
+        call.started = true;
+        int timeoutMs = call.spec.config().timeoutMs();
+        call.deadlineAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        call.deadlineTimer = vertx.setTimer(timeoutMs, id -> timedOut(call));
+        dialler.dial(call, (dialled, address) -> {
+            dialled.address = address;
+            report(dialled, RunState.RUNNING, null, null, null);
+            exchange.attempt(dialled);
+        });
+    }
+
+    private void timedOut(CallState call) {
+        call.deadlineTimer = null;
+        if (call.finished) {
+            return;
+        }
+        int timeoutMs = call.spec.config().timeoutMs();
+        finish(call, LambdaContract.Outcome.of(RunState.TIMED_OUT, call.responseStarted
+                ? "the endpoint's answer did not end within " + timeoutMs + " ms (timeout_ms); the call was aborted"
+                : "the endpoint did not answer within " + timeoutMs + " ms (timeout_ms); the call was aborted"));
+    }
+
+    /** Ends the run exactly once: stops its timers and its exchange, frees its slot, reports the outcome. */
+    private void finish(CallState call, LambdaContract.Outcome outcome) {
+        call.finished = true;
+        if (call.deadlineTimer != null) {
+            vertx.cancelTimer(call.deadlineTimer);
+        }
+        if (call.backoffTimer != null) {
+            vertx.cancelTimer(call.backoffTimer);
+        }
+        if (call.request != null) {
+            call.request.reset();
+        }
+        held.release(call.spec.run().runId(), call);
+        CallState next = admission.release(call);
+        if (next != null) {
+            start(next);
+        }
+        if (outcome.state() != RunState.SUCCEEDED) {
+            LOG.infof("lambda run %s ended %s: %s", call.spec.run().runId(), outcome.state(),
+                    call.spec.redactor().redact(outcome.error()));
+        }
+        report(call, outcome.state(), outcome.exitCode(), OutputTail.of(outcome.output(), outputMaxBytes),
+                outcome.error());
+    }
+
+    private void report(CallState call, RunState state, Integer exitCode, String output, String error) {
+        RunRequested r = call.spec.run();
+        var redactor = call.spec.redactor();
+        reporter.report(RunStatusChanged.of(r.runId(), r.companyId(), r.agentId(), state, exitCode,
+                redactor.redact(output), redactor.redact(error)));
+    }
+
+    /** Ends every held run while the broker connection is still open: they are reported FAILED. */
+    void onShutdown(@Observes ShutdownEvent event) {
+        CountDownLatch done = new CountDownLatch(1);
+        context.runOnContext(v -> {
+            for (CallState call : held.all()) {
+                if (!call.finished) {
+                    finish(call, LambdaContract.Outcome.of(RunState.FAILED, call.started
+                            ? "the adapter service stopped while the call was in progress; it was aborted"
+                            : "the adapter service stopped before the run started"));
+                }
+            }
+            done.countDown();
+        });
+        try {
+            done.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close();
+    }
+
+    /** A context of its own on one event loop: every call's state lives there. */
+    private static Context eventLoopContext(Vertx vertx) {
+        CompletableFuture<Context> ready = new CompletableFuture<>();
+        vertx.deployVerticle(new AbstractVerticle() {
+            @Override
+            public void start() {
+                ready.complete(context);
+            }
+        }).onFailure(ready::completeExceptionally);
+        try {
+            return ready.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the lambda caller", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not start the lambda caller's event-loop context", e);
+        }
+    }
+
+}

@@ -1,0 +1,121 @@
+package io.trimus.adapter.local;
+
+import io.trimus.adapter.cli.CliCommand;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunSecrets;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.adapter.CliPrompt;
+import io.trimus.events.adapter.LocalAdaptersGate;
+import io.trimus.events.secrets.Redactor;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * claude_local / codex_local: the CLI as a child process of this service, in the agent's home under TRIMUS_HOME, with
+ * the service's environment minus TRIMUS_LOCAL_ENV_STRIP. No isolation at all, so it is gated by TRIMUS_LOCAL_ADAPTERS
+ * (off by default), pinned by the binary allowlist and subject to the dangerous-permissions guardrail.
+ */
+public abstract class LocalCliAdapter implements Adapter {
+    private static final Logger LOG = Logger.getLogger(LocalCliAdapter.class);
+
+    private final AdapterType type;
+    private final LocalAdaptersGate gate;
+    private final BinaryAllowlist allowlist;
+    private final LocalEnvironment environment;
+    private final Path agentsHome;
+    private final int defaultTimeoutSec;
+    private final boolean forbidDangerous;
+    private final RunSecrets secrets;
+    private final LocalProcessRunner runner;
+    private final Map<String, String> serviceEnv;
+
+    protected LocalCliAdapter(AdapterType type, TrimusConfig config, RunSecrets secrets, LocalProcessRunner runner,
+                              Map<String, String> serviceEnv) {
+        this.type = type;
+        this.gate = config.localAdapters();
+        AgentCli cli = AgentCli.of(type);
+        this.allowlist = cli == AgentCli.CLAUDE
+                ? new BinaryAllowlist("TRIMUS_CLAUDE_BINARY_ALLOWLIST", config.claudeBinaryAllowlist())
+                : new BinaryAllowlist("TRIMUS_CODEX_BINARY_ALLOWLIST", config.codexBinaryAllowlist());
+        this.environment = new LocalEnvironment(config.local().envStrip());
+        this.agentsHome = config.home().map(Path::of)
+                .orElse(Path.of(System.getProperty("user.home"), ".trimus")).toAbsolutePath().resolve("agents");
+        this.defaultTimeoutSec = config.local().defaultTimeoutSec();
+        this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
+        this.secrets = secrets;
+        this.runner = runner;
+        this.serviceEnv = Map.copyOf(serviceEnv);
+    }
+
+    @Override
+    public AdapterType type() {
+        return type;
+    }
+
+    @Override
+    public void validate(RunRequested request) {
+        if (gate == LocalAdaptersGate.OFF) {
+            throw new RunRejected(LocalAdaptersGate.refusal(type));
+        }
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
+            throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
+                    + " body");
+        }
+        binary(agent);
+        secrets.open(request);
+    }
+
+    @Override
+    public void submit(RunRequested request) {
+        if (gate == LocalAdaptersGate.WARN) {
+            LOG.warnf("run %s uses %s, a host process without isolation; host-process adapters are deprecated for"
+                    + " anything but trusted single-tenant hosts: move the agent to %s", request.runId(),
+                    type.wireName(), type.wireName().replace("_local", "_sandbox"));
+        }
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        CliCommand command = CliCommand.build(agent, binary(agent).toString(),
+                CliPrompt.of(request.issue(), request.input()), forbidDangerous);
+        if (!command.notes().isEmpty()) {
+            LOG.warnf("%s: run %s of agent %s: %s was dropped (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS)",
+                    CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
+        }
+        Map<String, String> opened = secrets.open(request);
+        int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaultTimeoutSec;
+        runner.submit(request, new LocalLaunch(command.argv(), environment.build(serviceEnv, request, opened),
+                agentHome(request.agentId()), Duration.ofSeconds(timeoutSec), Redactor.of(opened.values()),
+                command.notes()));
+    }
+
+    @Override
+    public boolean cancel(UUID runId) {
+        return runner.cancel(runId);
+    }
+
+    /** A host process does not outlive the service that started it in a way this service could find again. */
+    @Override
+    public List<OrphanRun> reapOrphans() {
+        return List.of();
+    }
+
+    /** The agent's home: {@code <TRIMUS_HOME>/agents/<agent_id>}. */
+    public Path agentHome(UUID agentId) {
+        return agentsHome.resolve(agentId.toString());
+    }
+
+    private Path binary(CliAdapterConfig agent) {
+        String command = agent.command() != null ? agent.command() : agent.cli().binary();
+        return allowlist.resolve(command, serviceEnv.get("PATH"));
+    }
+}

@@ -1,0 +1,44 @@
+package io.trimus.adapter.run;
+
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.AdapterType;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One way of executing a run (a container, a host process, an HTTP call…). The dispatcher owns
+ * deduplication and the DISPATCHED/REJECTED decisions; an adapter owns everything from RUNNING on and
+ * reports it through {@link RunReporter}.
+ */
+public interface Adapter {
+
+    /** The adapter_type this adapter serves. */
+    AdapterType type();
+
+    /**
+     * Checks the run's adapter_config against this adapter's contract; nothing is started.
+     *
+     * @throws AdapterConfigException naming the field that breaks the contract
+     */
+    void validate(RunRequested request);
+
+    /** Queues a validated run and returns at once; the adapter reports RUNNING and the outcome itself. */
+    void submit(RunRequested request);
+
+    /**
+     * Stops a run this adapter holds (queued or running); it then ends CANCELLED.
+     *
+     * @return false when the adapter does not hold the run (never seen, or already finished)
+     */
+    boolean cancel(UUID runId);
+
+    /**
+     * Ends what a previous process of this service left behind (e.g. containers still labelled with a run).
+     * Called once at boot; runs this process holds are never touched.
+     *
+     * @return the runs that were ended, so their status can be reported
+     */
+    List<OrphanRun> reapOrphans();
+}

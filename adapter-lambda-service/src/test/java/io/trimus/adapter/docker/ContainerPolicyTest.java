@@ -1,0 +1,242 @@
+package io.trimus.adapter.docker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.egress.EgressNetwork;
+import io.trimus.adapter.egress.SandboxNetwork;
+import io.trimus.adapter.net.Cidr;
+import io.trimus.events.IssueRef;
+import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.DockerAdapterConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The docker contract of DESIGN.md §5, flag by flag, as the policy decides it (no engine involved). */
+class ContainerPolicyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DockerDefaults DEFAULTS =
+            new DockerDefaults(100, "64m", List.of(), 3600);
+
+    private final RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+            UUID.randomUUID(), "docker", null, null, null, Instant.now());
+
+    private static DockerAdapterConfig agent(Map<String, ?> config) {
+        return DockerAdapterConfig.parse(JSON.valueToTree(config));
+    }
+
+    private ContainerPolicy policy(Map<String, ?> config) {
+        return ContainerPolicy.forDocker(agent(config), DEFAULTS, run);
+    }
+
+    @Test
+    void rootIsReadOnlyWithANosuidTmpfsOf64m() {
+        ContainerPolicy p = policy(Map.of("image", "busybox"));
+        assertThat(p.readOnlyRoot()).isTrue();
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+        assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
+        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+    }
+
+    @Test
+    void tmpfsSizeComesFromTheConfig() {
+        ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
+                new DockerDefaults(100, "128M", List.of(), 3600), run);
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=128m"));
+    }
+
+    @Test
+    void writableOptsOutOfTheReadOnlyRootAndItsTmpfs() {
+        ContainerPolicy p = policy(Map.of("image", "busybox", "writable", true));
+        assertThat(p.readOnlyRoot()).isFalse();
+        assertThat(p.tmpfs()).isEmpty();
+        assertThat(p.hostConfig().getReadonlyRootfs()).isFalse();
+        assertThat(p.hostConfig().getTmpFs()).isNull();
+    }
+
+    @Test
+    void allCapabilitiesAreDroppedAndNothingIsPrivileged() {
+        HostConfig host = policy(Map.of("image", "busybox", "writable", true, "network", "bridge")).hostConfig();
+        assertThat(host.getCapDrop()).containsExactly(Capability.ALL);
+        assertThat(host.getCapAdd()).isNull();
+        assertThat(host.getPrivileged()).isFalse();
+    }
+
+    @Test
+    void noNewPrivilegesAlwaysComesFirstThenEachConfiguredOpt() {
+        ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
+                new DockerDefaults(100, "64m",
+                        List.of("apparmor=trimus-agent", "no-new-privileges", "label=type:trimus_t"), 3600), run);
+        assertThat(p.securityOpts())
+                .containsExactly("no-new-privileges", "apparmor=trimus-agent", "label=type:trimus_t");
+        assertThat(p.hostConfig().getSecurityOpts()).isEqualTo(p.securityOpts());
+        assertThat(policy(Map.of("image", "busybox", "writable", true)).securityOpts())
+                .containsExactly("no-new-privileges");
+    }
+
+    @Test
+    void configCannotSwitchOffNoNewPrivileges() {
+        for (String off : List.of("no-new-privileges=false", "no-new-privileges:false")) {
+            assertThatThrownBy(() -> new DockerDefaults(100, "64m", List.of(off), 3600))
+                    .hasMessageContaining("TRIMUS_DOCKER_SECURITY_OPTS may not switch off no-new-privileges");
+        }
+    }
+
+    @Test
+    void aSeccompProfileFileIsSentInline(@TempDir Path dir) throws Exception {
+        Path profile = dir.resolve("seccomp.json");
+        Files.writeString(profile, "{\"defaultAction\":\"SCMP_ACT_ERRNO\"}");
+        assertThat(DockerDefaults.inlineSeccompProfile("seccomp=" + profile))
+                .isEqualTo("seccomp={\"defaultAction\":\"SCMP_ACT_ERRNO\"}");
+        assertThat(DockerDefaults.inlineSeccompProfile("seccomp=unconfined")).isEqualTo("seccomp=unconfined");
+        assertThat(DockerDefaults.inlineSeccompProfile("apparmor=x")).isEqualTo("apparmor=x");
+        assertThatThrownBy(() -> DockerDefaults.inlineSeccompProfile("seccomp=" + dir.resolve("missing")))
+                .hasMessageContaining("cannot be read");
+    }
+
+    @Test
+    void pidsLimitIsTheAgentsElseTheConfigured() {
+        assertThat(policy(Map.of("image", "busybox")).pidsLimit()).isEqualTo(100);
+        assertThat(policy(Map.of("image", "busybox", "pids_limit", 20)).pidsLimit()).isEqualTo(20);
+        assertThat(policy(Map.of("image", "busybox", "pids_limit", 20)).hostConfig().getPidsLimit()).isEqualTo(20L);
+        assertThat(ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
+                new DockerDefaults(42, "64m", List.of(), 3600), run).pidsLimit()).isEqualTo(42);
+    }
+
+    @Test
+    void memorySwapIsPinnedToMemory() {
+        ContainerPolicy p = policy(Map.of("image", "busybox", "memory", "256m"));
+        assertThat(p.memoryBytes()).isEqualTo(256L * 1024 * 1024);
+        assertThat(p.memorySwapBytes()).isEqualTo(p.memoryBytes());
+        assertThat(p.hostConfig().getMemory()).isEqualTo(256L * 1024 * 1024);
+        assertThat(p.hostConfig().getMemorySwap()).isEqualTo(256L * 1024 * 1024);
+        assertThat(p.memoryLimitText()).isEqualTo("256m");
+        assertThat(policy(Map.of("image", "busybox", "memory", "2g")).memoryLimitText()).isEqualTo("2g");
+    }
+
+    @Test
+    void noMemoryMeansNoLimitAtAll() {
+        HostConfig host = policy(Map.of("image", "busybox")).hostConfig();
+        assertThat(host.getMemory()).isNull();
+        assertThat(host.getMemorySwap()).isNull();
+    }
+
+    @Test
+    void cpusBecomeNanoCpus() {
+        assertThat(policy(Map.of("image", "busybox", "cpus", 1.5)).hostConfig().getNanoCPUs())
+                .isEqualTo(1_500_000_000L);
+        assertThat(policy(Map.of("image", "busybox")).hostConfig().getNanoCPUs()).isNull();
+    }
+
+    @Test
+    void networkIsNoneUnlessTheAgentNamesOne() {
+        assertThat(policy(Map.of("image", "busybox")).hostConfig().getNetworkMode()).isEqualTo("none");
+        assertThat(policy(Map.of("image", "busybox", "network", "trimus-egress-allowlist")).hostConfig()
+                .getNetworkMode()).isEqualTo("trimus-egress-allowlist");
+    }
+
+    @Test
+    void aSandboxOnTheEgressNetworkJoinsItByNameWithItsPinnedAddressAndTheResolver() {
+        EgressNetwork egress = new EgressNetwork("0123456789ab", "trimus-egress-allowlist",
+                Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
+        ContainerPolicy decided = policy(Map.of("image", "busybox", "network", "0123456789ab"));
+
+        ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty()));
+
+        assertThat(p.network()).isEqualTo("trimus-egress-allowlist");
+        assertThat(p.sandbox().ipv4Address()).isEqualTo("172.30.0.9");
+        assertThat(p.hostConfig().getNetworkMode()).isEqualTo("trimus-egress-allowlist");
+        assertThat(p.hostConfig().getDns()).containsExactly("172.30.0.1");
+        assertThat(p.hostConfig().getCapDrop()).containsExactly(Capability.ALL);
+        assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
+        assertThat(p.labels()).isEqualTo(decided.labels());
+        assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53")).dns())
+                .as("TRIMUS_EGRESS_DNS_DEFAULT wins over the gateway").containsExactly("172.30.0.53");
+    }
+
+    @Test
+    void offTheEgressNetworkNoResolverIsSet() {
+        assertThat(policy(Map.of("image", "busybox", "network", "bridge")).hostConfig().getDns()).isNull();
+        assertThat(policy(Map.of("image", "busybox")).sandbox()).isNull();
+    }
+
+    @Test
+    void envIsOnlyTheAgentsPlusTrimusContext() {
+        RunRequested withIssue = new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
+                "docker", null, new IssueRef("ISS-1", "Title", "Body"), "the input", Instant.now());
+        ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox", "env", Map.of("A", "1"))),
+                DEFAULTS, withIssue);
+        assertThat(p.env()).containsExactly(
+                Map.entry("A", "1"),
+                Map.entry("TRIMUS_AGENT_ID", run.agentId().toString()),
+                Map.entry("TRIMUS_RUN_ID", run.runId().toString()),
+                Map.entry("TRIMUS_ISSUE_ID", "ISS-1"),
+                Map.entry("TRIMUS_ISSUE_TITLE", "Title"),
+                Map.entry("TRIMUS_ISSUE_BODY", "Body"),
+                Map.entry("TRIMUS_INPUT", "the input"));
+        assertThat(p.envList()).contains("A=1", "TRIMUS_INPUT=the input");
+    }
+
+    @Test
+    void absentIssueFieldsAndInputAreNotInvented() {
+        RunRequested partial = new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
+                "docker", null, new IssueRef(null, "Only a title", null), null, Instant.now());
+        ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")), DEFAULTS, partial);
+        assertThat(p.env()).containsOnlyKeys("TRIMUS_AGENT_ID", "TRIMUS_RUN_ID", "TRIMUS_ISSUE_TITLE");
+    }
+
+    @Test
+    void theHostEnvironmentIsNeverCopied() {
+        ContainerPolicy p = policy(Map.of("image", "busybox"));
+        assertThat(p.env()).containsOnlyKeys("TRIMUS_AGENT_ID", "TRIMUS_RUN_ID");
+        System.getenv().keySet().forEach(name -> assertThat(p.env()).doesNotContainKey(name));
+    }
+
+    @Test
+    void labelsNameTheInstanceCompanyAgentAndRunAndTheNameIsTheRun() {
+        ContainerPolicy p = policy(Map.of("image", "busybox"));
+        assertThat(p.labels()).containsExactly(
+                Map.entry("trimus.adapter_instance", "adapter"),
+                Map.entry("trimus.company_id", run.companyId().toString()),
+                Map.entry("trimus.agent_id", run.agentId().toString()),
+                Map.entry("trimus.run_id", run.runId().toString()));
+        assertThat(p.name()).isEqualTo("trimus-run-" + run.runId());
+    }
+
+    @Test
+    void timeoutIsTheAgentsElseTheConfigured() {
+        assertThat(policy(Map.of("image", "busybox")).timeout()).isEqualTo(Duration.ofHours(1));
+        assertThat(policy(Map.of("image", "busybox", "timeout_sec", 10)).timeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void commandReplacesTheImageCmdOnlyWhenGiven() {
+        assertThat(policy(Map.of("image", "busybox")).command()).isEmpty();
+        assertThat(policy(Map.of("image", "busybox", "command", List.of("echo", "hi"))).command())
+                .containsExactly("echo", "hi");
+    }
+
+    @Test
+    void wrongDefaultsStopTheServiceNamingTheKnob() {
+        assertThatThrownBy(() -> new DockerDefaults(0, "64m", List.of(), 3600))
+                .hasMessageContaining("TRIMUS_DOCKER_PIDS_LIMIT");
+        assertThatThrownBy(() -> new DockerDefaults(100, "lots", List.of(), 3600))
+                .hasMessageContaining("TRIMUS_DOCKER_TMPFS_SIZE");
+        assertThatThrownBy(() -> new DockerDefaults(100, "64m", List.of(), 5))
+                .hasMessageContaining("TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC");
+    }
+}

@@ -1,0 +1,141 @@
+package io.trimus.adapter.remote;
+
+import io.trimus.events.RemoteTask;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.events.WorkerHeartbeat;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dispatcher's watch over its remote runs, on a clock the test moves: no run is ever left without an end. */
+class RemoteRunsTest {
+    private static final Instant T0 = Instant.parse("2026-01-15T09:30:00Z");
+    private final MovableClock clock = new MovableClock();
+    private final List<RunStatusChanged> reported = new ArrayList<>();
+    private final RemoteRuns runs = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock);
+
+    @Test
+    void aRunNoWorkerClaimsFailsAtItsClaimDeadlineWithTheTag() {
+        RunRequested run = watched("gpu");
+
+        clock.at(T0.plusSeconds(59));
+        runs.check();
+        assertThat(reported).isEmpty();
+
+        clock.at(T0.plusSeconds(60));
+        runs.check();
+        assertThat(reported).singleElement().satisfies(e -> {
+            assertThat(e.runId()).isEqualTo(run.runId());
+            assertThat(e.status()).isEqualTo(RunState.FAILED);
+            assertThat(e.error()).isEqualTo("no worker with tag gpu claimed the run within 60 s");
+        });
+        runs.check();
+        assertThat(reported).hasSize(1);
+    }
+
+    @Test
+    void aClaimedRunOutlivesTheClaimDeadlineWhileItsWorkerBeats() {
+        RunRequested run = watched("gpu");
+        for (int s = 1; s <= 120; s++) {
+            clock.at(T0.plusSeconds(s));
+            runs.onHeartbeat(beat("w1", 5, run.runId()));
+            runs.check();
+        }
+        assertThat(reported).isEmpty();
+    }
+
+    @Test
+    void aRunWhoseWorkerMissesThreeBeatsFailsAsWorkerLost() {
+        RunRequested run = watched("gpu");
+        clock.at(T0.plusSeconds(1));
+        runs.onHeartbeat(beat("w1", 5, run.runId()));
+
+        clock.at(T0.plusSeconds(15));
+        runs.check();
+        assertThat(reported).isEmpty();
+
+        clock.at(T0.plusSeconds(16));
+        runs.check();
+        assertThat(reported).singleElement().satisfies(e -> {
+            assertThat(e.status()).isEqualTo(RunState.FAILED);
+            assertThat(e.error()).isEqualTo("worker lost: worker w1 (tag gpu) stopped sending heartbeats while the"
+                    + " run was in progress");
+        });
+    }
+
+    @Test
+    void aBeatOfTheClaimingWorkerWithoutTheRunEndsTheWatchItReportedTheOutcomeItself() {
+        RunRequested run = watched("gpu");
+        clock.at(T0.plusSeconds(1));
+        runs.onHeartbeat(beat("w1", 5, run.runId()));
+        runs.onHeartbeat(beat("w2", 5));     // another worker's beat says nothing about this run
+        clock.at(T0.plusSeconds(2));
+        runs.onHeartbeat(beat("w1", 5));
+
+        clock.at(T0.plusSeconds(600));
+        runs.check();
+        assertThat(reported).isEmpty();
+    }
+
+    @Test
+    void anUnclaimedRunIsCancelledHereAndAClaimedOneIsLeftToItsWorker() {
+        RunRequested unclaimed = watched("gpu");
+        RunRequested claimed = watched("gpu");
+        runs.onHeartbeat(beat("w1", 5, claimed.runId()));
+
+        assertThat(runs.cancel(unclaimed.runId())).isTrue();
+        assertThat(runs.cancel(claimed.runId())).isTrue();
+        assertThat(runs.cancel(UUID.randomUUID())).isFalse();
+
+        assertThat(reported).singleElement().satisfies(e -> {
+            assertThat(e.runId()).isEqualTo(unclaimed.runId());
+            assertThat(e.status()).isEqualTo(RunState.CANCELLED);
+        });
+    }
+
+    private RunRequested watched(String tag) {
+        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "remote", null, null, null, T0);
+        clock.at(T0);
+        runs.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run), run);
+        return run;
+    }
+
+    private WorkerHeartbeat beat(String worker, int intervalSeconds, UUID... held) {
+        return new WorkerHeartbeat(UUID.randomUUID(), worker, List.of("gpu"), clock.instant(),
+                intervalSeconds * 1000L, held.length, List.of(held));
+    }
+
+    private static final class MovableClock extends Clock {
+        private Instant now = T0;
+
+        void at(Instant instant) {
+            now = instant;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}
