@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The dashboard in a real headless Chromium, against the real backends: allowlist edits, a denied lookup of a real
- * sandbox appearing without a reload, and a finished run's detail. Saves the README screenshots in
+ * sandbox appearing without a reload, and a finished run's detail. Saves the screenshots docs/dashboard.md shows in
  * target/screenshots.
  */
 @QuarkusTest

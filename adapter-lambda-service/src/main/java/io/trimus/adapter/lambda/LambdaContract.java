@@ -13,7 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The lambda payload and response contract, both directions in one place (README "The lambda adapter").
+ * The lambda payload and response contract, both directions in one place (docs/adapters.md, "The lambda adapter").
  *
  * <p>Request: {@code {run_id, company_id, agent_id, issue: {id, title, body} | null, input | null,
  * context: {adapter_type, requested_at, timeout_ms}}}, with {@code Idempotency-Key: <run_id>}. The body is the same for
