@@ -153,7 +153,7 @@ class DockerHardeningTest {
         assertThat(sleeper().getHostConfig().getPrivileged()).isFalse();
 
         RunStatusChanged end = attack(Map.of("image", image, "command",
-                sh("id -u; touch /tmp/f; chown 1000:1000 /tmp/f; echo chown exit $?; grep CapEff /proc/self/status")));
+                sh("id -u; touch /tmp/f; chown 1000:1000 /tmp/f 2>&1; echo chown exit $?; grep CapEff /proc/self/status")));
 
         assertThat(end.output()).startsWith("0\n")
                 .contains("chown: /tmp/f: Operation not permitted", "chown exit 1", "CapEff:\t0000000000000000");
