@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
-/** Reads run-service's tables directly, the way an attacker with a database dump would see them. */
+/**
+ * Reads run-service's tables directly, the way an attacker with a database dump would see them; writes them only to
+ * stage what the API cannot (an outbox row waiting out a retry).
+ */
 final class Db {
     private Db() {
     }
@@ -28,6 +31,18 @@ final class Db {
         List<String> rows = new ArrayList<>();
         query(sql, params, rs -> rows.add(rs.getString(1)));
         return rows;
+    }
+
+    /** Runs an insert, update or delete; returns the rows it touched. */
+    static int update(String sql, Object... params) {
+        try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("update failed: " + sql, e);
+        }
     }
 
     private interface Row {

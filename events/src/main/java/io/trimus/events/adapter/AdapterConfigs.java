@@ -18,7 +18,7 @@ public final class AdapterConfigs {
             throw new AdapterConfigException("adapter_type", "is required");
         }
         AdapterType type = AdapterType.fromWire(adapterType).orElseThrow(() -> new AdapterConfigException(
-                "adapter_type", "unknown adapter type '" + adapterType + "' (known: docker, claude_sandbox, "
+                "adapter_type", "unknown adapter type '" + ConfigFields.key(adapterType) + "' (known: docker, claude_sandbox, "
                         + "codex_sandbox, claude_local, codex_local, lambda, remote)"));
         parse(type, config);
         return type;

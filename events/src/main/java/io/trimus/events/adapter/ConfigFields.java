@@ -9,6 +9,15 @@ import java.util.regex.Pattern;
 /** Field readers shared by the adapter_config contracts, so every adapter words the same mistake the same way. */
 final class ConfigFields {
     static final String PREFIX = "adapter_config.";
+    /**
+     * Longest free-text value in an adapter_config (an env value, a command argument), in characters: every agent's
+     * config travels in each of its run.requested events, which must fit one Kafka record.
+     */
+    public static final int MAX_STRING_CHARS = 4096;
+    /** Most entries of a map in an adapter_config (the docker env). */
+    public static final int MAX_MAP_ENTRIES = 64;
+    /** Most items of a list in an adapter_config (the docker command's argv). */
+    public static final int MAX_LIST_ITEMS = 256;
     private static final Pattern IMAGE = Pattern.compile(
             "[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
 
@@ -23,10 +32,26 @@ final class ConfigFields {
         for (Iterator<String> names = config.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw new AdapterConfigException(PREFIX + name, "is not a " + adapter + " adapter setting (allowed: "
+                throw new AdapterConfigException(PREFIX + key(name), "is not a " + adapter + " adapter setting (allowed: "
                         + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
+    }
+
+    /** A text value of at most {@link #MAX_STRING_CHARS} characters; {@code field} names it when it is longer. */
+    static String boundedText(JsonNode node, String field) {
+        if (node.asText().length() > MAX_STRING_CHARS) {
+            throw new AdapterConfigException(field, "must be at most " + MAX_STRING_CHARS + " characters");
+        }
+        return node.asText();
+    }
+
+    /**
+     * A JSON key as it may appear in a field path or message: keys longer than any valid one (128 characters) are cut,
+     * so an absurd key is refused without being echoed back whole.
+     */
+    static String key(String name) {
+        return name.length() <= 128 ? name : name.substring(0, 128) + "…";
     }
 
     static boolean absent(JsonNode node) {

@@ -76,12 +76,17 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         if (!node.isArray()) {
             throw new AdapterConfigException(PREFIX + "command", "must be an array of strings (argv)");
         }
+        if (node.size() > ConfigFields.MAX_LIST_ITEMS) {
+            throw new AdapterConfigException(PREFIX + "command", "must have at most " + ConfigFields.MAX_LIST_ITEMS
+                    + " arguments");
+        }
         List<String> argv = new ArrayList<>();
-        for (JsonNode arg : node) {
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode arg = node.get(i);
             if (!arg.isTextual()) {
                 throw new AdapterConfigException(PREFIX + "command", "must be an array of strings (argv)");
             }
-            argv.add(arg.asText());
+            argv.add(ConfigFields.boundedText(arg, PREFIX + "command[" + i + "]"));
         }
         return List.copyOf(argv);
     }
@@ -93,10 +98,14 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         if (!node.isObject()) {
             throw new AdapterConfigException(PREFIX + "env", "must be an object of string values");
         }
+        if (node.size() > ConfigFields.MAX_MAP_ENTRIES) {
+            throw new AdapterConfigException(PREFIX + "env", "must have at most " + ConfigFields.MAX_MAP_ENTRIES
+                    + " variables");
+        }
         Map<String, String> env = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            String field = PREFIX + "env." + e.getKey();
+            String field = PREFIX + "env." + ConfigFields.key(e.getKey());
             if (!ENV_NAME.matcher(e.getKey()).matches()) {
                 throw new AdapterConfigException(field, "is not a valid environment variable name");
             }
@@ -106,7 +115,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
             if (!e.getValue().isTextual()) {
                 throw new AdapterConfigException(field, "must be a string");
             }
-            env.put(e.getKey(), e.getValue().asText());
+            env.put(e.getKey(), ConfigFields.boundedText(e.getValue(), field));
         }
         return Map.copyOf(env);
     }

@@ -176,7 +176,7 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!AuthHeader.FIELDS.contains(name)) {
-                throw new AdapterConfigException(field + "." + name, "is not an auth_header setting (allowed: name,"
+                throw new AdapterConfigException(field + "." + ConfigFields.key(name), "is not an auth_header setting (allowed: name,"
                         + " secret)");
             }
         }
@@ -211,7 +211,7 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String name = e.getKey();
-            String headerField = field + "." + name;
+            String headerField = field + "." + ConfigFields.key(name);
             headerName(e.getKey(), headerField);
             if (CREDENTIALS.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new AdapterConfigException(headerField, "carries credentials: set auth_header instead, so the"

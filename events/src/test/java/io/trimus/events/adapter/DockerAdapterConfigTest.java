@@ -168,6 +168,55 @@ class DockerAdapterConfigTest {
     }
 
     @Test
+    void everyEnvValueAndCommandArgumentIsBoundedAndARefusalNamesTheOneThatIsTooLong() {
+        String fits = "x".repeat(ConfigFields.MAX_STRING_CHARS);
+        String tooLong = fits + "x";
+        Map<String, Object> atTheLimits = Map.of("image", "busybox",
+                "command", java.util.Collections.nCopies(ConfigFields.MAX_LIST_ITEMS, fits),
+                "env", envOf(ConfigFields.MAX_MAP_ENTRIES, fits));
+
+        assertThat(DockerAdapterConfig.parse(JSON.valueToTree(atTheLimits)).env()).hasSize(ConfigFields.MAX_MAP_ENTRIES);
+        assertRefused(Map.of("image", "busybox", "env", Map.of("LANG", "C", "FOO", tooLong)), "adapter_config.env.FOO");
+        assertRefused(Map.of("image", "busybox", "command", List.of("sh", "-c", tooLong)), "adapter_config.command[2]");
+        assertRefused(Map.of("image", "busybox", "env", envOf(ConfigFields.MAX_MAP_ENTRIES + 1, "x")),
+                "adapter_config.env");
+        assertRefused(Map.of("image", "busybox",
+                "command", java.util.Collections.nCopies(ConfigFields.MAX_LIST_ITEMS + 1, "x")), "adapter_config.command");
+    }
+
+    @Test
+    void anAbsurdlyLongKeyIsRefusedWithoutBeingEchoedWhole() {
+        String name = "A".repeat(1_000_000);
+
+        assertThatThrownBy(() -> DockerAdapterConfig.parse(JSON.valueToTree(Map.of("image", "busybox",
+                "env", Map.of(name, "x")))))
+                .isInstanceOfSatisfying(AdapterConfigException.class,
+                        e -> assertThat(e.field()).startsWith("adapter_config.env.AAA").hasSizeLessThan(200));
+        assertThatThrownBy(() -> DockerAdapterConfig.parse(JSON.valueToTree(Map.of("image", "busybox", name, 1))))
+                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
+                    assertThat(e.field()).hasSizeLessThan(200);
+                    assertThat(e.getMessage()).hasSizeLessThan(1000);
+                });
+    }
+
+    private static Map<String, String> envOf(int entries, String value) {
+        Map<String, String> env = new java.util.HashMap<>();
+        for (int i = 0; i < entries; i++) {
+            env.put("VAR_" + i, value);
+        }
+        return env;
+    }
+
+    private static void assertRefused(Map<String, Object> config, String field) {
+        assertThatThrownBy(() -> DockerAdapterConfig.parse(JSON.valueToTree(config)))
+                .isInstanceOfSatisfying(AdapterConfigException.class, e -> {
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.getMessage()).contains(String.valueOf(field.endsWith("env") ? ConfigFields.MAX_MAP_ENTRIES
+                            : field.endsWith("command") ? ConfigFields.MAX_LIST_ITEMS : ConfigFields.MAX_STRING_CHARS));
+                });
+    }
+
+    @Test
     void anImageLongerThanDockerAllowsIsRefused() {
         String image = "a".repeat(250) + "/b:1.0";
 

@@ -54,6 +54,23 @@ public interface TrimusConfig {
         /** How long one publish may wait for the broker before the relay retries later (TRIMUS_OUTBOX_SEND_TIMEOUT). */
         @WithDefault("15s")
         Duration sendTimeout();
+
+        /**
+         * Longest wait between two attempts at an event the broker could not take for a reason that may pass (broker
+         * down, timeout); the wait doubles from the poll interval up to this, and other rows go out meanwhile
+         * (TRIMUS_OUTBOX_RETRY_MAX_BACKOFF).
+         */
+        @WithDefault("30s")
+        Duration retryMaxBackoff();
+
+        /**
+         * Largest event, key plus JSON in bytes, that a run request may produce (TRIMUS_OUTBOX_MAX_RECORD_BYTES): a
+         * request whose run.requested event, sealed secrets included, is larger is refused with 413 and nothing is
+         * stored. The default is Kafka's default max.request.size (1048576) less 8 KiB for the CloudEvent headers and
+         * the batch framing; lower it when the broker's message.max.bytes (or the topic's max.message.bytes) is lower.
+         */
+        @WithDefault("1040384")
+        int maxRecordBytes();
     }
 
     /** Limits on what a run stores and returns. */
@@ -65,6 +82,10 @@ public interface TrimusConfig {
         /** Largest accepted run input in bytes (TRIMUS_RUN_INPUT_MAX_BYTES). */
         @WithDefault("65536")
         int inputMaxBytes();
+
+        /** Largest accepted issue body in bytes (TRIMUS_RUN_ISSUE_BODY_MAX_BYTES); the title is at most 512 characters. */
+        @WithDefault("65536")
+        int issueBodyMaxBytes();
 
         /** Largest page of the run list (TRIMUS_RUN_LIST_MAX_LIMIT). */
         @WithDefault("200")

@@ -3,7 +3,6 @@ package io.trimus.run.messaging;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.ConsumeEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.trimus.commons.messaging.CloudEventRecords;
@@ -12,6 +11,7 @@ import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.OutboxEvent;
 import io.trimus.run.repository.OutboxRepository;
+import io.trimus.run.service.RunService;
 import io.vertx.mutiny.core.eventbus.EventBus;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -19,14 +19,18 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Publishes outbox rows to Kafka in order, marking each published once the broker acknowledged it. A row
- * that cannot be published stays and is retried on the next pass, so a run accepted while Kafka is down
- * goes out when Kafka is back; a row published twice is recognised by consumers through its event id.
+ * Publishes outbox rows to Kafka in order, marking each published once the broker acknowledged it. A row that
+ * cannot be published for a passing reason stays and is retried with a growing wait, so a run accepted while Kafka
+ * is down goes out when Kafka is back; a row published twice is recognised by consumers through its event id. A
+ * row the broker refuses for good (too large, invalid) ends its run FAILED with the reason and is set aside: no row
+ * holds up the rows behind it, one run's events stay in order.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -36,6 +40,7 @@ public class OutboxRelay {
 
     private final Map<String, MutinyEmitter<String>> emitters;
     private final OutboxRepository outbox;
+    private final RunService runs;
     private final TrimusConfig config;
     private final EventBus bus;
     private final AtomicBoolean draining = new AtomicBoolean();
@@ -43,9 +48,10 @@ public class OutboxRelay {
 
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
-                OutboxRepository outbox, TrimusConfig config, EventBus bus) {
+                OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus) {
         this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel);
         this.outbox = outbox;
+        this.runs = runs;
         this.config = config;
         this.bus = bus;
     }
@@ -76,30 +82,61 @@ public class OutboxRelay {
                 .onFailure().invoke(e -> LOG.warnf("Outbox not fully published, will retry: %s", e.getMessage()))
                 .onFailure().recoverWithItem(0)
                 .eventually(() -> draining.set(false))
-                .flatMap(published -> published == config.outbox().batchSize() || wokenWhileDraining.get()
+                .flatMap(settled -> settled == config.outbox().batchSize() || wokenWhileDraining.get()
                         ? drain() : Uni.createFrom().voidItem());
     }
 
     private Uni<Integer> publishBatch() {
-        return Panache.withSession(() -> outbox.nextUnpublished(config.outbox().batchSize()))
-                .flatMap(this::publishInOrder);
+        return Panache.withSession(() -> outbox.nextDue(config.outbox().batchSize(), Instant.now()))
+                .flatMap(rows -> publishFrom(rows, 0));
     }
 
-    private Uni<Integer> publishInOrder(List<OutboxEvent> rows) {
-        return Multi.createFrom().iterable(rows)
-                .onItem().transformToUniAndConcatenate(row -> publish(row)
-                        .call(() -> Panache.withTransaction(() -> outbox.markPublished(row.seq))))
-                .collect().asList()
-                .map(List::size);
+    /**
+     * Publishes the rows one after another, each marked once the broker acknowledged it. A row refused for good is
+     * set aside and the pass goes on; at a row that may go out later the pass stops (the broker is likely away for
+     * every row), and that row waits out its backoff while the next passes publish the rows behind it.
+     *
+     * @return how many rows were settled, published or set aside
+     */
+    private Uni<Integer> publishFrom(List<OutboxEvent> rows, int index) {
+        if (index == rows.size()) {
+            return Uni.createFrom().item(index);
+        }
+        OutboxEvent row = rows.get(index);
+        return publish(row)
+                .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
+                        ? Panache.withTransaction(() -> outbox.markPublished(row.seq)).replaceWith(true)
+                        : settleFailed(row, PublishFailure.of(failure)))
+                .flatMap(goOn -> goOn ? publishFrom(rows, index + 1) : Uni.createFrom().item(index));
+    }
+
+    /** True when the pass may go on: the row was refused for good and is out of the way. */
+    private Uni<Boolean> settleFailed(OutboxEvent row, PublishFailure failure) {
+        if (failure.forGood()) {
+            return runs.refusedForGood(row, failure.reason()).replaceWith(true);
+        }
+        int attempts = row.attempts + 1;
+        Duration wait = backoff(attempts);
+        LOG.warnf("Outbox event %s (%s of %s) not published, next attempt in %s: %s", row.seq, row.type,
+                row.messageKey, wait, failure.reason());
+        return Panache.withTransaction(() -> outbox.markRetry(row.seq, attempts, Instant.now().plus(wait)))
+                .replaceWith(false);
+    }
+
+    /** The poll interval, doubled with each failed attempt, up to TRIMUS_OUTBOX_RETRY_MAX_BACKOFF. */
+    private Duration backoff(int attempts) {
+        Duration wait = config.outbox().pollInterval().multipliedBy(1L << Math.min(attempts - 1, 20));
+        return wait.compareTo(config.outbox().retryMaxBackoff()) > 0 ? config.outbox().retryMaxBackoff() : wait;
     }
 
     private Uni<Void> publish(OutboxEvent row) {
         MutinyEmitter<String> emitter = emitters.get(row.topic);
         if (emitter == null) {
-            return Uni.createFrom().failure(new IllegalStateException("no channel for topic " + row.topic));
+            return Uni.createFrom().failure(new PublishFailure.NoChannel(row.topic));
         }
         Message<String> message = CloudEventRecords.message(row.payload,
                 Envelope.of(row.id, row.type, SOURCE, row.messageKey, row.createdAt));
-        return emitter.sendMessage(message).ifNoItem().after(config.outbox().sendTimeout()).fail();
+        return Uni.createFrom().deferred(() -> emitter.sendMessage(message))
+                .ifNoItem().after(config.outbox().sendTimeout()).fail();
     }
 }

@@ -22,6 +22,7 @@ import io.trimus.events.adapter.SecretNeed;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
+import io.trimus.run.repository.OutboxEvent;
 import io.trimus.run.repository.ProcessedEventRepository;
 import io.trimus.run.repository.Run;
 import io.trimus.run.repository.RunRepository;
@@ -39,6 +40,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunService {
     private static final Logger LOG = Logger.getLogger(RunService.class);
+    static final int ISSUE_ID_MAX_CHARS = 200;
+    static final int ISSUE_TITLE_MAX_CHARS = 512;
 
     private final AgentService agents;
     private final CompanyService companies;
@@ -62,23 +65,79 @@ public class RunService {
         this.config = config;
     }
 
-    /** Queues a run of the agent; the run and its run.requested event commit together. */
+    /**
+     * Queues a run of the agent; the run and its run.requested event commit together. Every part of the request is
+     * bounded and the whole event must fit one Kafka record, so a request the relay could never publish is refused
+     * here (400 naming the field, or 413) and nothing is stored.
+     */
     @WithTransaction
     public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
-        if (input != null && input.getBytes(StandardCharsets.UTF_8).length > config.run().inputMaxBytes()) {
-            return Uni.createFrom().failure(ProblemException.invalid("input",
-                    "is larger than " + config.run().inputMaxBytes() + " bytes"));
-        }
-        if (issue != null && issue.id() != null && issue.id().length() > 200) {
-            return Uni.createFrom().failure(ProblemException.invalid("issue.id", "must be at most 200 characters"));
+        ProblemException oversized = oversized(issue, input);
+        if (oversized != null) {
+            return Uni.createFrom().failure(oversized);
         }
         return agents.get(companyId, agentId).flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
             Run run = queued(agent, issue, input);
             RunRequested event = new RunRequested(UUID.randomUUID(), run.id, companyId, agentId, agent.adapterType,
                     agent.adapterConfig, issue, input, run.queuedAt, cipher.sealForDispatch(run.id, plain));
             return runs.persist(run)
-                    .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event));
+                    .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event)
+                            .onFailure(Outbox.EventTooLarge.class)
+                            .transform(e -> tooLargeForKafka((Outbox.EventTooLarge) e)));
         }));
+    }
+
+    /** The first part of a run request over its limit, as a 400 naming it; null when every part fits. */
+    private ProblemException oversized(IssueRef issue, String input) {
+        if (input != null && utf8Bytes(input) > config.run().inputMaxBytes()) {
+            return ProblemException.invalid("input", "is larger than " + config.run().inputMaxBytes() + " bytes");
+        }
+        if (issue == null) {
+            return null;
+        }
+        if (issue.id() != null && issue.id().length() > ISSUE_ID_MAX_CHARS) {
+            return ProblemException.invalid("issue.id", "must be at most " + ISSUE_ID_MAX_CHARS + " characters");
+        }
+        if (issue.title() != null && issue.title().length() > ISSUE_TITLE_MAX_CHARS) {
+            return ProblemException.invalid("issue.title", "must be at most " + ISSUE_TITLE_MAX_CHARS + " characters");
+        }
+        if (issue.body() != null && utf8Bytes(issue.body()) > config.run().issueBodyMaxBytes()) {
+            return ProblemException.invalid("issue.body", "is larger than " + config.run().issueBodyMaxBytes()
+                    + " bytes");
+        }
+        return null;
+    }
+
+    private static int utf8Bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static ProblemException tooLargeForKafka(Outbox.EventTooLarge e) {
+        return new ProblemException(413, "Request too large", "the run would not fit in one Kafka record: its"
+                + " run.requested event (issue, input, the agent's adapter_config and the secrets it takes along) is "
+                + e.bytes() + " bytes, the limit is " + e.limit() + " (TRIMUS_OUTBOX_MAX_RECORD_BYTES); shorten the"
+                + " issue or the input, or slim the agent's adapter_config", null);
+    }
+
+    /**
+     * The broker refused an outbox event for good (too large, invalid): the row is set aside with the reason, and the
+     * run whose request it was ends FAILED with it, so the run says why it never started and no later event waits
+     * behind it. A refused cancel leaves its run to end on its own (its adapter's timeout).
+     */
+    @WithTransaction
+    public Uni<Void> refusedForGood(OutboxEvent row, String reason) {
+        Uni<Void> setAside = outbox.refuse(row, reason);
+        if (!EventTypes.RUN_REQUESTED.equals(row.type)) {
+            LOG.warnf("Kafka refused the %s event of run %s for good, it is set aside: %s", row.type, row.messageKey,
+                    reason);
+            return setAside;
+        }
+        return setAside.chain(() -> runs.findById(UUID.fromString(row.messageKey))).invoke(run -> {
+            if (run != null && run.status.canMoveTo(RunState.FAILED)) {
+                LOG.warnf("Kafka refused the request of run %s for good, the run ends FAILED: %s", run.id, reason);
+                finish(run, RunState.FAILED, null, null, reason, Instant.now());
+            }
+        }).replaceWithVoid();
     }
 
     /**
