@@ -15,7 +15,8 @@ import java.util.UUID;
 
 /**
  * The rules of a company's allowlist: every entry valid and normalised, no wildcard over a public suffix, at most
- * {@value #MAX_ENTRIES}, stored as a whole, and the resolver's {@link AllowlistCache} updated once the list is committed.
+ * {@value #MAX_ENTRIES}, stored as a whole, and the resolver's {@link AllowlistCache} updated once the list is
+ * committed.
  */
 @ApplicationScoped
 public class AllowlistService {

@@ -29,6 +29,7 @@ public class CompanySecretGrantRepository implements PanacheRepositoryBase<Compa
 
     /** Which of the named secrets the agent holds a grant for. */
     public Uni<List<CompanySecretGrant>> grantedTo(UUID companyId, UUID agentId, Collection<String> secretNames) {
-        return list("key.companyId = ?1 and key.agentId = ?2 and key.secretName in ?3", companyId, agentId, secretNames);
+        return list("key.companyId = ?1 and key.agentId = ?2 and key.secretName in ?3",
+                companyId, agentId, secretNames);
     }
 }

@@ -48,7 +48,8 @@ public class SecretResource {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"value\": \"…\"}");
         }
-        return secrets.put(Ids.parse("company_id", companyId), name, body.value(), body.agents()).map(stored -> stored.created()
+        return secrets.put(Ids.parse("company_id", companyId), name, body.value(), body.agents())
+                .map(stored -> stored.created()
                 ? RestResponse.ResponseBuilder.<SecretInfo>created(
                         URI.create("/api/companies/" + companyId + "/secrets/" + name)).entity(stored.secret()).build()
                 : RestResponse.ok(stored.secret()));

@@ -114,9 +114,13 @@ public class SecretService {
                     secret.updatedAt = now;
                     return secrets.persist(secret).map(s -> new Stored(SecretInfo.of(s, orNone(granted)), true));
                 })
-                .call(stored -> grants.revokeAll(companyId, name).call(revoked -> granted == null
-                        ? Uni.createFrom().voidItem()
-                        : grants.persist(granted.stream().map(agent -> new CompanySecretGrant(companyId, name, agent)))));
+                .call(stored -> regrant(companyId, name, granted));
+    }
+
+    /** Makes {@code granted} the secret's grants; none when it is for every agent. */
+    private Uni<Void> regrant(UUID companyId, String name, List<UUID> granted) {
+        return grants.revokeAll(companyId, name).flatMap(revoked -> granted == null ? Uni.createFrom().voidItem()
+                : grants.persist(granted.stream().map(agent -> new CompanySecretGrant(companyId, name, agent))));
     }
 
     /** The distinct agent ids of a put's {@code agents}, in their order; null (every agent) when it is absent. */
