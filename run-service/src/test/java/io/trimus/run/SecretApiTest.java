@@ -62,13 +62,13 @@ class SecretApiTest {
                 .statusCode(201).contentType(ContentType.JSON)
                 .body("name", equalTo("ANTHROPIC_API_KEY")).extract();
         assertThat(created.header("Location")).endsWith("/api/companies/" + company + "/secrets/ANTHROPIC_API_KEY");
-        assertThat(created.<Map<String, Object>>path("$")).containsOnlyKeys("name", "created_at", "updated_at");
+        assertThat(created.<Map<String, Object>>path("$")).containsOnlyKeys("name", "agents", "created_at", "updated_at");
         Instant createdAt = Instant.parse(created.path("created_at"));
         assertThat(Instant.parse(created.<String>path("updated_at"))).isEqualTo(createdAt);
 
         ExtractableResponse<Response> replaced = Api.putSecret(company, "ANTHROPIC_API_KEY", Map.of("value", second))
                 .statusCode(200).body("name", equalTo("ANTHROPIC_API_KEY")).extract();
-        assertThat(replaced.<Map<String, Object>>path("$")).containsOnlyKeys("name", "created_at", "updated_at");
+        assertThat(replaced.<Map<String, Object>>path("$")).containsOnlyKeys("name", "agents", "created_at", "updated_at");
         Instant replacedCreatedAt = Instant.parse(replaced.path("created_at"));
         Instant replacedUpdatedAt = Instant.parse(replaced.path("updated_at"));
         assertThat(replacedCreatedAt).isEqualTo(createdAt);
@@ -78,7 +78,7 @@ class SecretApiTest {
         ExtractableResponse<Response> listed = Api.listSecrets(company).statusCode(200).extract();
         assertThat(listed.<List<String>>path("secrets.name")).containsExactly("ANTHROPIC_API_KEY", "OPENAI_API_KEY");
         assertThat(listed.<List<Map<String, Object>>>path("secrets"))
-                .allSatisfy(s -> assertThat(s).containsOnlyKeys("name", "created_at", "updated_at"));
+                .allSatisfy(s -> assertThat(s).containsOnlyKeys("name", "agents", "created_at", "updated_at"));
         assertThat(Instant.parse(listed.<String>path("secrets[0].created_at"))).isEqualTo(createdAt);
         assertThat(Instant.parse(listed.<String>path("secrets[0].updated_at"))).isEqualTo(replacedUpdatedAt);
 

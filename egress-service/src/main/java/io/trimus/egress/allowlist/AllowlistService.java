@@ -14,8 +14,9 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The rules of a company's allowlist: every entry valid and normalised, at most {@value #MAX_ENTRIES}, stored as a
- * whole, and the resolver's {@link AllowlistCache} updated once the list is committed.
+ * The rules of a company's allowlist: every entry valid and normalised, no wildcard over a public suffix, at most
+ * {@value #MAX_ENTRIES}, stored as a whole, and the resolver's {@link AllowlistCache} updated once the list is
+ * committed.
  */
 @ApplicationScoped
 public class AllowlistService {
@@ -86,6 +87,12 @@ public class AllowlistService {
             if (valid.isEmpty()) {
                 throw ProblemException.invalidValue(field, entry, "is not a host name (example.com) or a wildcard "
                         + "over a domain of at least two labels (*.example.com)");
+            }
+            Optional<String> publicSuffix = DomainNames.publicSuffixOpenedBy(valid.get());
+            if (publicSuffix.isPresent()) {
+                throw ProblemException.invalidValue(field, entry, "would allow every name under the public suffix "
+                        + publicSuffix.get() + ", which belongs to many unrelated owners; list the domain you need"
+                        + " instead (*.example." + publicSuffix.get() + ")");
             }
             normalised.add(valid.get());
         }

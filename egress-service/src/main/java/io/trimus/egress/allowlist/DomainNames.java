@@ -1,5 +1,7 @@
 package io.trimus.egress.allowlist;
 
+import com.google.common.net.InternetDomainName;
+
 import java.net.IDN;
 import java.util.Locale;
 import java.util.Optional;
@@ -102,6 +104,26 @@ public final class DomainNames {
                     .map(suffix -> "*." + suffix);
         }
         return normalize(trimmed);
+    }
+
+    /**
+     * The public suffix a normalised wildcard entry would open, if it would: {@code *.co.uk} → {@code co.uk},
+     * {@code *.github.io} → {@code github.io}; empty for {@code *.example.co.uk} and for exact names. The suffix is
+     * checked against the Public Suffix List as Guava ships it, both its ICANN section (registry suffixes such as
+     * {@code co.uk}) and its private one (hosting platforms such as {@code github.io}, where every sub-name belongs
+     * to someone else); IDN suffixes match in their punycode form.
+     */
+    public static Optional<String> publicSuffixOpenedBy(String entry) {
+        if (!entry.startsWith("*.")) {
+            return Optional.empty();
+        }
+        String suffix = entry.substring(2);
+        try {
+            return InternetDomainName.from(suffix).isPublicSuffix() ? Optional.of(suffix) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            // a name Guava does not parse (e.g. a numeric last label) is no entry of the list
+            return Optional.empty();
+        }
     }
 
     /** Whether a normalised name matches a normalised entry; {@code *.example.com} matches sub-names only. */

@@ -131,6 +131,19 @@ class AllowlistApiTest {
         assertUnchanged(company);
     }
 
+    @ParameterizedTest(name = "\"{0}\"")
+    @MethodSource("io.trimus.egress.allowlist.PublicSuffixWildcardTest#wildcardsOverPublicSuffixes")
+    void aWildcardOverAPublicSuffixIsRefusedNamingItsPlaceAndNothingChanges(String entry, String suffix) {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", List.of("*.example.co.uk", entry))), "entries[1]")
+                .body("value", equalTo(entry))
+                .body("detail", containsString("public suffix " + suffix));
+
+        assertUnchanged(company);
+        assertThat(cache.allows(company, "anyone." + suffix)).isFalse();
+    }
+
     static Stream<Arguments> entriesThatAreNoStrings() {
         return Stream.of(Arguments.of(42), Arguments.of(true), Arguments.of(Map.of("name", "example.com")),
                 Arguments.of(List.of("example.com")));

@@ -11,7 +11,10 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 
-/** A company secret as stored: its name and the ciphertext of its value, never the value itself. */
+/**
+ * A company secret as stored: its name and the ciphertext of its value, never the value itself, and whether every
+ * agent of the company may use it (else only those with a {@link CompanySecretGrant}).
+ */
 @Entity
 @Table(name = "company_secret")
 public class CompanySecret {
@@ -19,6 +22,7 @@ public class CompanySecret {
     public Key key;
     @Column(columnDefinition = "bytea")
     public byte[] ciphertext;
+    public boolean allAgents;
     public Instant createdAt;
     public Instant updatedAt;
 

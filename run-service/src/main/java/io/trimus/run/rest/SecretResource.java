@@ -28,15 +28,15 @@ public class SecretResource {
         this.secrets = secrets;
     }
 
-    /** Body of PUT …/secrets/{name}. */
-    public record PutSecret(String value) {
+    /** Body of PUT …/secrets/{name}: the value, and the agent ids it is granted to (absent: every agent). */
+    public record PutSecret(String value, List<String> agents) {
         @Override
         public String toString() {
-            return "PutSecret[value=" + io.trimus.events.secrets.Redactor.MARK + "]";
+            return "PutSecret[value=" + io.trimus.events.secrets.Redactor.MARK + ", agents=" + agents + "]";
         }
     }
 
-    /** The company's secrets: names and timestamps. */
+    /** The company's secrets: names, grants and timestamps. */
     public record SecretList(List<SecretInfo> secrets) {
     }
 
@@ -48,7 +48,8 @@ public class SecretResource {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"value\": \"…\"}");
         }
-        return secrets.put(Ids.parse("company_id", companyId), name, body.value()).map(stored -> stored.created()
+        return secrets.put(Ids.parse("company_id", companyId), name, body.value(), body.agents())
+                .map(stored -> stored.created()
                 ? RestResponse.ResponseBuilder.<SecretInfo>created(
                         URI.create("/api/companies/" + companyId + "/secrets/" + name)).entity(stored.secret()).build()
                 : RestResponse.ok(stored.secret()));

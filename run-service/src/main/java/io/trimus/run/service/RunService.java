@@ -165,14 +165,15 @@ public class RunService {
             return Uni.createFrom().item(Map.of());
         }
         List<String> names = needs.stream().map(SecretNeed::secretName).distinct().toList();
-        return secrets.values(agent.companyId, names).flatMap(values -> {
+        return secrets.usableBy(agent.companyId, agent.id, names).flatMap(usable -> {
             Map<String, String> sealed = new HashMap<>();
             for (SecretNeed need : needs) {
-                String value = values.get(need.secretName());
+                String value = usable.values().get(need.secretName());
                 if (value != null) {
                     sealed.put(need.sealedAs(), value);
                 } else if (need.required()) {
-                    return Uni.createFrom().failure(missingSecret(agent, need));
+                    return Uni.createFrom().failure(usable.notGranted().contains(need.secretName())
+                            ? notGranted(agent, need) : missingSecret(agent, need));
                 }
             }
             return Uni.createFrom().item(Map.copyOf(sealed));
@@ -183,6 +184,12 @@ public class RunService {
         return ProblemException.conflict("the company has no secret " + need.secretName() + ", which agent "
                 + agent.id + " needs as " + need.role() + "; set it with PUT /api/companies/" + agent.companyId
                 + "/secrets/" + need.secretName());
+    }
+
+    private static ProblemException notGranted(Agent agent, SecretNeed need) {
+        return ProblemException.conflict("the company's secret " + need.secretName() + " is not granted to agent "
+                + agent.id + ", which needs it as " + need.role() + "; add the agent to its agents with PUT"
+                + " /api/companies/" + agent.companyId + "/secrets/" + need.secretName());
     }
 
     /** The run, or a 404 problem. */

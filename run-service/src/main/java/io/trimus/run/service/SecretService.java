@@ -6,7 +6,11 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.secrets.Redactor;
+import io.trimus.commons.problem.Ids;
+import io.trimus.run.repository.AgentRepository;
 import io.trimus.run.repository.CompanySecret;
+import io.trimus.run.repository.CompanySecretGrant;
+import io.trimus.run.repository.CompanySecretGrantRepository;
 import io.trimus.run.repository.CompanySecretRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -15,35 +19,55 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
- * Company secrets: write-only values, encrypted before they reach the database, decrypted only to seal them into a
- * run's dispatch or to redact them from what a run printed.
+ * Company secrets: write-only values, encrypted before they reach the database, granted to every agent of the company
+ * or to named ones, decrypted only to seal them into a run of an agent they are granted to or to redact them from what
+ * a run printed.
  */
 @ApplicationScoped
 public class SecretService {
     private static final Logger LOG = Logger.getLogger(SecretService.class);
     /** Provider keys are ~100 bytes; a certificate bundle would be a few KiB. */
     public static final int MAX_VALUE_BYTES = 16 * 1024;
+    /** Most agents one secret may be granted to by name, counted as sent. */
+    public static final int MAX_AGENTS = 1000;
 
     private final CompanySecretRepository secrets;
+    private final CompanySecretGrantRepository grants;
+    private final AgentRepository agentsRepository;
     private final CompanyService companies;
     private final SecretCipher cipher;
 
-    SecretService(CompanySecretRepository secrets, CompanyService companies, SecretCipher cipher) {
+    SecretService(CompanySecretRepository secrets, CompanySecretGrantRepository grants,
+                  AgentRepository agentsRepository, CompanyService companies, SecretCipher cipher) {
         this.secrets = secrets;
+        this.grants = grants;
+        this.agentsRepository = agentsRepository;
         this.companies = companies;
         this.cipher = cipher;
     }
 
-    /** A secret's name and timestamps: everything about it the API ever shows. */
-    public record SecretInfo(String name, Instant createdAt, Instant updatedAt) {
-        static SecretInfo of(CompanySecret s) {
-            return new SecretInfo(s.key.name, s.createdAt, s.updatedAt);
+    /**
+     * A secret's name, the agents it is granted to ({@code null}: every agent of the company) and timestamps:
+     * everything about it the API ever shows.
+     */
+    public record SecretInfo(String name, List<UUID> agents, Instant createdAt, Instant updatedAt) {
+        static SecretInfo of(CompanySecret s, Collection<UUID> granted) {
+            return new SecretInfo(s.key.name, s.allAgents ? null : sorted(granted), s.createdAt, s.updatedAt);
+        }
+
+        private static List<UUID> sorted(Collection<UUID> ids) {
+            return ids.stream().sorted(Comparator.comparing(UUID::toString)).toList();
         }
     }
 
@@ -51,12 +75,21 @@ public class SecretService {
     public record Stored(SecretInfo secret, boolean created) {
     }
 
-    /** Creates or replaces the secret. */
+    /** What an agent may take into a run: the values of the named secrets granted to it, and those that are not. */
+    public record Usable(Map<String, String> values, Set<String> notGranted) {
+    }
+
+    /**
+     * Creates or replaces the secret, granted to {@code agents} (agent ids of the company) or, when that is null, to
+     * every agent of the company. A put replaces the grant as well as the value.
+     */
     @WithTransaction
-    public Uni<Stored> put(UUID companyId, String name, String value) {
+    public Uni<Stored> put(UUID companyId, String name, String value, List<String> agents) {
+        List<UUID> granted;
         try {
             checkName(name);
             checkValue(value);
+            granted = agentIds(agents);
         } catch (ProblemException e) {
             return Uni.createFrom().failure(e);
         }
@@ -64,27 +97,82 @@ public class SecretService {
         // PostgreSQL keeps microseconds: the answer to this put must show the timestamps a later list shows
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         return companies.get(companyId)
+                .call(company -> checkAgentsOfCompany(companyId, agents, granted))
                 .flatMap(company -> secrets.findById(new CompanySecret.Key(companyId, name)))
                 .flatMap(existing -> {
                     if (existing != null) {
                         existing.ciphertext = ciphertext;
+                        existing.allAgents = granted == null;
                         existing.updatedAt = now;
-                        return Uni.createFrom().item(new Stored(SecretInfo.of(existing), false));
+                        return Uni.createFrom().item(new Stored(SecretInfo.of(existing, orNone(granted)), false));
                     }
                     CompanySecret secret = new CompanySecret();
                     secret.key = new CompanySecret.Key(companyId, name);
                     secret.ciphertext = ciphertext;
+                    secret.allAgents = granted == null;
                     secret.createdAt = now;
                     secret.updatedAt = now;
-                    return secrets.persist(secret).map(s -> new Stored(SecretInfo.of(s), true));
-                });
+                    return secrets.persist(secret).map(s -> new Stored(SecretInfo.of(s, orNone(granted)), true));
+                })
+                .call(stored -> regrant(companyId, name, granted));
     }
 
-    /** The company's secrets, names and timestamps only. */
+    /** Makes {@code granted} the secret's grants; none when it is for every agent. */
+    private Uni<Void> regrant(UUID companyId, String name, List<UUID> granted) {
+        return grants.revokeAll(companyId, name).flatMap(revoked -> granted == null ? Uni.createFrom().voidItem()
+                : grants.persist(granted.stream().map(agent -> new CompanySecretGrant(companyId, name, agent))));
+    }
+
+    /** The distinct agent ids of a put's {@code agents}, in their order; null (every agent) when it is absent. */
+    static List<UUID> agentIds(List<String> agents) {
+        if (agents == null) {
+            return null;
+        }
+        if (agents.isEmpty()) {
+            throw ProblemException.invalid("agents", "must name at least one agent; leave it out to grant the secret"
+                    + " to every agent of the company");
+        }
+        if (agents.size() > MAX_AGENTS) {
+            throw ProblemException.invalid("agents", "must name at most " + MAX_AGENTS + " agents, not "
+                    + agents.size());
+        }
+        Set<UUID> ids = new LinkedHashSet<>();
+        for (int i = 0; i < agents.size(); i++) {
+            ids.add(Ids.parse("agents[" + i + "]", agents.get(i)));
+        }
+        return List.copyOf(ids);
+    }
+
+    /** A 400 naming the first entry of {@code agents} that is not an agent of the company (of another, or none). */
+    private Uni<Void> checkAgentsOfCompany(UUID companyId, List<String> agents, List<UUID> granted) {
+        if (granted == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return agentsRepository.inCompany(companyId, granted).flatMap(found -> {
+            Set<UUID> known = found.stream().map(agent -> agent.id).collect(Collectors.toSet());
+            for (int i = 0; i < agents.size(); i++) {
+                if (!known.contains(UUID.fromString(agents.get(i)))) {
+                    return Uni.createFrom().failure(ProblemException.invalidValue("agents[" + i + "]", agents.get(i),
+                            "is not an agent of this company"));
+                }
+            }
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    private static List<UUID> orNone(List<UUID> granted) {
+        return granted == null ? List.of() : granted;
+    }
+
+    /** The company's secrets: names, grants and timestamps only. */
     @WithSession
     public Uni<List<SecretInfo>> list(UUID companyId) {
         return companies.get(companyId).flatMap(company -> secrets.listInCompany(companyId))
-                .map(all -> all.stream().map(SecretInfo::of).toList());
+                .flatMap(all -> grants.listInCompany(companyId).map(granted -> {
+                    Map<String, List<UUID>> byName = granted.stream().collect(Collectors.groupingBy(
+                            g -> g.key.secretName, Collectors.mapping(g -> g.key.agentId, Collectors.toList())));
+                    return all.stream().map(s -> SecretInfo.of(s, byName.getOrDefault(s.key.name, List.of()))).toList();
+                }));
     }
 
     /** Deletes the secret, or fails with 404. */
@@ -96,14 +184,28 @@ public class SecretService {
                         : Uni.createFrom().failure(ProblemException.notFound("secret", name)));
     }
 
-    /** The values of the named secrets that exist, by name; runs inside the caller's session. */
-    public Uni<Map<String, String>> values(UUID companyId, Collection<String> names) {
-        return secrets.named(companyId, names).map(found -> {
-            Map<String, String> values = new LinkedHashMap<>();
-            for (CompanySecret s : found) {
-                values.put(s.key.name, cipher.decrypt(companyId, s.key.name, s.ciphertext));
-            }
-            return values;
+    /**
+     * Of the named secrets that exist, the values of those granted to the agent, by name, and the names of those that
+     * are not (never decrypted); runs inside the caller's session.
+     */
+    public Uni<Usable> usableBy(UUID companyId, UUID agentId, Collection<String> names) {
+        return secrets.named(companyId, names).flatMap(found -> {
+            List<String> scoped = found.stream().filter(s -> !s.allAgents).map(s -> s.key.name).toList();
+            Uni<Set<String>> grantedScoped = scoped.isEmpty() ? Uni.createFrom().item(Set.of())
+                    : grants.grantedTo(companyId, agentId, scoped)
+                            .map(list -> list.stream().map(g -> g.key.secretName).collect(Collectors.toSet()));
+            return grantedScoped.map(granted -> {
+                Map<String, String> values = new LinkedHashMap<>();
+                Set<String> notGranted = new TreeSet<>();
+                for (CompanySecret s : found) {
+                    if (s.allAgents || granted.contains(s.key.name)) {
+                        values.put(s.key.name, cipher.decrypt(companyId, s.key.name, s.ciphertext));
+                    } else {
+                        notGranted.add(s.key.name);
+                    }
+                }
+                return new Usable(values, notGranted);
+            });
         });
     }
 
