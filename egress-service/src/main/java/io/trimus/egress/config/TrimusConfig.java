@@ -83,8 +83,8 @@ public interface TrimusConfig {
 
         /**
          * Open DNS-over-TCP connections of one sandbox (one source address) at most; a further one is closed at
-         * once and counted in {@code trimus_egress_dns_tcp_refused_total{limit="per_sandbox"}}, while other sandboxes
-         * can still connect (TRIMUS_EGRESS_DNS_PER_SANDBOX_TCP_CONNECTIONS).
+         * once and counted in {@code trimus_egress_dns_tcp_refused_total} (label {@code limit=per_sandbox}), while
+         * other sandboxes can still connect (TRIMUS_EGRESS_DNS_PER_SANDBOX_TCP_CONNECTIONS).
          */
         @WithDefault("8")
         int perSandboxTcpConnections();
