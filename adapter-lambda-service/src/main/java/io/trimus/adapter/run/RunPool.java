@@ -70,11 +70,6 @@ public final class RunPool<H> {
         });
     }
 
-    /** The most runs of one key in the pool at a time. */
-    public int share() {
-        return share;
-    }
-
     /** {@link #submit(UUID, Object, Object, Runnable, Runnable)} outside any share. */
     public void submit(UUID runId, H handle, Runnable work, Runnable shuttingDown) {
         submit(runId, null, handle, work, shuttingDown);
