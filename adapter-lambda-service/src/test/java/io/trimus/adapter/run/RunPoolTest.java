@@ -41,12 +41,17 @@ class RunPoolTest {
     @Test
     void atShutdownEveryHeldRunIsHandedBackAndNewWorkIsRefused() {
         RunPool<String> pool = new RunPool<>("TRIMUS_TEST_MAX", "test-run", 1);
-        CountDownLatch never = new CountDownLatch(1);
-        pool.submit(UUID.randomUUID(), "running", () -> block(never), () -> { });
+        CountDownLatch stopCalled = new CountDownLatch(1);
+        pool.submit(UUID.randomUUID(), "running", () -> blockUntilStopped(stopCalled), () -> { });
         pool.submit(UUID.randomUUID(), "queued", () -> { }, () -> { });
         List<String> stopped = new CopyOnWriteArrayList<>();
 
-        boolean ended = pool.shutdown(stopped::add, Duration.ofSeconds(5));
+        boolean ended = pool.shutdown(handle -> {
+            stopped.add(handle);
+            if (handle.equals("running")) {
+                stopCalled.countDown();
+            }
+        }, Duration.ofSeconds(5));
 
         assertThat(ended).isTrue();
         assertThat(stopped).containsExactlyInAnyOrder("running", "queued");
@@ -117,13 +122,18 @@ class RunPoolTest {
     @Test
     void atShutdownRunsWaitingForTheirShareAreHandedBackAndNeverStart() {
         RunPool<String> pool = new RunPool<>("TRIMUS_TEST_MAX", "test-run", 2, "TRIMUS_TEST_SHARE", 1);
-        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch stopCalled = new CountDownLatch(1);
         List<String> started = new CopyOnWriteArrayList<>();
-        pool.submit(UUID.randomUUID(), "a", "running", () -> block(never), () -> { });
+        pool.submit(UUID.randomUUID(), "a", "running", () -> blockUntilStopped(stopCalled), () -> { });
         pool.submit(UUID.randomUUID(), "a", "waiting", () -> started.add("waiting"), () -> started.add("refused"));
         List<String> stopped = new CopyOnWriteArrayList<>();
 
-        assertThat(pool.shutdown(stopped::add, Duration.ofSeconds(5))).isTrue();
+        assertThat(pool.shutdown(handle -> {
+            stopped.add(handle);
+            if (handle.equals("running")) {
+                stopCalled.countDown();
+            }
+        }, Duration.ofSeconds(5))).isTrue();
 
         assertThat(stopped).containsExactlyInAnyOrder("running", "waiting");
         assertThat(started).isEmpty();
@@ -140,6 +150,25 @@ class RunPoolTest {
     void aPoolOfNoThreadsStopsTheServiceNamingTheKnob() {
         assertThatThrownBy(() -> new RunPool<String>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "x", 0))
                 .hasMessage("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS must be at least 1, got 0");
+    }
+
+    /**
+     * Like a run's worker that has to clean up after the interrupt: it stays held until the pool has handed it back
+     * (otherwise the interrupt can release it before shutdown gets to it, and the test would race).
+     */
+    private static void blockUntilStopped(CountDownLatch stopCalled) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (stopCalled.getCount() > 0 && System.nanoTime() < deadline) {
+            try {
+                stopCalled.await(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void block(CountDownLatch latch) {
