@@ -108,6 +108,8 @@ grep -q '^READY' "$WORK/infra.log" || die "Kafka/PostgreSQL not ready after 120 
 log "Kafka 127.0.0.1:$KAFKA_PORT, PostgreSQL 127.0.0.1:$POSTGRES_PORT ready"
 
 # ---------------------------------------------------------------- 3. egress-service (+ baseline)
+# the load comes from one address: the per-sandbox query budget (built, and on its hot path) must not limit it
+OURS_BUDGET="-Dtrimus.egress.dns.per-sandbox-qps=1000000000 -Dtrimus.egress.dns.per-sandbox-burst=1000000000"
 start_service() {  # name app http_port dns_port
   local name=$1 app=$2 http=$3 dns=$4
   # shellcheck disable=SC2086
@@ -116,6 +118,7 @@ start_service() {  # name app http_port dns_port
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
       -Dtrimus.egress.dns.addr=127.0.0.1:"$dns" -Dtrimus.egress.dns.upstream=$UPSTREAM \
+      $([ "$name" = ours ] && echo "$OURS_BUDGET") \
       -jar "$app/quarkus-run.jar" >"$WORK/$name.log" 2>&1 &
   services+=("$name:$!")
 }

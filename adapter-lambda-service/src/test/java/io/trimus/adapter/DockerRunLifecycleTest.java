@@ -164,7 +164,8 @@ class DockerRunLifecycleTest {
         int slots = ConfigProvider.getConfig().getValue("trimus.docker.max-concurrent-runs", Integer.class);
         List<RunRequested> busy = new ArrayList<>();
         for (int i = 0; i < slots; i++) {
-            RunRequested sleeper = Runs.docker(COMPANY, Map.of("image", image, "command", sh("sleep 300")));
+            // one company per sleeper: a single company holds only its fair share of the slots
+            RunRequested sleeper = Runs.docker(UUID.randomUUID(), Map.of("image", image, "command", sh("sleep 300")));
             busy.add(sleeper);
             bus.request(sleeper);
         }

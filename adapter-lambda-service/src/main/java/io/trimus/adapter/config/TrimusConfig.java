@@ -22,6 +22,9 @@ public interface TrimusConfig {
     /** What the adapter keeps of a run. */
     Run run();
 
+    /** Fair shares: how much of this service's engine one company's runs may hold. */
+    Company company();
+
     /** The egress network sandboxes join and the egress-service they are registered with (DESIGN.md §6). */
     Egress egress();
 
@@ -234,6 +237,17 @@ public interface TrimusConfig {
          */
         @WithDefault("adapter")
         String instance();
+    }
+
+    /** Fair shares between the companies whose runs share this service's engine. */
+    interface Company {
+        /**
+         * Container runs (docker, claude_sandbox, codex_sandbox) of one company executed or queued for a slot at the
+         * same time; its further runs wait in order, still DISPATCHED and cancellable, and start as the company's own
+         * runs end, while other companies' runs go ahead (TRIMUS_COMPANY_MAX_CONCURRENT_RUNS, default half of
+         * TRIMUS_DOCKER_MAX_CONCURRENT_RUNS rounded down, at least 1).
+         */
+        Optional<Integer> maxConcurrentRuns();
     }
 
     /** What the adapter keeps of a run. */

@@ -19,7 +19,8 @@ import java.util.UUID;
 /**
  * Runs docker runs on a bounded pool of TRIMUS_DOCKER_MAX_CONCURRENT_RUNS threads (docker-java blocks; it
  * never runs on the event loop) and keeps the runs it holds, so a cancel can find a queued run or kill a
- * running container.
+ * running container. One company's runs hold at most TRIMUS_COMPANY_MAX_CONCURRENT_RUNS of the slots, so its long
+ * runs cannot keep every other company waiting; its further runs wait in order until one of its own ends.
  */
 @ApplicationScoped
 public class RunExecutor {
@@ -30,21 +31,36 @@ public class RunExecutor {
     private final RunReporter reporter;
     private final RunPool<RunHandle> pool;
 
+    /** The share of a run whose request names no company: such runs share one. */
+    private static final String NO_COMPANY = "runs without a company";
+
     @Inject
     public RunExecutor(DockerContainerRunner runner, RunReporter reporter, TrimusConfig config) {
-        this(runner, reporter, config.docker().maxConcurrentRuns());
+        this(runner, reporter, config.docker().maxConcurrentRuns(), config.company().maxConcurrentRuns()
+                .orElse(defaultCompanyShare(config.docker().maxConcurrentRuns())));
     }
 
-    RunExecutor(DockerContainerRunner runner, RunReporter reporter, int maxConcurrentRuns) {
+    RunExecutor(DockerContainerRunner runner, RunReporter reporter, int maxConcurrentRuns, int companyShare) {
         this.runner = runner;
         this.reporter = reporter;
-        this.pool = new RunPool<>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "trimus-docker-run", maxConcurrentRuns);
+        this.pool = new RunPool<>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "trimus-docker-run", maxConcurrentRuns,
+                "TRIMUS_COMPANY_MAX_CONCURRENT_RUNS", companyShare);
+        LOG.infof("docker runs: %d slots, at most %d per company", maxConcurrentRuns, companyShare);
     }
 
-    /** Queues the run unless it is already held; it starts when a slot is free. */
+    /** Half the slots, at least one: two busy companies can always both make progress. */
+    static int defaultCompanyShare(int maxConcurrentRuns) {
+        return Math.max(1, maxConcurrentRuns / 2);
+    }
+
+    /**
+     * Queues the run unless it is already held; it starts when a slot is free and its company holds fewer than its
+     * share of the slots.
+     */
     public void submit(RunRequested request, ContainerPolicy policy) {
         RunHandle handle = new RunHandle(request);
-        pool.submit(request.runId(), handle, () -> {
+        Object company = request.companyId() != null ? request.companyId() : NO_COMPANY;
+        pool.submit(request.runId(), company, handle, () -> {
             if (handle.begin()) {
                 runner.run(request, policy, handle);
             }

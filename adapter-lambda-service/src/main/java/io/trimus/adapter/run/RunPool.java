@@ -3,6 +3,9 @@ package io.trimus.adapter.run;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,6 +19,10 @@ import java.util.function.Consumer;
  * order for a free thread, and at shutdown every run still held is handed back to its executor to be stopped and
  * reported. Blocking adapters (docker-java, host processes) execute here, never on the event loop.
  *
+ * <p>With a share, runs submitted under a key (a company) hold at most that many of the pool's places (running or
+ * queued for a thread) at a time: the key's further runs wait in order outside the pool, so they never stand in
+ * front of another key's runs, and the next one goes to the pool when one of the key's runs ends.
+ *
  * @param <H> the executor's handle of one run
  */
 public final class RunPool<H> {
@@ -24,16 +31,37 @@ public final class RunPool<H> {
 
     private final RunTable<H> held = new RunTable<>();
     private final ThreadPoolExecutor pool;
+    private final int share;
+    private final String shareKnob;
+    /** Per key, its runs in the pool now; guarded by itself together with {@link #waiting} and {@link #closed}. */
+    private final Map<Object, Integer> admitted = new HashMap<>();
+    /** Per key, its runs over the share, in order. */
+    private final Map<Object, ArrayDeque<Work<H>>> waiting = new HashMap<>();
+    private boolean closed;
 
     /**
-     * A pool of {@code size} threads named {@code <threadPrefix>-<n>}.
+     * A pool of {@code size} threads named {@code <threadPrefix>-<n>}, with no share per key.
      *
      * @param knob the setting {@code size} comes from, named when it is below 1
      */
     public RunPool(String knob, String threadPrefix, int size) {
+        this(knob, threadPrefix, size, null, size);
+    }
+
+    /**
+     * A pool of {@code size} threads of which one key's runs hold at most {@code share}.
+     *
+     * @param shareKnob the setting {@code share} comes from, named when it is below 1
+     */
+    public RunPool(String knob, String threadPrefix, int size, String shareKnob, int share) {
         if (size < 1) {
             throw new IllegalArgumentException(knob + " must be at least 1, got " + size);
         }
+        if (share < 1) {
+            throw new IllegalArgumentException(shareKnob + " must be at least 1, got " + share);
+        }
+        this.share = share;
+        this.shareKnob = shareKnob;
         AtomicInteger next = new AtomicInteger(1);
         this.pool = new ThreadPoolExecutor(size, size, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
             Thread t = new Thread(task, threadPrefix + "-" + next.getAndIncrement());
@@ -42,27 +70,75 @@ public final class RunPool<H> {
         });
     }
 
+    /** {@link #submit(UUID, Object, Object, Runnable, Runnable)} outside any share. */
+    public void submit(UUID runId, H handle, Runnable work, Runnable shuttingDown) {
+        submit(runId, null, handle, work, shuttingDown);
+    }
+
     /**
      * Holds the run and queues its work, unless the run is already held (then nothing happens). The run is released
-     * when its work returns.
+     * when its work returns. When {@code key} already has its share of runs in the pool, the work waits behind the
+     * key's earlier runs; the run is held (a cancel finds it) all the while.
      *
+     * @param key          whose share the run counts against (e.g. its company); null: none
      * @param shuttingDown called instead, once the run is released, when the pool no longer takes work
      */
-    public void submit(UUID runId, H handle, Runnable work, Runnable shuttingDown) {
+    public void submit(UUID runId, Object key, H handle, Runnable work, Runnable shuttingDown) {
         if (!held.hold(runId, handle)) {
             return;
         }
+        Work<H> next = new Work<>(runId, key, handle, work, shuttingDown);
+        synchronized (admitted) {
+            if (key != null && !closed) {
+                int inPool = admitted.getOrDefault(key, 0);
+                if (inPool >= share) {
+                    waiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(next);
+                    LOG.infof("run %s waits: %d runs of %s already hold its share (%s=%d)", runId, inPool, key,
+                            shareKnob, share);
+                    return;
+                }
+                admitted.put(key, inPool + 1);
+            }
+        }
+        execute(next);
+    }
+
+    private void execute(Work<H> next) {
         try {
             pool.execute(() -> {
                 try {
-                    work.run();
+                    next.work.run();
                 } finally {
-                    held.release(runId, handle);
+                    held.release(next.runId, next.handle);
+                    ended(next.key);
                 }
             });
         } catch (RejectedExecutionException e) {
-            held.release(runId, handle);
-            shuttingDown.run();
+            held.release(next.runId, next.handle);
+            ended(next.key);
+            next.shuttingDown.run();
+        }
+    }
+
+    /** One of the key's runs left the pool: its next waiting run, if any, takes the place. */
+    private void ended(Object key) {
+        if (key == null) {
+            return;
+        }
+        Work<H> successor;
+        synchronized (admitted) {
+            ArrayDeque<Work<H>> queue = waiting.get(key);
+            successor = queue == null ? null : queue.poll();
+            if (queue != null && queue.isEmpty()) {
+                waiting.remove(key);
+            }
+            if (successor == null) {
+                admitted.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
+            }
+        }
+        if (successor != null) {
+            LOG.infof("run %s of %s goes ahead: one of its earlier runs ended", successor.runId, key);
+            execute(successor);
         }
     }
 
@@ -71,25 +147,35 @@ public final class RunPool<H> {
         return held.get(runId);
     }
 
-    /** Lets go of a run that will never run (e.g. cancelled while queued). */
+    /** Lets go of a run that will never run (e.g. cancelled while queued); one waiting for its share never starts. */
     public void release(UUID runId, H handle) {
         held.release(runId, handle);
+        synchronized (admitted) {
+            waiting.values().removeIf(queue -> {
+                queue.removeIf(w -> w.runId.equals(runId) && w.handle == handle);
+                return queue.isEmpty();
+            });
+        }
     }
 
-    /** Whether the run is held here (queued or running). */
+    /** Whether the run is held here (queued, waiting for its share, or running). */
     public boolean holds(UUID runId) {
         return held.holds(runId);
     }
 
     /**
-     * Stops: queued work never starts, running work is interrupted, each run still held is handed to {@code stop}, and
-     * then the work has {@code wait} to end. Does nothing when already stopped.
+     * Stops: queued and waiting work never starts, running work is interrupted, each run still held is handed to
+     * {@code stop}, and then the work has {@code wait} to end. Does nothing when already stopped.
      *
      * @return false when some work was still running after {@code wait}
      */
     public boolean shutdown(Consumer<H> stop, Duration wait) {
-        if (pool.isShutdown()) {
-            return true;
+        synchronized (admitted) {
+            if (closed) {
+                return true;
+            }
+            closed = true;
+            waiting.clear();
         }
         pool.shutdownNow();
         held.all().forEach(stop);
@@ -100,5 +186,8 @@ public final class RunPool<H> {
             LOG.debug("interrupted while waiting for runs to stop");
             return false;
         }
+    }
+
+    private record Work<H>(UUID runId, Object key, H handle, Runnable work, Runnable shuttingDown) {
     }
 }

@@ -59,7 +59,7 @@ class EngineUnreachableTest {
         DockerAdapterConfig config = DockerAdapterConfig.parse(run.adapterConfig());
         try (DockerClient docker = DockerClientProducer.connect(host)) {
             DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, host, 65536);
-            RunExecutor executor = new RunExecutor(runner, reported::add, 1);
+            RunExecutor executor = new RunExecutor(runner, reported::add, 1, 1);
             long start = System.nanoTime();
             executor.submit(run, ContainerPolicy.forDocker(config, DEFAULTS, run));
 

@@ -65,6 +65,29 @@ public interface TrimusConfig {
         /** A DNS-over-TCP connection with no traffic for this long is closed (TRIMUS_EGRESS_DNS_TCP_IDLE_TIMEOUT). */
         @WithDefault("10s")
         Duration tcpIdleTimeout();
+
+        /**
+         * Questions a second one sandbox (one source address) may ask, UDP and TCP together, sustained; beyond its
+         * budget a question is answered REFUSED and counted as {@code decision="rate_limited"}, with no anomaly and
+         * at most one log line per source every 10 s. 0 turns the budget off (TRIMUS_EGRESS_DNS_PER_SANDBOX_QPS).
+         */
+        @WithDefault("200")
+        int perSandboxQps();
+
+        /**
+         * Questions a sandbox that has been quiet may ask at once before its per-second budget applies
+         * (TRIMUS_EGRESS_DNS_PER_SANDBOX_BURST).
+         */
+        @WithDefault("400")
+        int perSandboxBurst();
+
+        /**
+         * Open DNS-over-TCP connections of one sandbox (one source address) at most; a further one is closed at
+         * once and counted in {@code trimus_egress_dns_tcp_refused_total} (label {@code limit=per_sandbox}), while
+         * other sandboxes can still connect (TRIMUS_EGRESS_DNS_PER_SANDBOX_TCP_CONNECTIONS).
+         */
+        @WithDefault("8")
+        int perSandboxTcpConnections();
     }
 
     /** Anomaly events of denied lookups. */

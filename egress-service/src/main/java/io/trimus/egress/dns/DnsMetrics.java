@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * The resolver's Prometheus series: {@code trimus_egress_dns_queries_total{decision}},
  * {@code trimus_egress_dns_latency_seconds} (histogram), {@code trimus_egress_dns_malformed_total},
  * {@code trimus_egress_dns_cache_hits_total} / {@code _misses_total} and {@code trimus_egress_dns_cache_hit_ratio},
- * {@code trimus_egress_dns_upstream_failures_total} and {@code trimus_egress_dns_errors_total}. Meters are made
+ * {@code trimus_egress_dns_upstream_failures_total}, {@code trimus_egress_dns_errors_total} and
+ * {@code trimus_egress_dns_tcp_refused_total{limit}} (connections closed at accept). Meters are made
  * once, so the hot path only increments.
  */
 public final class DnsMetrics {
@@ -23,6 +24,8 @@ public final class DnsMetrics {
     private final Counter malformed;
     private final Counter upstreamFailures;
     private final Counter errors;
+    private final Counter tcpRefusedPerSource;
+    private final Counter tcpRefusedTotal;
     private final Timer latency;
 
     public DnsMetrics(MeterRegistry registry) {
@@ -40,6 +43,14 @@ public final class DnsMetrics {
                 .register(registry);
         errors = Counter.builder("trimus.egress.dns.errors")
                 .description("Queries that hit an unexpected error in the resolver (answered SERVFAIL or dropped)")
+                .register(registry);
+        tcpRefusedPerSource = Counter.builder("trimus.egress.dns.tcp.refused")
+                .description("DNS-over-TCP connections closed at accept because of a limit")
+                .tag("limit", "per_sandbox")
+                .register(registry);
+        tcpRefusedTotal = Counter.builder("trimus.egress.dns.tcp.refused")
+                .description("DNS-over-TCP connections closed at accept because of a limit")
+                .tag("limit", "total")
                 .register(registry);
         latency = Timer.builder("trimus.egress.dns.latency")
                 .description("Time from a query's arrival to its answer being ready")
@@ -85,6 +96,15 @@ public final class DnsMetrics {
 
     void failed() {
         errors.increment();
+    }
+
+    void refusedConnection(boolean perSource) {
+        (perSource ? tcpRefusedPerSource : tcpRefusedTotal).increment();
+    }
+
+    /** TCP connections closed at accept so far: {@code perSource} for the per-sandbox limit, else the total one. */
+    public long refusedConnections(boolean perSource) {
+        return (long) (perSource ? tcpRefusedPerSource : tcpRefusedTotal).count();
     }
 
     void answered(long startNanos) {

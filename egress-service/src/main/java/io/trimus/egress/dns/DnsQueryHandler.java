@@ -12,7 +12,8 @@ import org.xbill.DNS.TextParseException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What happens to one DNS packet, whichever transport brought it: parse (malformed → dropped and counted), decide
+ * What happens to one DNS packet, whichever transport brought it: parse (malformed → dropped and counted), charge the
+ * source's query budget (over it → REFUSED and counted, before any other work), decide
  * ({@link QueryPolicy}), report a denial ({@link AnomalyRecorder}), then answer locally or from the cache or the
  * upstream. Never throws and never blocks; identical questions in flight share one upstream query.
  */
@@ -29,10 +30,18 @@ public final class DnsQueryHandler {
     private final AnswerCache cache;
     private final Upstream upstream;
     private final DnsMetrics metrics;
+    private final SourceQueryBudget budget;
     private final ConcurrentHashMap<AnswerCache.Key, Future<Message>> inFlight = new ConcurrentHashMap<>();
 
+    /** A handler without a per-source query budget. */
     public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
                            DnsMetrics metrics) {
+        this(policy, anomalies, cache, upstream, metrics, SourceQueryBudget.off());
+    }
+
+    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
+                           DnsMetrics metrics, SourceQueryBudget budget) {
+        this.budget = budget;
         this.policy = policy;
         this.anomalies = anomalies;
         this.cache = cache;
@@ -53,6 +62,11 @@ public final class DnsQueryHandler {
         }
         int maxLength = transport == Transport.UDP ? DnsCodec.udpLimit(query) : DnsCodec.MAX_MESSAGE;
         try {
+            if (!budget.tryAcquire(sourceIp)) {
+                metrics.counted(Verdict.RATE_LIMITED);
+                return Future.succeededFuture(finish(DnsCodec.response(query, Verdict.RATE_LIMITED.rcode()),
+                        maxLength, start));
+            }
             Decision decision = policy.decide(sourceIp, query);
             metrics.counted(decision.verdict());
             report(sourceIp, decision);
@@ -66,6 +80,11 @@ public final class DnsQueryHandler {
         } catch (RuntimeException unexpected) {
             return Future.succeededFuture(failed(query, unexpected, maxLength, start));
         }
+    }
+
+    /** Counts a TCP connection closed at accept: {@code perSource} when its source had its share open, else all were. */
+    public void refusedConnection(boolean perSource) {
+        metrics.refusedConnection(perSource);
     }
 
     /** Counts a packet the transport dropped before it could be parsed (an empty TCP frame). */

@@ -17,28 +17,45 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The resolver's sockets: UDP and TCP on one address and port, on Vert.x event loops. UDP hands each datagram to
  * the {@link DnsQueryHandler} and sends its answer back; TCP reads length-framed queries, several per connection,
- * and answers each as it is ready. Connections are bounded in number, closed when idle, and stop being read while
- * too many of their queries are unanswered or their answers are not being read.
+ * and answers each as it is ready. Connections are bounded in number, in all and per source address (one sandbox
+ * cannot hold every connection), closed when idle, and stop being read while too many of their queries are unanswered
+ * or their answers are not being read.
  */
 public final class DnsServer {
     private static final Logger LOG = Logger.getLogger(DnsServer.class);
     /** Queries of one TCP connection answered concurrently; beyond it the connection is not read. */
     static final int TCP_PIPELINE = 32;
 
-    /** Limits of the TCP side. */
-    public record Limits(int maxTcpConnections, Duration tcpIdleTimeout) {
+    /**
+     * Limits of the TCP side.
+     *
+     * @param maxTcpConnections          connections open at once, in all
+     * @param maxTcpConnectionsPerSource connections open at once from one source address
+     * @param tcpIdleTimeout             a connection without traffic for this long is closed
+     */
+    public record Limits(int maxTcpConnections, int maxTcpConnectionsPerSource, Duration tcpIdleTimeout) {
+        /** Limits without a per-source bound (the total one applies). */
+        public Limits(int maxTcpConnections, Duration tcpIdleTimeout) {
+            this(maxTcpConnections, maxTcpConnections, tcpIdleTimeout);
+        }
     }
 
     private final Vertx vertx;
     private final DnsQueryHandler handler;
     private final Limits limits;
     private final AtomicInteger tcpConnections = new AtomicInteger();
+    /**
+     * Open connections per source address; a source's entry goes when its last connection closes, so there are never
+     * more entries than connections being accepted or open (bounded by the total limit).
+     */
+    private final ConcurrentHashMap<String, Integer> tcpConnectionsBySource = new ConcurrentHashMap<>();
     private volatile DatagramSocket udp;
     private volatile NetServer tcp;
 
@@ -105,16 +122,47 @@ public final class DnsServer {
     }
 
     private void onConnection(NetSocket socket) {
+        String source = socket.remoteAddress().hostAddress();
+        if (!openFrom(source)) {
+            handler.refusedConnection(true);
+            LOG.debugf("DNS TCP connection from %s refused: %d connections of that address open", source,
+                    limits.maxTcpConnectionsPerSource());
+            socket.close();
+            return;
+        }
         if (tcpConnections.incrementAndGet() > limits.maxTcpConnections()) {
             tcpConnections.decrementAndGet();
+            closedFrom(source);
+            handler.refusedConnection(false);
             LOG.debugf("DNS TCP connection from %s refused: %d connections open", socket.remoteAddress(),
                     limits.maxTcpConnections());
             socket.close();
             return;
         }
-        socket.closeHandler(closed -> tcpConnections.decrementAndGet());
+        socket.closeHandler(closed -> {
+            tcpConnections.decrementAndGet();
+            closedFrom(source);
+        });
         socket.exceptionHandler(e -> socket.close());
         new TcpConnection(socket).start();
+    }
+
+    /** Counts a connection from {@code source} unless that source has its share open already. */
+    private boolean openFrom(String source) {
+        boolean[] opened = {false};
+        tcpConnectionsBySource.compute(source, (ip, open) -> {
+            int now = open == null ? 0 : open;
+            if (now >= limits.maxTcpConnectionsPerSource()) {
+                return open;
+            }
+            opened[0] = true;
+            return now + 1;
+        });
+        return opened[0];
+    }
+
+    private void closedFrom(String source) {
+        tcpConnectionsBySource.computeIfPresent(source, (ip, open) -> open > 1 ? open - 1 : null);
     }
 
     /** One client's TCP connection: reads queries, writes answers as they are ready, applies backpressure. */

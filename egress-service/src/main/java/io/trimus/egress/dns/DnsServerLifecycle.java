@@ -77,9 +77,15 @@ public class DnsServerLifecycle {
         AnswerCache cache = new AnswerCache(dns.cacheMaxEntries(), dns.cacheMaxTtl(), System::nanoTime);
         metrics.bind(cache, registry);
         upstream = new UpstreamResolver(vertx, upstreamAddress, dns.upstreamTimeout(), dns.upstreamMaxInFlight());
+        if (dns.perSandboxTcpConnections() < 1) {
+            throw new IllegalStateException("TRIMUS_EGRESS_DNS_PER_SANDBOX_TCP_CONNECTIONS must be at least 1, got "
+                    + dns.perSandboxTcpConnections());
+        }
+        SourceQueryBudget budget = new SourceQueryBudget(dns.perSandboxQps(), dns.perSandboxBurst(), System::nanoTime);
         DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache,
-                upstream, metrics);
-        server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(), dns.tcpIdleTimeout()));
+                upstream, metrics, budget);
+        server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
+                dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));
         try {
             server.start(listen.getHostString(), listen.getPort())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -16,6 +16,11 @@ public enum Verdict {
     QTYPE_DENIED(Rcode.REFUSED, EgressAnomaly.QTYPE_DENIED, "qtype_denied"),
     /** No sandbox is registered at the source address: REFUSED. */
     UNATTRIBUTED_SOURCE(Rcode.REFUSED, EgressAnomaly.UNATTRIBUTED_SOURCE, "unattributed_source"),
+    /**
+     * The source address asked more than its TRIMUS_EGRESS_DNS_PER_SANDBOX_QPS budget allows: REFUSED, decided before
+     * the policy, no anomaly (the flood is counted here and noted in the log, not a row per query).
+     */
+    RATE_LIMITED(Rcode.REFUSED, null, "rate_limited"),
     /** Firefox's DoH canary {@code use-application-dns.net}: NXDOMAIN tells the browser to keep using this resolver. */
     DOH_CANARY(Rcode.NXDOMAIN, null, "doh_canary"),
     /**

@@ -32,12 +32,18 @@ final class ResolverFixture {
     final DnsQueryHandler handler;
 
     ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB) {
+        this(upstream, allowedForA, allowedForB, SourceQueryBudget.off());
+    }
+
+    /** With a per-source query budget. */
+    ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB, SourceQueryBudget budget) {
         sandboxes.register(SANDBOX_A);
         sandboxes.register(SANDBOX_B);
         allowlists.replace(COMPANY_A, allowedForA);
         allowlists.replace(COMPANY_B, allowedForB);
         metrics.bind(cache, registry);
-        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache, upstream, metrics);
+        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache, upstream, metrics,
+                budget);
     }
 
     /** A server on 127.0.0.1, any free port, UDP and TCP. */
