@@ -83,10 +83,21 @@ final class ContainerCalls {
         }
     }
 
+    /**
+     * The image's USER, empty when it names none (root).
+     *
+     * @throws NotFoundException when the image is not on the engine
+     */
+    String imageUser(String image) {
+        var config = docker.inspectImageCmd(image).exec().getConfig();
+        return config == null || config.getUser() == null ? "" : config.getUser();
+    }
+
     String create(ContainerPolicy policy) {
         var cmd = docker.createContainerCmd(policy.image())
                 .withName(policy.name())
                 .withHostConfig(policy.hostConfig())
+                .withUser(policy.user())
                 .withEnv(policy.envList())
                 .withLabels(policy.labels())
                 .withAttachStdin(false)

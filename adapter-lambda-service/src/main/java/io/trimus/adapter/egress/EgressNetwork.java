@@ -56,6 +56,11 @@ public record EgressNetwork(String id, String name, Cidr subnet, String gateway,
                     + " address; Trimus does not alter a network it did not create: remove it or configure another"
                     + " TRIMUS_EGRESS_NETWORK_NAME";
         }
+        if (!iccDisabled) {
+            return "network " + name + " exists but lets its containers reach each other (" + EgressNetworkSettings.OPTION_ICC
+                    + " is not false), so one company's sandbox could reach another's; Trimus does not alter a network"
+                    + " it did not create: remove it or configure another TRIMUS_EGRESS_NETWORK_NAME";
+        }
         if (subnet == null || subnet.hostCount() < 2) {
             return "network " + name + " exists but has no IPv4 subnet with room for sandboxes, so sandbox addresses"
                     + " cannot be pinned: remove it or configure another TRIMUS_EGRESS_NETWORK_NAME";
