@@ -118,14 +118,53 @@ class DockerHardeningTest {
     }
 
     @Test
-    void tmpIsANosuidTmpfsCappedAt64m() {
-        assertThat(sleeper().getHostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+    void tmpIsANosuidNodevTmpfsCappedAt64m() {
+        assertThat(sleeper().getHostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,size=64m"));
 
         RunStatusChanged end = attack(Map.of("image", image, "command", sh(
                 "grep ' /tmp ' /proc/mounts; head -c 80m /dev/zero > /tmp/fill; echo fill exit $?; du -m /tmp/fill")));
 
-        assertThat(end.output()).containsPattern("tmpfs /tmp tmpfs rw,nosuid,.*size=65536k")
+        assertThat(end.output()).containsPattern("tmpfs /tmp tmpfs rw,nosuid,nodev,.*size=65536k")
                 .contains("fill exit 1", "64\t/tmp/fill");
+    }
+
+    @Test
+    void tmpStaysExecutableUnlessTheAgentAsksForNoexec() {
+        RunStatusChanged exec = attack(Map.of("image", image, "command", sh(
+                "cp /bin/busybox /tmp/bb && /tmp/bb echo tmp is executable")));
+        RunStatusChanged noexec = attack(Map.of("image", image, "tmp_noexec", true, "command", sh(
+                "grep ' /tmp ' /proc/mounts; cp /bin/busybox /tmp/bb && /tmp/bb echo tmp is executable; echo exit $?")));
+
+        assertThat(exec.output()).isEqualTo("tmp is executable\n");
+        assertThat(noexec.output()).containsPattern("tmpfs /tmp tmpfs rw,nosuid,nodev,noexec,")
+                .doesNotContain("tmp is executable").contains("exit 126");
+    }
+
+    // --- the user a container runs as ---------------------------------------------------------------------
+
+    @Test
+    void anImageWithoutAUserRunsAsNobodyNotRoot() {
+        assertThat(sleeper().getConfig().getUser()).isEqualTo("65534:65534");
+
+        RunStatusChanged end = attack(Map.of("image", image, "command", sh(
+                "id -u; id -g; echo x > /tmp/mine && stat -c %u:%g /tmp/mine")));
+
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).isEqualTo("65534\n65534\n65534:65534\n");
+    }
+
+    @Test
+    void anImagesOwnNonRootUserIsKept() {
+        RunStatusChanged end = attack(Map.of("image", Engine.busyboxAsAgent(), "command", sh("id -u")));
+
+        assertThat(end.output()).isEqualTo("1000\n");
+    }
+
+    @Test
+    void theAgentsUserWins() {
+        RunStatusChanged end = attack(Map.of("image", image, "user", "4242:4343", "command", sh("id -u; id -g")));
+
+        assertThat(end.output()).isEqualTo("4242\n4343\n");
     }
 
     @Test
@@ -152,7 +191,8 @@ class DockerHardeningTest {
         assertThat(sleeper().getHostConfig().getCapDrop()).containsExactly(Capability.ALL);
         assertThat(sleeper().getHostConfig().getPrivileged()).isFalse();
 
-        RunStatusChanged end = attack(Map.of("image", image, "command",
+        // root only because the test profile sets TRIMUS_DOCKER_ALLOW_ROOT: even root holds no capability
+        RunStatusChanged end = attack(Map.of("image", image, "user", "0", "command",
                 sh("id -u; touch /tmp/f; chown 1000:1000 /tmp/f; echo chown exit $?; grep CapEff /proc/self/status")));
 
         assertThat(end.output()).startsWith("0\n")

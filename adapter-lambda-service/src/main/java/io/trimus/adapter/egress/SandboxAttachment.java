@@ -164,7 +164,8 @@ public class SandboxAttachment {
         }
         if (why != null) {
             LOG.warnf("a run asked for network %s, which is refused: %s", requested, why);
-            throw new Refused(allowedNetworks.refusal(requested), RunState.REJECTED);
+            // worded as the dispatcher words an unlisted one: a tenant cannot tell the cases apart
+            throw new Refused("adapter_config.network " + allowedNetworks.refusal(requested), RunState.REJECTED);
         }
     }
 
