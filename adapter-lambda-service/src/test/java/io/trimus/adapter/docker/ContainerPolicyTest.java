@@ -44,20 +44,12 @@ class ContainerPolicyTest {
     }
 
     @Test
-    void rootIsReadOnlyWithANosuidNodevTmpfsOf64m() {
+    void rootIsReadOnlyWithANosuidNodevNoexecTmpfsOf64m() {
         ContainerPolicy p = policy(Map.of("image", "busybox"));
         assertThat(p.readOnlyRoot()).isTrue();
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,size=64m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
         assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
-        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,size=64m"));
-    }
-
-    @Test
-    void tmpIsNoexecOnlyWhenTheAgentAsks() {
-        assertThat(policy(Map.of("image", "busybox", "tmp_noexec", true)).tmpfs())
-                .isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
-        assertThat(policy(Map.of("image", "busybox", "tmp_noexec", false)).tmpfs())
-                .isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,size=64m"));
+        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
     }
 
     @Test
@@ -90,7 +82,7 @@ class ContainerPolicyTest {
     void tmpfsSizeComesFromTheConfig() {
         ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
                 new DockerDefaults(100, "128M", List.of(), 3600), run);
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,size=128m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=128m"));
     }
 
     @Test
