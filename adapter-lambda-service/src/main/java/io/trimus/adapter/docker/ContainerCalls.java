@@ -97,7 +97,6 @@ final class ContainerCalls {
         var cmd = docker.createContainerCmd(policy.image())
                 .withName(policy.name())
                 .withHostConfig(policy.hostConfig())
-                .withUser(policy.user())
                 .withEnv(policy.envList())
                 .withLabels(policy.labels())
                 .withAttachStdin(false)
@@ -105,6 +104,9 @@ final class ContainerCalls {
                 .withTty(false);
         if (!policy.command().isEmpty()) {
             cmd.withCmd(policy.command());
+        }
+        if (policy.user() != null) {
+            cmd.withUser(policy.user());
         }
         if (policy.sandbox() != null) {
             cmd.withIpv4Address(policy.sandbox().ipv4Address());
