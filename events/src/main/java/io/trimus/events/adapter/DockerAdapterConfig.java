@@ -124,7 +124,8 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         }
         if (AllowedNetworks.never(node.asText())) {
             throw new AdapterConfigException(PREFIX + "network", node.asText()
-                    + " is never available to agents: it would share a network with the host or other containers");
+                    + " is never available to agents: it would bypass the container's network isolation (the host's"
+                    + " stack, Docker's shared default bridge or another container's)");
         }
         return node.asText();
     }
