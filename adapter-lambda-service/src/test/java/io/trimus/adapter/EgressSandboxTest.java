@@ -280,6 +280,21 @@ class EgressSandboxTest {
         assertThat(end.output()).doesNotContain("hello-from-target").contains("exit 1");
     }
 
+    @Test
+    void aSandboxHasNoIpv6AddressOrRouteToAnotherSandboxOrTheHost() {
+        // the egress network is created IPv4-only: registration, the resolver and the firewall know only IPv4
+        assertThat(Engine.docker().inspectNetworkCmd().withNetworkId(NETWORK).exec().getEnableIPv6()).isFalse();
+        RunRequested run = sandbox("echo addresses:; cat /proc/net/if_inet6; echo routes:; ip -6 route 2>&1;"
+                + " echo neighbours:; ip -6 neigh 2>&1; echo end");
+
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId());
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).startsWith("addresses:\nroutes:\n").endsWith("end\n")
+                .doesNotContain("eth0", "fe80", "via");
+    }
+
     // --- helpers --------------------------------------------------------------------------------------------
 
     private RunRequested sandbox(String script) {

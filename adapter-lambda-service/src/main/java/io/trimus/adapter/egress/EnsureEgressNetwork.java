@@ -249,6 +249,8 @@ public class EnsureEgressNetwork {
                 .withDriver("bridge")
                 .withCheckDuplicate(true)
                 .withInternal(true)
+                // IPv4 only: sandbox addresses, registration and the firewall know nothing of IPv6
+                .withEnableIpv6(false)
                 .withIpam(new Network.Ipam().withDriver("default").withConfig(new Network.Ipam.Config()
                         .withSubnet(settings.subnet().toString())
                         .withGateway(settings.gateway())))

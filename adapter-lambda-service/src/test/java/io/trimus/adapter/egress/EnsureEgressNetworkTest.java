@@ -44,6 +44,7 @@ class EnsureEgressNetworkTest {
         Network network = docker.inspectNetworkCmd().withNetworkId(NAME).exec();
         assertThat(network.getId()).isEqualTo(created.network().id());
         assertThat(network.getInternal()).isTrue();
+        assertThat(network.getEnableIPv6()).isFalse();
         assertThat(network.getIpam().getConfig()).singleElement().satisfies(ipam -> {
             assertThat(ipam.getSubnet()).isEqualTo("10.199.81.0/24");
             assertThat(ipam.getGateway()).isEqualTo("10.199.81.1");
@@ -86,6 +87,16 @@ class EnsureEgressNetworkTest {
                 + " TRIMUS_EGRESS_NETWORK_NAME");
         assertUntouched(foreign, true, false);
         assertThat(ensure.verify().ready()).isFalse();
+    }
+
+    @Test
+    void anExistingNetworkWithIpv6IsRefused() {
+        EgressNetwork ipv6 = new EgressNetwork("0123456789ab", NAME, Cidr.ipv4Subnet(SUBNET), "10.199.80.1", true,
+                true, "trimus-egens0", true, true);
+
+        assertThat(ipv6.refusal()).startsWith("network " + NAME + " exists with IPv6 enabled");
+        assertThat(new EgressNetwork("0123456789ab", NAME, Cidr.ipv4Subnet(SUBNET), "10.199.80.1", true, true,
+                "trimus-egens0", true, false).refusal()).isNull();
     }
 
     @Test
