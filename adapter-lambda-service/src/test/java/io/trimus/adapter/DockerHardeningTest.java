@@ -118,19 +118,50 @@ class DockerHardeningTest {
     }
 
     @Test
-    void tmpIsANosuidTmpfsCappedAt64m() {
-        assertThat(sleeper().getHostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+    void tmpIsANosuidNodevNoexecTmpfsCappedAt64m() {
+        assertThat(sleeper().getHostConfig().getTmpFs())
+                .isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
 
         RunStatusChanged end = attack(Map.of("image", image, "command", sh(
-                "grep ' /tmp ' /proc/mounts; head -c 80m /dev/zero > /tmp/fill; echo fill exit $?; du -m /tmp/fill")));
+                "grep ' /tmp ' /proc/mounts; head -c 80m /dev/zero > /tmp/fill; echo fill exit $?; du -m /tmp/fill;"
+                        + " rm /tmp/fill; cp /bin/busybox /tmp/bb && /tmp/bb echo ran")));
 
-        assertThat(end.output()).containsPattern("tmpfs /tmp tmpfs rw,nosuid,.*size=65536k")
-                .contains("fill exit 1", "64\t/tmp/fill");
+        assertThat(end.output()).containsPattern("tmpfs /tmp tmpfs rw,nosuid,nodev,noexec,.*size=65536k")
+                .contains("fill exit 1", "64\t/tmp/fill", "/tmp/bb: Permission denied")
+                .doesNotContain("\nran");
+    }
+
+    // --- the user a container runs as ---------------------------------------------------------------------
+
+    @Test
+    void anImageWithoutAUserRunsAsNobodyNotRoot() {
+        assertThat(sleeper().getConfig().getUser()).isEqualTo("65534:65534");
+
+        RunStatusChanged end = attack(Map.of("image", image, "command", sh(
+                "id -u; id -g; echo x > /tmp/mine && stat -c %u:%g /tmp/mine")));
+
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).isEqualTo("65534\n65534\n65534:65534\n");
+    }
+
+    @Test
+    void anImagesOwnNonRootUserIsKept() {
+        RunStatusChanged end = attack(Map.of("image", Engine.busyboxAsAgent(), "command", sh("id -u")));
+
+        assertThat(end.output()).isEqualTo("1000\n");
+    }
+
+    @Test
+    void theAgentsUserWins() {
+        RunStatusChanged end = attack(Map.of("image", image, "user", "4242:4343", "command", sh("id -u; id -g")));
+
+        assertThat(end.output()).isEqualTo("4242\n4343\n");
     }
 
     @Test
     void writableOptOutReallyWritesToTheRoot() {
-        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "writable", true,
+        // as root (the test profile allows it): the default user, nobody, may write only where the image lets it
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "writable", true, "user", "0",
                 "command", sh("echo agent was here > /written && cat /written; exec sleep 300")));
         bus.request(run);
         InspectContainerResponse container = Engine.awaitRunning(run.runId());
@@ -152,8 +183,9 @@ class DockerHardeningTest {
         assertThat(sleeper().getHostConfig().getCapDrop()).containsExactly(Capability.ALL);
         assertThat(sleeper().getHostConfig().getPrivileged()).isFalse();
 
-        RunStatusChanged end = attack(Map.of("image", image, "command",
-                sh("id -u; touch /tmp/f; chown 1000:1000 /tmp/f 2>&1; echo chown exit $?; grep CapEff /proc/self/status")));
+        // root only because the test profile sets TRIMUS_DOCKER_ALLOW_ROOT: even root holds no capability
+        RunStatusChanged end = attack(Map.of("image", image, "user", "0", "command",
+                sh("exec 2>&1; id -u; touch /tmp/f; chown 1000:1000 /tmp/f; echo chown exit $?; grep CapEff /proc/self/status")));
 
         assertThat(end.output()).startsWith("0\n")
                 .contains("chown: /tmp/f: Operation not permitted", "chown exit 1", "CapEff:\t0000000000000000");
@@ -186,7 +218,7 @@ class DockerHardeningTest {
     @Test
     void forkBombIsHeldAtThePidsLimitWhileTheContainerSurvives() throws Exception {
         RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "pids_limit", 20,
-                "command", sh("echo bombing; bomb() { bomb | bomb & }; (bomb) & exec sleep 300")));
+                "command", sh("exec 2>&1; echo bombing; bomb() { bomb | bomb & }; (bomb) & exec sleep 300")));
         bus.request(run);
         InspectContainerResponse container = Engine.awaitRunning(run.runId());
         assertThat(container.getHostConfig().getPidsLimit()).isEqualTo(20L);

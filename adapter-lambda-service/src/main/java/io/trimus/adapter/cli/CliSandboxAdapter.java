@@ -15,6 +15,7 @@ import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
+import io.trimus.events.adapter.ContainerUser;
 import org.jboss.logging.Logger;
 
 import java.util.List;
@@ -58,7 +59,7 @@ public abstract class CliSandboxAdapter implements Adapter {
     @Override
     public void validate(RunRequested request) {
         EngineRequirement.require(engine, type);
-        CliAdapterConfig.parse(type, request.adapterConfig());
+        ContainerUser.check(CliAdapterConfig.parse(type, request.adapterConfig()).user(), dockerDefaults.allowRoot());
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");

@@ -30,7 +30,7 @@ public final class CliSandboxPolicy {
                                      String egressNetwork, RunRequested run, CliCommand cli,
                                      Map<String, String> secrets) {
         Map<String, String> tmpfs = new LinkedHashMap<>();
-        tmpfs.put("/tmp", "rw,nosuid,nodev,size=" + defaults.tmpfsSize());
+        tmpfs.put("/tmp", ContainerPolicy.TMP_OPTIONS + ",size=" + defaults.tmpfsSize());
         // the image's /workspace belongs to root; the CLI runs as its own user
         tmpfs.put(ContainerPolicy.WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
@@ -44,7 +44,7 @@ public final class CliSandboxPolicy {
         return new ContainerPolicy(ContainerPolicy.NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
                 : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),
                 ContainerPolicy.securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
-                ContainerPolicy.nanoCpus(agent.cpus()), egressNetwork, Collections.unmodifiableMap(env),
+                ContainerPolicy.nanoCpus(agent.cpus()), egressNetwork, agent.user(), Collections.unmodifiableMap(env),
                 ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec), null, secrets.keySet(),
                 cli.notes());
     }

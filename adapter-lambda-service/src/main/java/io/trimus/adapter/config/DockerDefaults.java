@@ -1,5 +1,6 @@
 package io.trimus.adapter.config;
 
+import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.adapter.DockerAdapterConfig;
 
 import java.io.IOException;
@@ -19,9 +20,11 @@ import java.util.regex.Pattern;
  * @param securityOpts TRIMUS_DOCKER_SECURITY_OPTS, with {@code seccomp=<file>} already read into the entry
  * @param timeoutSec   TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC
  * @param instance     TRIMUS_DOCKER_INSTANCE, labelled on every container
+ * @param allowedNetworks TRIMUS_DOCKER_ALLOWED_NETWORKS
+ * @param allowRoot    TRIMUS_DOCKER_ALLOW_ROOT
  */
 public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec,
-                             String instance) {
+                             String instance, AllowedNetworks allowedNetworks, boolean allowRoot) {
 
     /** Always first among a container's security options; no configuration may switch it off. */
     public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
@@ -29,9 +32,20 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
     /** The instance name when none is configured. */
     public static final String DEFAULT_INSTANCE = "adapter";
 
-    /** Defaults of the instance named {@value #DEFAULT_INSTANCE}. */
+    /** The networks allowed when none are configured: {@code none} and the default egress network. */
+    public static final AllowedNetworks DEFAULT_NETWORKS = new AllowedNetworks(List.of("none",
+            "trimus-egress-allowlist"));
+
+    /**
+     * Security options that would switch a confinement off; refused at boot, in either spelling ({@code =} or
+     * {@code :}).
+     */
+    public static final List<String> UNCONFINED = List.of(NO_NEW_PRIVILEGES + "=false", "seccomp=unconfined",
+            "apparmor=unconfined", "label=disable", "systempaths=unconfined");
+
+    /** Defaults of the instance named {@value #DEFAULT_INSTANCE}, the default networks and no root. */
     public DockerDefaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
-        this(pidsLimit, tmpfsSize, securityOpts, timeoutSec, DEFAULT_INSTANCE);
+        this(pidsLimit, tmpfsSize, securityOpts, timeoutSec, DEFAULT_INSTANCE, DEFAULT_NETWORKS, false);
     }
 
     /** A tmpfs size as Docker takes it: a number with an optional k, m or g. */
@@ -50,10 +64,19 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
                     + DockerAdapterConfig.MIN_TIMEOUT_SEC + ", got " + timeoutSec);
         }
         for (String opt : securityOpts) {
-            if (opt.replace(':', '=').equalsIgnoreCase(NO_NEW_PRIVILEGES + "=false")) {
+            String normal = opt.trim().replaceFirst(":", "=").replace(" ", "").toLowerCase(Locale.ROOT);
+            if (normal.equals(NO_NEW_PRIVILEGES + "=false")) {
                 throw new IllegalArgumentException("TRIMUS_DOCKER_SECURITY_OPTS may not switch off "
                         + NO_NEW_PRIVILEGES + ": the docker adapter promises it for every container");
             }
+            if (UNCONFINED.contains(normal)) {
+                throw new IllegalArgumentException("TRIMUS_DOCKER_SECURITY_OPTS entry '" + opt + "' switches off a"
+                        + " confinement every container is promised (seccomp, AppArmor, SELinux labels, masked /proc"
+                        + " and /sys paths); remove it");
+            }
+        }
+        if (allowedNetworks == null) {
+            throw new IllegalArgumentException("TRIMUS_DOCKER_ALLOWED_NETWORKS is required");
         }
         if (instance == null || !instance.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}")) {
             throw new IllegalArgumentException("TRIMUS_DOCKER_INSTANCE must be 1-63 letters, digits, '.', '_' or"
@@ -68,7 +91,7 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
         List<String> opts = config.securityOpts().orElse(List.of()).stream()
                 .map(String::trim).filter(o -> !o.isEmpty()).map(DockerDefaults::inlineSeccompProfile).toList();
         return new DockerDefaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec(),
-                config.instance());
+                config.instance(), new AllowedNetworks(config.allowedNetworks()), config.allowRoot());
     }
 
     /**

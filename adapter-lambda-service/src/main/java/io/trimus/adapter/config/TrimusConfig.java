@@ -212,9 +212,31 @@ public interface TrimusConfig {
         /**
          * Extra {@code --security-opt} entries added to every container after {@code no-new-privileges}, e.g. an
          * AppArmor profile or {@code seccomp=/etc/trimus/seccomp.json} (the file is read at boot and sent inline,
-         * as the docker CLI does) (TRIMUS_DOCKER_SECURITY_OPTS, comma-separated, default none).
+         * as the docker CLI does). Entries that switch confinement off ({@code seccomp=unconfined},
+         * {@code apparmor=unconfined}, {@code label=disable}, {@code systempaths=unconfined},
+         * {@code no-new-privileges=false}) stop the service at boot (TRIMUS_DOCKER_SECURITY_OPTS, comma-separated,
+         * default none).
          */
         Optional<List<String>> securityOpts();
+
+        /**
+         * The Docker networks a docker agent may join (adapter_config.network), checked when an agent is created
+         * (run-service reads the same variable) and again before a run starts. {@code host}, {@code bridge},
+         * {@code default} and {@code container:<id>} are refused even when listed; a listed network other than
+         * {@code none} must be internal with inter-container traffic off and carry no container but Trimus runs (the
+         * egress network may also carry the resolver), or runs on it are REJECTED (TRIMUS_DOCKER_ALLOWED_NETWORKS,
+         * comma-separated, default {@code none} and the egress network, TRIMUS_EGRESS_NETWORK_NAME).
+         */
+        @WithDefault("none,${trimus.egress.network.name:trimus-egress-allowlist}")
+        List<String> allowedNetworks();
+
+        /**
+         * Whether an agent may ask to run as root (adapter_config.user with uid 0); without it such an agent is refused
+         * at creation and its runs are REJECTED. Containers run as the agent's user, else the image's USER when it is
+         * not root, else 65534:65534 (TRIMUS_DOCKER_ALLOW_ROOT, default false).
+         */
+        @WithDefault("false")
+        boolean allowRoot();
 
         /** Size of the writable {@code /tmp} tmpfs on the read-only root (TRIMUS_DOCKER_TMPFS_SIZE, default 64m). */
         @WithDefault("64m")

@@ -83,6 +83,16 @@ final class ContainerCalls {
         }
     }
 
+    /**
+     * The image's USER, empty when it names none (root).
+     *
+     * @throws NotFoundException when the image is not on the engine
+     */
+    String imageUser(String image) {
+        var config = docker.inspectImageCmd(image).exec().getConfig();
+        return config == null || config.getUser() == null ? "" : config.getUser();
+    }
+
     String create(ContainerPolicy policy) {
         var cmd = docker.createContainerCmd(policy.image())
                 .withName(policy.name())
@@ -94,6 +104,9 @@ final class ContainerCalls {
                 .withTty(false);
         if (!policy.command().isEmpty()) {
             cmd.withCmd(policy.command());
+        }
+        if (policy.user() != null) {
+            cmd.withUser(policy.user());
         }
         if (policy.sandbox() != null) {
             cmd.withIpv4Address(policy.sandbox().ipv4Address());

@@ -3,9 +3,11 @@ package io.trimus.adapter.docker;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.run.RunContext;
 import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.secrets.Redactor;
 
@@ -25,7 +27,7 @@ import java.util.Set;
  * @param image        the agent's image, never pulled
  * @param command      argv replacing the image's CMD; empty keeps the image's
  * @param readOnlyRoot {@code --read-only}, unless the agent opted out with {@code "writable": true}
- * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,nosuid,size=…}; empty when writable
+ * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,nosuid,nodev,noexec,size=…}; empty when writable
  * @param capDrop      capabilities dropped: always {@code ALL}
  * @param securityOpts {@code no-new-privileges} always, then each TRIMUS_DOCKER_SECURITY_OPTS entry
  * @param pidsLimit    the agent's pids_limit, else TRIMUS_DOCKER_PIDS_LIMIT
@@ -33,6 +35,8 @@ import java.util.Set;
  * @param memorySwapBytes equal to memoryBytes, so the container gets no swap beyond its memory limit
  * @param nanoCpus     the agent's cpus in billionths, or null for none
  * @param network      the agent's network, {@code none} by default
+ * @param user         the agent's {@code uid[:gid]}, or null: then the image's USER when it is not root, else
+ *                     {@link ContainerUser#DEFAULT} (decided by the runner, which inspects the image)
  * @param env          only the agent's env plus what Trimus injects; nothing of the host
  * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
  * @param timeout      wall-clock limit; the container is killed when it passes
@@ -43,15 +47,21 @@ import java.util.Set;
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
-                              Map<String, String> env, Map<String, String> labels, Duration timeout,
+                              String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
                               SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
-    public static final String LABEL_RUN = "trimus.run_id";
+    public static final String LABEL_RUN = SandboxAttachment.LABEL_RUN;
     public static final String LABEL_INSTANCE = "trimus.adapter_instance";
     public static final String NAME_PREFIX = "trimus-run-";
     public static final String NO_NEW_PRIVILEGES = DockerDefaults.NO_NEW_PRIVILEGES;
+
+    /**
+     * Options of a {@code /tmp} tmpfs: no device files, no setuid, nothing executed from it. Docker adds
+     * {@code nodev,noexec} to a tmpfs on its own; they are written out so the policy says what a container gets.
+     */
+    public static final String TMP_OPTIONS = "rw,nosuid,nodev,noexec";
 
     /** Where a sandboxed CLI works: a tmpfs, like /tmp, since the root is read-only. */
     public static final String WORKSPACE = "/workspace";
@@ -64,7 +74,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     /** The policy of one run of a docker agent. */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run) {
         boolean readOnly = !agent.writable();
-        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", "rw,nosuid,size=" + defaults.tmpfsSize()) : Map.of();
+        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", TMP_OPTIONS + ",size="
+                + defaults.tmpfsSize()) : Map.of();
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
 
@@ -74,7 +85,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
                 List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
                 nanoCpus(agent.cpus()), agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
-                Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
+                agent.user(), Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
                 List.of());
     }
 
@@ -84,9 +95,26 @@ public record ContainerPolicy(String name, String image, List<String> command, b
      */
     public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
-                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), env, labels, timeout, sandbox, secretEnv,
+                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, env, labels, timeout, sandbox, secretEnv,
                 notes);
     }
+
+    /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
+    public ContainerPolicy runningAs(String decidedUser) {
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
+                notes);
+    }
+
+    /**
+     * The user a container runs as when its agent names none: the image's USER when it names a user other than root,
+     * else {@link ContainerUser#DEFAULT}. A named USER is trusted to be what it says: images are the operator's, never
+     * pulled on a tenant's behalf.
+     */
+    public static String defaultUser(String imageUser) {
+        return ContainerUser.isRoot(imageUser) ? ContainerUser.DEFAULT : imageUser.trim();
+    }
+
 
     /** Masks the values of {@link #secretEnv} in what the run reports. */
     public Redactor redactor() {
@@ -98,7 +126,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public String toString() {
         return "ContainerPolicy[name=" + name + ", image=" + image + ", network=" + network + ", env names="
                 + env.keySet() + ", pidsLimit=" + pidsLimit + ", memoryBytes=" + memoryBytes + ", readOnlyRoot="
-                + readOnlyRoot + "]";
+                + readOnlyRoot + ", user=" + user + "]";
     }
 
     /** {@code no-new-privileges} first, then each configured entry once. */

@@ -8,6 +8,7 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -42,10 +43,17 @@ public class DockerAdapter implements Adapter {
         return AdapterType.DOCKER;
     }
 
+    /**
+     * The engine, the contract, then the operator's choices: the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS
+     * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name) and root needs
+     * TRIMUS_DOCKER_ALLOW_ROOT. The runner inspects the network itself before the container exists.
+     */
     @Override
     public void validate(RunRequested request) {
         EngineRequirement.require(engine, type());
-        DockerAdapterConfig.parse(request.adapterConfig());
+        defaults.allowedNetworks().checkDocker(request.adapterConfig());
+        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
+        ContainerUser.check(config.user(), defaults.allowRoot());
     }
 
     @Override

@@ -77,6 +77,16 @@ public class DockerContainerRunner {
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
             }
+            if (policy.user() == null) {
+                step = "inspect the image";
+                try {
+                    policy = policy.runningAs(ContainerPolicy.defaultUser(containers.imageUser(policy.image())));
+                } catch (NotFoundException missing) {
+                    report(run, decided, RunState.FAILED, null, null,
+                            "image " + policy.image() + " not found on the Docker engine");
+                    return;
+                }
+            }
             step = "create the container";
             try {
                 containerId = containers.create(policy);
@@ -140,7 +150,7 @@ public class DockerContainerRunner {
                 report(run, decided, RunState.FAILED, exitCode, output, "exited with code " + exitCode);
             }
         } catch (SandboxAttachment.Refused refused) {
-            report(run, decided, RunState.FAILED, null, null, refused.getMessage());
+            report(run, decided, refused.state(), null, null, refused.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             report(run, decided, RunState.FAILED, null, null, "the adapter service stopped while the run was in progress");

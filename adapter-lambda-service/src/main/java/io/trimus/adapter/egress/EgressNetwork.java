@@ -18,9 +18,16 @@ import java.util.Map;
  * @param iccDisabled {@code enable_icc=false}: containers on it cannot reach each other
  * @param bridgeName  the Linux bridge, or null when Docker named it
  * @param managed     labelled {@code trimus.managed=true}: this service created it
+ * @param ipv6        IPv6 enabled: sandboxes would get addresses no registration or firewall rule knows
  */
 public record EgressNetwork(String id, String name, Cidr subnet, String gateway, boolean internal,
-                            boolean iccDisabled, String bridgeName, boolean managed) {
+                            boolean iccDisabled, String bridgeName, boolean managed, boolean ipv6) {
+
+    /** An IPv4-only network. */
+    public EgressNetwork(String id, String name, Cidr subnet, String gateway, boolean internal, boolean iccDisabled,
+                         String bridgeName, boolean managed) {
+        this(id, name, subnet, gateway, internal, iccDisabled, bridgeName, managed, false);
+    }
 
     /** The facts of a network the engine listed or inspected. */
     public static EgressNetwork of(Network network) {
@@ -46,7 +53,8 @@ public record EgressNetwork(String id, String name, Cidr subnet, String gateway,
                 Boolean.TRUE.equals(network.getInternal()),
                 "false".equalsIgnoreCase(options.get(EgressNetworkSettings.OPTION_ICC)),
                 options.get(EgressNetworkSettings.OPTION_BRIDGE_NAME),
-                "true".equals(labels.get(EgressNetworkSettings.LABEL_MANAGED)));
+                "true".equals(labels.get(EgressNetworkSettings.LABEL_MANAGED)),
+                Boolean.TRUE.equals(network.getEnableIPv6()));
     }
 
     /** Why sandboxes must not join this network, or null when they may: fail-secure, never less isolation. */
@@ -55,6 +63,16 @@ public record EgressNetwork(String id, String name, Cidr subnet, String gateway,
             return "network " + name + " exists but is not internal (--internal), so its containers could reach any"
                     + " address; Trimus does not alter a network it did not create: remove it or configure another"
                     + " TRIMUS_EGRESS_NETWORK_NAME";
+        }
+        if (!iccDisabled) {
+            return "network " + name + " exists but lets its containers reach each other (" + EgressNetworkSettings.OPTION_ICC
+                    + " is not false), so one company's sandbox could reach another's; Trimus does not alter a network"
+                    + " it did not create: remove it or configure another TRIMUS_EGRESS_NETWORK_NAME";
+        }
+        if (ipv6) {
+            return "network " + name + " exists with IPv6 enabled, so sandboxes would get addresses that egress-service"
+                    + " cannot attribute and the egress firewall does not filter; Trimus does not alter a network it did"
+                    + " not create: remove it or configure another TRIMUS_EGRESS_NETWORK_NAME";
         }
         if (subnet == null || subnet.hostCount() < 2) {
             return "network " + name + " exists but has no IPv4 subnet with room for sandboxes, so sandbox addresses"

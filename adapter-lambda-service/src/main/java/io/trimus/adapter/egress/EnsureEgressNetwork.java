@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
  * Makes sure the egress network exists (DESIGN.md §6): at boot, on a scheduler thread, retried with backoff
  * until it succeeds. Creates it when missing, internal, with its own subnet and gateway, inter-container traffic off,
  * a fixed bridge name and the label {@code trimus.managed=true}. A network of that name that is already there is
- * never deleted or altered: it is used as it is when it is internal (with a loud warning for every difference from
- * the configuration), and otherwise the egress network stays not ready, so no sandbox joins a network that could
- * reach anything.
+ * never deleted or altered: it is used as it is when it is internal with inter-container traffic off (with a loud
+ * warning for every other difference from the configuration), and otherwise the egress network stays refused, so no
+ * sandbox joins a network that could reach anything or another sandbox.
  */
 @ApplicationScoped
 public class EnsureEgressNetwork {
@@ -55,15 +55,21 @@ public class EnsureEgressNetwork {
      *
      * @param network the network they join, when ready
      * @param problem why they may not, when not ready
+     * @param refused the network exists and breaks the egress promise (not internal, inter-container traffic on…):
+     *                it stays refused until the operator changes it, so runs needing it are REJECTED, not FAILED
      */
-    public record Status(EgressNetwork network, String problem) {
+    public record Status(EgressNetwork network, String problem, boolean refused) {
 
         static Status ready(EgressNetwork network) {
-            return new Status(Objects.requireNonNull(network), null);
+            return new Status(Objects.requireNonNull(network), null, false);
         }
 
         static Status notReady(String problem) {
-            return new Status(null, Objects.requireNonNull(problem));
+            return new Status(null, Objects.requireNonNull(problem), false);
+        }
+
+        static Status refused(String problem) {
+            return new Status(null, Objects.requireNonNull(problem), true);
         }
 
         public boolean ready() {
@@ -225,7 +231,7 @@ public class EnsureEgressNetwork {
         }
         String refusal = egress.refusal();
         if (refusal != null) {
-            return Status.notReady(refusal);
+            return Status.refused(refusal);
         }
         List<String> differences = egress.differencesFrom(settings);
         if (!differences.isEmpty()) {
@@ -243,6 +249,8 @@ public class EnsureEgressNetwork {
                 .withDriver("bridge")
                 .withCheckDuplicate(true)
                 .withInternal(true)
+                // IPv4 only: sandbox addresses, registration and the firewall know nothing of IPv6
+                .withEnableIpv6(false)
                 .withIpam(new Network.Ipam().withDriver("default").withConfig(new Network.Ipam.Config()
                         .withSubnet(settings.subnet().toString())
                         .withGateway(settings.gateway())))

@@ -2,7 +2,11 @@ package io.trimus.adapter.egress;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.events.RunState;
+import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.RunRequested;
 import io.trimus.events.SandboxRegistration;
 import io.trimus.events.adapter.DockerAdapterConfig;
@@ -11,6 +15,8 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,16 +35,52 @@ public class SandboxAttachment {
     private final EgressServiceClient egressService;
     private final ResolverProbe resolverProbe;
 
-    /** A container that must not join the network it asked for, with the one sentence that says why. */
+    /** The label every container of a Trimus run carries (its run id); nothing else may share a tenant's network. */
+    public static final String LABEL_RUN = "trimus.run_id";
+
+    private final AllowedNetworks allowedNetworks;
+
+    /**
+     * A container that must not join the network it asked for, with the one sentence that says why.
+     * {@link #state()} is REJECTED for a policy refusal (the network is not allowed, or the egress network breaks its
+     * promise) and FAILED for a failure that may pass (the resolver, the registration, a network being created).
+     */
     public static final class Refused extends Exception {
+        private final RunState state;
+
         Refused(String reason) {
+            this(reason, RunState.FAILED);
+        }
+
+        Refused(String reason, RunState state) {
             super(reason, null, false, false);
+            this.state = state;
+        }
+
+        /** How the run ends. */
+        public RunState state() {
+            return state;
         }
     }
 
     @Inject
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                             EgressServiceClient egressService, ResolverProbe resolverProbe, TrimusConfig config) {
+        this(docker, egressNetwork, addresses, egressService, resolverProbe,
+                new AllowedNetworks(config.docker().allowedNetworks()));
+    }
+
+    /** With the default networks: {@code none} and the default egress network. */
+    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
                              EgressServiceClient egressService, ResolverProbe resolverProbe) {
+        this(docker, egressNetwork, addresses, egressService, resolverProbe,
+                new AllowedNetworks(List.of(DockerAdapterConfig.NETWORK_NONE, egressNetwork.settings().name())));
+    }
+
+    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                             EgressServiceClient egressService, ResolverProbe resolverProbe,
+                             AllowedNetworks allowedNetworks) {
+        this.allowedNetworks = allowedNetworks;
         this.docker = docker;
         this.egressNetwork = egressNetwork;
         this.addresses = addresses;
@@ -78,42 +120,80 @@ public class SandboxAttachment {
 
     private SandboxNetwork reserve(String requested) throws Refused {
         String egressName = egressNetwork.settings().name();
+        if (!requested.equals(egressName)) {
+            checkTenantNetwork(requested);
+            return null;
+        }
         EnsureEgressNetwork.Status egress = egressNetwork.status();
-        if (requested.equals(egressName) && !egress.ready()) {
-            throw egressNotReady(egress.problem());
+        if (!egress.ready()) {
+            throw egressNotReady(egress);
         }
         Network network;
         try {
             network = docker.inspectNetworkCmd().withNetworkId(requested).exec();
         } catch (NotFoundException e) {
-            if (requested.equals(egressName)) {
-                egressNetwork.lost(egress, "network " + egressName + " was removed from the Docker engine;"
-                        + " creating it again");
-                throw egressNotReady("it no longer exists on the Docker engine; the adapter service creates it again");
-            }
-            throw new Refused("network " + requested + " not found on the Docker engine");
-        }
-        if ("host".equals(network.getDriver())) {
-            throw new Refused("network " + requested + " resolves to the host's network stack, which would bypass"
-                    + " the container's network isolation; use none or a bridge network");
-        }
-        boolean isEgress = egressName.equals(network.getName())
-                || (egress.ready() && egress.network().id().equals(network.getId()));
-        if (!isEgress) {
-            return null;
-        }
-        if (!egress.ready()) {
-            throw egressNotReady(egress.problem());
+            egressNetwork.lost(egress, "network " + egressName + " was removed from the Docker engine;"
+                    + " creating it again");
+            throw new Refused(notReady("it no longer exists on the Docker engine; the adapter service creates it"
+                    + " again"));
         }
         if (!egress.network().id().equals(network.getId())) {
             egressNetwork.lost(egress, "network " + egressName + " was replaced by another network of that name;"
                     + " checking it again");
-            throw egressNotReady("it was replaced since it was checked; the adapter service checks it again");
+            throw new Refused(notReady("it was replaced since it was checked; the adapter service checks it again"));
         }
         EgressNetwork checked = egress.network();
         String address = addresses.reserve(checked, attachedAddresses(network)).orElseThrow(() -> new Refused(
                 "no free sandbox address left on egress network " + egressName + " (" + checked.subnet() + ")"));
         return SandboxNetwork.on(checked, address, egressNetwork.settings());
+    }
+
+    /**
+     * A network other than the egress network, which an agent asked for by name: it must be exactly a network of that
+     * name (Docker also resolves id prefixes, which could select the host's stack or the egress network without the
+     * registration), internal, with inter-container traffic off, and carry no container but Trimus runs, so a tenant
+     * can reach neither the stack's services nor another company's sandbox. A run learns only that it may not use the
+     * network, in the same words whether it exists or not; the log says why.
+     */
+    private void checkTenantNetwork(String requested) throws Refused {
+        String why;
+        try {
+            why = unsafe(requested, docker.inspectNetworkCmd().withNetworkId(requested).exec());
+        } catch (NotFoundException e) {
+            why = "it does not exist on the Docker engine";
+        }
+        if (why != null) {
+            LOG.warnf("a run asked for network %s, which is refused: %s", requested, why);
+            // worded as the dispatcher words an unlisted one: a tenant cannot tell the cases apart
+            throw new Refused("adapter_config.network " + allowedNetworks.refusal(requested), RunState.REJECTED);
+        }
+    }
+
+    /** Why agents must not join {@code network}, or null when they may. */
+    private String unsafe(String requested, Network network) {
+        if (!requested.equals(network.getName())) {
+            return "the name selects network " + network.getName() + " (" + network.getId() + ") by an id prefix";
+        }
+        if (AllowedNetworks.never(network.getName()) || "host".equals(network.getDriver())
+                || "null".equals(network.getDriver())) {
+            return "it is the host's or Docker's default network";
+        }
+        if (!Boolean.TRUE.equals(network.getInternal())) {
+            return "it is not internal (--internal), so its containers could reach any address";
+        }
+        Map<String, String> options = network.getOptions() == null ? Map.of() : network.getOptions();
+        if (!"false".equalsIgnoreCase(options.get(EgressNetworkSettings.OPTION_ICC))) {
+            return "inter-container traffic is on (" + EgressNetworkSettings.OPTION_ICC + " is not false), so"
+                    + " sandboxes on it could reach each other";
+        }
+        for (Container attached : docker.listContainersCmd().withShowAll(true)
+                .withNetworkFilter(List.of(network.getId())).exec()) {
+            if (attached.getLabels() == null || !attached.getLabels().containsKey(LABEL_RUN)) {
+                return "container " + attached.getId().substring(0, 12) + " on it is not a Trimus run (no label "
+                        + LABEL_RUN + ")";
+            }
+        }
+        return null;
     }
 
     /**
@@ -159,8 +239,13 @@ public class SandboxAttachment {
         }
     }
 
-    private Refused egressNotReady(String why) {
-        return new Refused("egress network " + egressNetwork.settings().name() + " is not ready: " + why);
+    private Refused egressNotReady(EnsureEgressNetwork.Status status) {
+        // a network that breaks the egress promise stays refused until the operator changes it: the run is REJECTED
+        return new Refused(notReady(status.problem()), status.refused() ? RunState.REJECTED : RunState.FAILED);
+    }
+
+    private String notReady(String why) {
+        return "egress network " + egressNetwork.settings().name() + " is not ready: " + why;
     }
 
     /** The IPv4 addresses of the containers attached to the network, as the engine reports them. */

@@ -44,19 +44,45 @@ class ContainerPolicyTest {
     }
 
     @Test
-    void rootIsReadOnlyWithANosuidTmpfsOf64m() {
+    void rootIsReadOnlyWithANosuidNodevNoexecTmpfsOf64m() {
         ContainerPolicy p = policy(Map.of("image", "busybox"));
         assertThat(p.readOnlyRoot()).isTrue();
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
         assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
-        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=64m"));
+        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
+    }
+
+    @Test
+    void theUserIsTheAgentsElseTheImagesNonRootUserElseNobody() {
+        assertThat(policy(Map.of("image", "busybox", "user", "1234:1234")).user()).isEqualTo("1234:1234");
+        ContainerPolicy undecided = policy(Map.of("image", "busybox"));
+        assertThat(undecided.user()).as("decided by the runner from the image").isNull();
+        for (String root : List.of("", " ", "root", "0", "0:0", "root:root", "00:1000")) {
+            assertThat(ContainerPolicy.defaultUser(root)).as("image USER '%s'", root).isEqualTo("65534:65534");
+        }
+        assertThat(ContainerPolicy.defaultUser("1000:1000")).isEqualTo("1000:1000");
+        assertThat(ContainerPolicy.defaultUser("agent")).isEqualTo("agent");
+        assertThat(undecided.runningAs("65534:65534").user()).isEqualTo("65534:65534");
+    }
+
+    @Test
+    void securityOptsThatSwitchConfinementOffStopTheService() {
+        for (String off : List.of("seccomp=unconfined", "seccomp:unconfined", "apparmor=unconfined",
+                "apparmor:unconfined", "label=disable", "label:disable", "systempaths=unconfined",
+                "SECCOMP=Unconfined")) {
+            assertThatThrownBy(() -> new DockerDefaults(100, "64m", List.of(off), 3600)).as(off)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("TRIMUS_DOCKER_SECURITY_OPTS entry '" + off + "' switches off a confinement");
+        }
+        assertThat(new DockerDefaults(100, "64m", List.of("apparmor=docker-default", "label=type:trimus_t",
+                "seccomp={\"defaultAction\":\"SCMP_ACT_ERRNO\"}"), 3600).securityOpts()).hasSize(3);
     }
 
     @Test
     void tmpfsSizeComesFromTheConfig() {
         ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
                 new DockerDefaults(100, "128M", List.of(), 3600), run);
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,size=128m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=128m"));
     }
 
     @Test
@@ -70,7 +96,7 @@ class ContainerPolicyTest {
 
     @Test
     void allCapabilitiesAreDroppedAndNothingIsPrivileged() {
-        HostConfig host = policy(Map.of("image", "busybox", "writable", true, "network", "bridge")).hostConfig();
+        HostConfig host = policy(Map.of("image", "busybox", "writable", true, "network", "acme-internal")).hostConfig();
         assertThat(host.getCapDrop()).containsExactly(Capability.ALL);
         assertThat(host.getCapAdd()).isNull();
         assertThat(host.getPrivileged()).isFalse();
@@ -170,7 +196,7 @@ class ContainerPolicyTest {
 
     @Test
     void offTheEgressNetworkNoResolverIsSet() {
-        assertThat(policy(Map.of("image", "busybox", "network", "bridge")).hostConfig().getDns()).isNull();
+        assertThat(policy(Map.of("image", "busybox", "network", "acme-internal")).hostConfig().getDns()).isNull();
         assertThat(policy(Map.of("image", "busybox")).sandbox()).isNull();
     }
 

@@ -44,6 +44,7 @@ class EnsureEgressNetworkTest {
         Network network = docker.inspectNetworkCmd().withNetworkId(NAME).exec();
         assertThat(network.getId()).isEqualTo(created.network().id());
         assertThat(network.getInternal()).isTrue();
+        assertThat(network.getEnableIPv6()).isFalse();
         assertThat(network.getIpam().getConfig()).singleElement().satisfies(ipam -> {
             assertThat(ipam.getSubnet()).isEqualTo("10.199.81.0/24");
             assertThat(ipam.getGateway()).isEqualTo("10.199.81.1");
@@ -61,19 +62,46 @@ class EnsureEgressNetworkTest {
 
     @Test
     void anExistingNetworkThatIsNotInternalIsLeftAloneAndNeverReady() {
-        String foreign = foreignNetwork(false);
+        String foreign = foreignNetwork(false, false);
 
         EnsureEgressNetwork.Status status = ensure.attempt();
 
         assertThat(status.ready()).isFalse();
         assertThat(status.problem()).startsWith("network " + NAME + " exists but is not internal");
-        assertUntouched(foreign, false);
+        assertThat(status.refused()).isTrue();
+        assertUntouched(foreign, false, false);
         assertThat(ensure.verify().ready()).isFalse();
     }
 
     @Test
+    void anExistingInternalNetworkWithInterContainerTrafficOnIsLeftAloneAndRefused() {
+        String foreign = foreignNetwork(true, false);
+
+        EnsureEgressNetwork.Status status = ensure.attempt();
+
+        assertThat(status.ready()).isFalse();
+        assertThat(status.refused()).as("runs needing it are REJECTED, not FAILED").isTrue();
+        assertThat(status.problem()).isEqualTo("network " + NAME + " exists but lets its containers reach each other"
+                + " (com.docker.network.bridge.enable_icc is not false), so one company's sandbox could reach"
+                + " another's; Trimus does not alter a network it did not create: remove it or configure another"
+                + " TRIMUS_EGRESS_NETWORK_NAME");
+        assertUntouched(foreign, true, false);
+        assertThat(ensure.verify().ready()).isFalse();
+    }
+
+    @Test
+    void anExistingNetworkWithIpv6IsRefused() {
+        EgressNetwork ipv6 = new EgressNetwork("0123456789ab", NAME, Cidr.ipv4Subnet(SUBNET), "10.199.80.1", true,
+                true, "trimus-egens0", true, true);
+
+        assertThat(ipv6.refusal()).startsWith("network " + NAME + " exists with IPv6 enabled");
+        assertThat(new EgressNetwork("0123456789ab", NAME, Cidr.ipv4Subnet(SUBNET), "10.199.80.1", true, true,
+                "trimus-egens0", true, false).refusal()).isNull();
+    }
+
+    @Test
     void anExistingInternalNetworkWithAnotherSubnetIsUsedAsItIsWithoutBeingAltered() {
-        String foreign = foreignNetwork(true);
+        String foreign = foreignNetwork(true, true);
 
         EnsureEgressNetwork.Status status = ensure.attempt();
 
@@ -83,7 +111,7 @@ class EnsureEgressNetworkTest {
         assertThat(status.network().gateway()).isEqualTo("10.199.80.1");
         assertThat(status.network().differencesFrom(settings)).anySatisfy(d -> assertThat(d).startsWith("subnet"))
                 .anySatisfy(d -> assertThat(d).startsWith("not created by Trimus"));
-        assertUntouched(foreign, true);
+        assertUntouched(foreign, true, true);
     }
 
     @Test
@@ -106,23 +134,28 @@ class EnsureEgressNetworkTest {
     }
 
     /** A network of the egress name that Trimus did not create. */
-    private String foreignNetwork(boolean internal) {
+    private String foreignNetwork(boolean internal, boolean iccOff) {
         return docker.createNetworkCmd().withName(NAME).withDriver("bridge").withCheckDuplicate(true)
                 .withInternal(internal)
+                .withOptions(iccOff ? Map.of("com.docker.network.bridge.enable_icc", "false") : Map.of())
                 .withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config().withSubnet(SUBNET)))
                 .withLabels(Map.of(EgressTestResource.TEST_LABEL, "true"))
                 .exec().getId();
     }
 
-    private void assertUntouched(String id, boolean internal) {
+    private void assertUntouched(String id, boolean internal, boolean iccOff) {
         Network network = docker.inspectNetworkCmd().withNetworkId(id).exec();
         assertThat(network.getName()).isEqualTo(NAME);
         assertThat(network.getInternal()).isEqualTo(internal);
         assertThat(network.getIpam().getConfig()).singleElement()
                 .satisfies(ipam -> assertThat(ipam.getSubnet()).isEqualTo(SUBNET));
         assertThat(network.getLabels()).doesNotContainKey("trimus.managed");
-        assertThat(network.getOptions()).doesNotContainKeys("com.docker.network.bridge.enable_icc",
-                "com.docker.network.bridge.name");
+        assertThat(network.getOptions()).doesNotContainKey("com.docker.network.bridge.name");
+        if (iccOff) {
+            assertThat(network.getOptions()).containsEntry("com.docker.network.bridge.enable_icc", "false");
+        } else {
+            assertThat(network.getOptions()).doesNotContainKey("com.docker.network.bridge.enable_icc");
+        }
         assertThat(docker.listNetworksCmd().withNameFilter(NAME).exec())
                 .filteredOn(n -> NAME.equals(n.getName())).hasSize(1);
     }

@@ -187,6 +187,26 @@ public final class Engine {
         return docker().inspectContainerCmd(id).exec().getNetworkSettings().getNetworks().get(network).getIpAddress();
     }
 
+    /**
+     * Runs {@code script} in a busybox container the test owns (not a Trimus run) on {@code network}, and returns what
+     * it printed: a control from a network agents may not join.
+     */
+    public static String probe(String network, String label, String script) {
+        String id = docker().createContainerCmd(busybox())
+                .withName("trimus-test-probe-" + UUID.randomUUID())
+                .withLabels(Map.of(label, "true"))
+                .withHostConfig(com.github.dockerjava.api.model.HostConfig.newHostConfig().withNetworkMode(network))
+                .withCmd("sh", "-c", script)
+                .exec().getId();
+        try {
+            docker().startContainerCmd(id).exec();
+            docker().waitContainerCmd(id).start().awaitStatusCode(60, java.util.concurrent.TimeUnit.SECONDS);
+            return logsOf(id);
+        } finally {
+            docker().removeContainerCmd(id).withForce(true).exec();
+        }
+    }
+
     /** Removes the company's containers except the one of {@code keptRun} (may be null). */
     public static void removeCompanyContainersExcept(UUID companyId, UUID keptRun) {
         for (Container c : Containers.findByLabel(docker(), LABEL_COMPANY, companyId.toString())) {

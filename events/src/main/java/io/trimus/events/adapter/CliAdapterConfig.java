@@ -28,17 +28,19 @@ import java.util.regex.Pattern;
  * @param pidsLimit                  sandbox only: process limit, or null for TRIMUS_SANDBOX_PIDS_LIMIT
  * @param command                    local only: the binary (basename looked up on PATH, or an absolute path); null
  *                                   for the CLI's name
+ * @param user                       sandbox only: {@code uid[:gid]} to run as, or null for the image's non-root USER,
+ *                                   else {@link ContainerUser#DEFAULT}; root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  */
 public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, boolean dangerouslySkipPermissions,
                                List<String> extraArgs, String apiKeySecret, Integer timeoutSec, String image,
-                               String memory, Double cpus, Long pidsLimit, String command)
+                               String memory, Double cpus, Long pidsLimit, String command, String user)
         implements AdapterConfig {
 
     /** Names of company secrets (and so of the variables they may become). */
     public static final Pattern SECRET_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Set<String> COMMON = Set.of("model", "dangerously_skip_permissions", "extra_args",
             "api_key_secret", "timeout_sec");
-    private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit");
+    private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit", "user");
     private static final Set<String> LOCAL_ONLY = Set.of("command");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/\\[\\]-]{0,99}");
     private static final Pattern COMMAND = Pattern.compile("(/[A-Za-z0-9._+-]+)+|[A-Za-z0-9._+-]{1,255}");
@@ -94,7 +96,8 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
                 extraArgs(cli, config.get("extra_args")), apiKeySecret(config.get("api_key_secret")),
                 ConfigFields.timeoutSec(config.get("timeout_sec")), ConfigFields.image(config.get("image")),
                 ConfigFields.memory(config.get("memory")), ConfigFields.cpus(config.get("cpus")),
-                ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")));
+                ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")),
+                ContainerUser.parse(config.get("user")));
     }
 
     private static String model(JsonNode node) {

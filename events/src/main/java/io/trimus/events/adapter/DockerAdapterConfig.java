@@ -24,16 +24,19 @@ import java.util.regex.Pattern;
  * @param memory     memory limit as written (e.g. {@code 256m}), or null for none
  * @param cpus       CPU limit (fractional), or null for none
  * @param timeoutSec wall-clock limit in seconds (≥ 10), or null for the adapter default
+ * @param user       {@code uid[:gid]} to run as, or null for the image's non-root USER, else {@link ContainerUser#DEFAULT};
+ *                   root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  */
 public record DockerAdapterConfig(String image, List<String> command, Map<String, String> env, String network,
-                                  boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec)
+                                  boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec,
+                                  String user)
         implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
     public static final int MIN_TIMEOUT_SEC = 10;
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
-            "memory", "cpus", "timeout_sec");
+            "memory", "cpus", "timeout_sec", "user");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX;
@@ -59,7 +62,8 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         return new DockerAdapterConfig(image(config.get("image")), command(config.get("command")),
                 env(config.get("env")), network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
                 ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
-                ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")));
+                ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")),
+                ContainerUser.parse(config.get("user")));
     }
 
     private static String image(JsonNode node) {
@@ -127,9 +131,10 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         if (!node.isTextual() || !NETWORK.matcher(node.asText()).matches()) {
             throw new AdapterConfigException(PREFIX + "network", "must be the name of a Docker network");
         }
-        if (node.asText().equals("host")) {
-            throw new AdapterConfigException(PREFIX + "network",
-                    "host networking would bypass the container's network isolation");
+        if (AllowedNetworks.never(node.asText())) {
+            throw new AdapterConfigException(PREFIX + "network", node.asText()
+                    + " is never available to agents: it would bypass the container's network isolation (the host's"
+                    + " stack, Docker's shared default bridge or another container's)");
         }
         return node.asText();
     }

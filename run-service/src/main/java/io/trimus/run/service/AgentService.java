@@ -5,7 +5,12 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.adapter.AdapterConfig;
 import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.AllowedNetworks;
+import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.adapter.ContainerUser;
+import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LocalAdaptersGate;
@@ -61,7 +66,12 @@ public class AgentService {
         }
         AdapterType type;
         try {
+            if (AdapterType.DOCKER.wireName().equals(adapterType)) {
+                // first: bridge or container:<id> get the same sentence as any network the operator did not list
+                new AllowedNetworks(config.docker().allowedNetworks()).checkDocker(adapterConfig);
+            }
             type = AdapterConfigs.validate(adapterType, adapterConfig);
+            ContainerUser.check(containerUser(AdapterConfigs.parse(type, adapterConfig)), config.docker().allowRoot());
         } catch (AdapterConfigException e) {
             throw ProblemException.invalid(e.field(), e.getMessage());
         }
@@ -76,5 +86,19 @@ public class AgentService {
         agent.adapterConfig = adapterConfig.deepCopy();
         agent.createdAt = Instant.now();
         return agent;
+    }
+
+    /**
+     * The user a container agent asks for, or null. A remote agent's inner adapter is left to its worker, which
+     * applies its own TRIMUS_DOCKER_ALLOW_ROOT and TRIMUS_DOCKER_ALLOWED_NETWORKS.
+     */
+    private static String containerUser(AdapterConfig parsed) {
+        if (parsed instanceof DockerAdapterConfig docker) {
+            return docker.user();
+        }
+        if (parsed instanceof CliAdapterConfig cli) {
+            return cli.user();
+        }
+        return null;
     }
 }
