@@ -64,8 +64,8 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         Map<String, String> runConfig = new HashMap<>(database);
         runConfig.put("kafka.bootstrap.servers", kafka);
         runConfig.put("trimus.encryption-key", ENCRYPTION_KEY);
-        // run-service allows docker agents onto the egress network by its name (TRIMUS_DOCKER_ALLOWED_NETWORKS default)
-        runConfig.put("trimus.egress.network.name", NETWORK);
+        // the test's egress network is not the default one: run-service must list it for docker agents to use it
+        runConfig.put("trimus.docker.allowed-networks", "none," + NETWORK);
         Map<String, String> adapterConfig = Map.of(
                 "kafka.bootstrap.servers", kafka,
                 "trimus.encryption-key", ENCRYPTION_KEY,
