@@ -38,6 +38,7 @@ TRIMUS_ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 TRIMUS_DOCKER_GID=$(stat -c %g /var/run/docker.sock)
 TRIMUS_VERSION=$TRIMUS_VERSION
 TRIMUS_EGRESS_NETWORK_NAME=$net
+TRIMUS_DOCKER_ALLOWED_NETWORKS=none,$net
 TRIMUS_EGRESS_NETWORK_SUBNET=$prefix.0/24
 TRIMUS_EGRESS_NETWORK_GATEWAY=$prefix.1
 TRIMUS_EGRESS_NETWORK_BRIDGE_NAME=$bridge
@@ -129,8 +130,15 @@ print(len(rows))' "$run")
     sleep 1
   done
   [ "${found:-0}" -gt 0 ] || smoke_fail "no anomaly for denied.compose-smoke.example attributed to run $run: $anomalies"
-  curl -fsS "http://127.0.0.1:$ui_port/companies/$company/egress" | grep -q 'denied.compose-smoke.example' \
-    || smoke_fail "the dashboard's egress page does not show the denial"
+  # the dashboard reads egress-service on each page view; its first calls after boot can miss their deadline
+  local shown=0
+  for _ in $(seq 1 30); do
+    if curl -fsS "http://127.0.0.1:$ui_port/companies/$company/egress" | grep -q 'denied.compose-smoke.example'; then
+      shown=1; break
+    fi
+    sleep 1
+  done
+  [ "$shown" = 1 ] || smoke_fail "the dashboard's egress page does not show the denial"
   log "the denial is an anomaly of run $run (egress-service API) and on the dashboard"
   smoke_down
   if command -v iptables >/dev/null 2>&1 && iptables -S 2>/dev/null | grep -q "trimus-egress:$bridge"; then
