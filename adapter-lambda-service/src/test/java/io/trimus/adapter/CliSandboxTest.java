@@ -134,6 +134,39 @@ class CliSandboxTest {
     }
 
     @Test
+    void theGuardrailDropsAllowedToolsRulesThatApproveEveryShellCommand() {
+        RunRequested run = claude(Map.of("image", image, "extra_args",
+                List.of("--allowedTools", "Read,Bash,Bash(sh -c:*),Bash(git log:*)")), "List the files");
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+        StandInOutput out = StandInOutput.parse(end.output());
+
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(out.argv()).containsExactly("-p", "--output-format", "json", "--allowedTools",
+                "Read,Bash(git log:*)", "--", "List the files");
+        assertThat(bus.await(run.runId(), RUNNING).notes()).hasSize(2)
+                .allSatisfy(note -> assertThat(note).startsWith("SEC-015: --allowedTools rule"));
+    }
+
+    @Test
+    void anImagesOwnEntrypointCannotWrapOrReplaceTheCliInvocation() {
+        String wrapper = TestImages.withEntrypoint(Engine.docker(), image, "trimus-test/entrypoint-bypass:latest",
+                "[\"/bin/sh\", \"-c\", \"echo ENTRYPOINT-BYPASS; echo argv=$*\", \"bypass\"]");
+        RunRequested run = claude(Map.of("image", wrapper, "dangerously_skip_permissions", true), "Fix it");
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).doesNotContain("ENTRYPOINT-BYPASS");
+        StandInOutput out = StandInOutput.parse(end.output());
+        assertThat(out.after("standin=")).isEqualTo("claude");
+        assertThat(out.argv()).as("the guardrail's decision stands").containsExactly("-p", "--output-format", "json",
+                "--", "Fix it");
+    }
+
+    @Test
     void codexRunsExecJsonWithItsOwnKey() {
         RunRequested run = request("codex_sandbox", Map.of("image", image, "extra_args",
                 List.of("--skip-git-repo-check")), "Refactor it", Map.of("OPENAI_API_KEY", API_KEY));

@@ -154,6 +154,26 @@ public final class TestImages {
     }
 
     /**
+     * Builds {@code tag} from {@code base} with its own ENTRYPOINT (JSON exec form), as a tenant's image that tries to
+     * wrap or replace whatever command it is given; returns its name. Thread-safe.
+     */
+    public static synchronized String withEntrypoint(DockerClient docker, String base, String tag,
+                                                     String entrypointJson) {
+        Path context = null;
+        try {
+            context = Files.createTempDirectory("trimus-entrypoint-image");
+            Files.writeString(context.resolve("Dockerfile"), "FROM " + base + "\nLABEL " + LABEL
+                    + "=true\nENTRYPOINT " + entrypointJson + "\n", StandardCharsets.UTF_8);
+            build(docker, context, tag, Map.of());
+            return tag;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not prepare the build context of " + tag, e);
+        } finally {
+            deleteQuietly(context);
+        }
+    }
+
+    /**
      * Writes the CLI stand-in script to {@code dir/name} (mode 755) for use as a host binary, e.g. name
      * {@code claude} or {@code codex} (the script picks its flavour from the name it runs under); returns the path.
      */

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The argv of one CLI run, decided in one place for the sandboxed and the host-process adapters: the agent's model and
- * allow-listed flags, JSON output, the dangerous-permissions flag only if the guardrail lets it through, and the prompt
- * last, after {@code --}, so a prompt that starts with a dash can never be read as a flag.
+ * allow-listed flags (less any blanket shell grant the guardrail drops), JSON output, the dangerous-permissions flag
+ * only if the guardrail lets it through, and the prompt last, after {@code --}, so a prompt that starts with a dash
+ * can never be read as a flag.
  *
  * @param argv  the command line, binary first
  * @param notes what the guardrail decided, for the run (empty when nothing was dropped)
@@ -42,8 +43,8 @@ public record CliCommand(List<String> argv, List<String> notes) {
             argv.add("--model");
             argv.add(agent.model());
         }
-        argv.addAll(agent.extraArgs());
         List<String> notes = new ArrayList<>();
+        argv.addAll(forbidDangerous ? BlanketShellGrants.drop(cli, agent.extraArgs(), notes) : agent.extraArgs());
         if (agent.dangerouslySkipPermissions()) {
             if (forbidDangerous) {
                 notes.add(SEC_015 + ": " + cli.dangerousFlag() + " was dropped because"

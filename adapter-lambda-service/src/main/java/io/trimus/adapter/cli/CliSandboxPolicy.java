@@ -22,7 +22,9 @@ public final class CliSandboxPolicy {
     /**
      * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
      * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, and an
-     * environment of exactly the provider key, the run context, HOME=/tmp and IS_SANDBOX=1.
+     * environment of exactly the provider key, the run context, HOME=/tmp and IS_SANDBOX=1. The CLI is the
+     * container's ENTRYPOINT: an agent's own image cannot keep an ENTRYPOINT that wraps or skips the invocation the
+     * guardrail decided.
      *
      * @param secrets the opened secrets of the run, by the variable they become
      */
@@ -46,6 +48,6 @@ public final class CliSandboxPolicy {
                 ContainerPolicy.securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
                 ContainerPolicy.nanoCpus(agent.cpus()), egressNetwork, agent.user(), Collections.unmodifiableMap(env),
                 ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec), null, secrets.keySet(),
-                cli.notes());
+                cli.notes()).commandAsEntrypoint();
     }
 }

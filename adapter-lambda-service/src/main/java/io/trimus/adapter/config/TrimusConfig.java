@@ -51,8 +51,9 @@ public interface TrimusConfig {
 
     /**
      * Truthy (1, true, yes, on) drops {@code --dangerously-skip-permissions} (and codex's
-     * {@code --dangerously-bypass-approvals-and-sandbox}) even when an agent asks for it, logging SEC-015 and noting it
-     * on the run (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS, default false).
+     * {@code --dangerously-bypass-approvals-and-sandbox}) even when an agent asks for it, and with it grants that
+     * pre-approve every shell command ({@code --allowedTools Bash}, codex's {@code --full-auto}), logging SEC-015 and
+     * noting it on the run (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS, default false).
      */
     @WithDefault("false")
     String forbidDangerousClaudePermissions();

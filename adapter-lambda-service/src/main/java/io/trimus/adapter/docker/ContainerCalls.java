@@ -102,7 +102,10 @@ final class ContainerCalls {
                 .withAttachStdin(false)
                 .withStdinOpen(false)
                 .withTty(false);
-        if (!policy.command().isEmpty()) {
+        if (policy.entrypoint() != null) {
+            cmd.withEntrypoint(policy.entrypoint());
+            cmd.withCmd(policy.command());   // even empty: the image's CMD must not become the entrypoint's arguments
+        } else if (!policy.command().isEmpty()) {
             cmd.withCmd(policy.command());
         }
         if (policy.user() != null) {

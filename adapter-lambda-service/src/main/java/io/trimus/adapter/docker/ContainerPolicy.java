@@ -43,12 +43,15 @@ import java.util.Set;
  * @param sandbox      on the egress network: the pinned address and the resolver; null elsewhere
  * @param secretEnv    names of the env entries that hold company secrets: masked in everything the run reports
  * @param notes        policy decisions reported with RUNNING (e.g. SEC-015)
+ * @param entrypoint   argv replacing the image's ENTRYPOINT, so {@link #command} is all that runs; null keeps the
+ *                     image's (a docker agent's image is its own choice)
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
                               String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
-                              SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
+                              SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
+                              List<String> entrypoint) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -69,6 +72,17 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy {
         secretEnv = Set.copyOf(secretEnv);
         notes = List.copyOf(notes);
+        entrypoint = entrypoint == null ? null : List.copyOf(entrypoint);
+    }
+
+    /** A policy that keeps the image's ENTRYPOINT. */
+    public ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
+                           Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
+                           long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
+                           String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
+                           SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
+        this(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit, memoryBytes, memorySwapBytes,
+                nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv, notes, null);
     }
 
     /** The policy of one run of a docker agent. */
@@ -96,14 +110,24 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, env, labels, timeout, sandbox, secretEnv,
-                notes);
+                notes, entrypoint);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
     public ContainerPolicy runningAs(String decidedUser) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
-                notes);
+                notes, entrypoint);
+    }
+
+    /**
+     * This policy with {@code command} run as the container's whole argv: its first element becomes the ENTRYPOINT,
+     * so an image's own ENTRYPOINT can neither wrap nor replace it.
+     */
+    public ContainerPolicy commandAsEntrypoint() {
+        return new ContainerPolicy(name, image, command.subList(1, command.size()), readOnlyRoot, tmpfs, capDrop,
+                securityOpts, pidsLimit, memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout,
+                sandbox, secretEnv, notes, List.of(command.get(0)));
     }
 
     /**

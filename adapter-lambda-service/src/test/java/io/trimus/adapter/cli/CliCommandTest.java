@@ -89,4 +89,62 @@ class CliCommandTest {
         assertThat(CliCommand.truthy(value)).isFalse();
         assertThat(CliCommand.truthy(null)).isFalse();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Bash", "bash", "Bash()", "Bash(*)", "Bash(:*)", "Bash(*:*)", "Bash(* --version)",
+            "Bash(sh -c:*)", "Bash(bash:*)", "Bash(/usr/bin/python3:*)", "Bash(env:*)", "Bash(xargs:*)",
+            "Bash(node -e:*)", "Bash(find:*)"})
+    void theGuardrailDropsAnAllowedToolsRuleThatApprovesEveryShellCommand(String rule) {
+        CliCommand cmd = CliCommand.build(config(AdapterType.CLAUDE_SANDBOX,
+                Map.of("extra_args", List.of("--allowedTools", "Read," + rule + ",Edit"))), "claude", "go", true);
+
+        assertThat(cmd.argv()).containsSubsequence("--allowedTools", "Read,Edit", "--", "go");
+        assertThat(String.join(" ", cmd.argv())).doesNotContain(rule);
+        assertThat(cmd.notes()).singleElement().asString().startsWith("SEC-015: --allowedTools rule '" + rule
+                + "' was dropped");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Bash(git log:*)", "Bash(npm run test:*)", "Bash(git diff)", "Read", "Edit(docs/**)",
+            "WebFetch"})
+    void narrowRulesStay(String rule) {
+        CliCommand cmd = CliCommand.build(config(AdapterType.CLAUDE_SANDBOX,
+                Map.of("extra_args", List.of("--allowedTools", rule))), "claude", "go", true);
+
+        assertThat(cmd.argv()).containsSubsequence("--allowedTools", rule, "--", "go");
+        assertThat(cmd.notes()).isEmpty();
+    }
+
+    @Test
+    void aFlagLeftWithoutRulesIsDroppedWholeAndRulesSeparatedByBlanksAreReadAsRules() {
+        CliCommand cmd = CliCommand.build(config(AdapterType.CLAUDE_LOCAL,
+                Map.of("extra_args", List.of("--allowedTools", "Bash Bash(sh -c:*)", "--max-turns", "2"))),
+                "claude", "go", true);
+
+        assertThat(cmd.argv()).containsExactly("claude", "-p", "--output-format", "json", "--max-turns", "2", "--",
+                "go");
+        assertThat(cmd.notes()).hasSize(2);
+    }
+
+    @Test
+    void withoutTheGuardrailEveryGrantIsPassedAsAsked() {
+        CliCommand claude = CliCommand.build(config(AdapterType.CLAUDE_SANDBOX,
+                Map.of("extra_args", List.of("--allowedTools", "Bash"))), "claude", "go", false);
+        CliCommand codex = CliCommand.build(config(AdapterType.CODEX_SANDBOX,
+                Map.of("extra_args", List.of("--full-auto"))), "codex", "go", false);
+
+        assertThat(claude.argv()).containsSubsequence("--allowedTools", "Bash");
+        assertThat(codex.argv()).contains("--full-auto");
+        assertThat(claude.notes()).isEmpty();
+        assertThat(codex.notes()).isEmpty();
+    }
+
+    @Test
+    void theGuardrailDropsCodexFullAuto() {
+        CliCommand cmd = CliCommand.build(config(AdapterType.CODEX_SANDBOX,
+                Map.of("extra_args", List.of("--full-auto", "--skip-git-repo-check"))), "codex", "go", true);
+
+        assertThat(cmd.argv()).containsExactly("codex", "exec", "--json", "--skip-git-repo-check", "--", "go");
+        assertThat(cmd.notes()).singleElement().asString().startsWith("SEC-015: --full-auto was dropped");
+    }
 }
