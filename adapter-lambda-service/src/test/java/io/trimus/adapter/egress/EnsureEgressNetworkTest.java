@@ -100,6 +100,25 @@ class EnsureEgressNetworkTest {
     }
 
     @Test
+    void aRealInternalNetworkWithInterContainerTrafficOffButIpv6OnIsRefusedAndLeftAlone() {
+        String foreign = docker.createNetworkCmd().withName(NAME).withDriver("bridge").withCheckDuplicate(true)
+                .withInternal(true).withEnableIpv6(true)
+                .withOptions(Map.of("com.docker.network.bridge.enable_icc", "false"))
+                .withIpam(new Network.Ipam().withConfig(new Network.Ipam.Config().withSubnet(SUBNET),
+                        new Network.Ipam.Config().withSubnet("fd00:7e57:e9e5::/64")))
+                .withLabels(Map.of(EgressTestResource.TEST_LABEL, "true"))
+                .exec().getId();
+
+        EnsureEgressNetwork.Status status = ensure.attempt();
+
+        assertThat(status.ready()).isFalse();
+        assertThat(status.refused()).as("runs needing it are REJECTED, not FAILED").isTrue();
+        assertThat(status.problem()).startsWith("network " + NAME + " exists with IPv6 enabled");
+        assertThat(docker.inspectNetworkCmd().withNetworkId(foreign).exec().getEnableIPv6()).isTrue();
+        assertThat(ensure.verify().ready()).isFalse();
+    }
+
+    @Test
     void anExistingInternalNetworkWithAnotherSubnetIsUsedAsItIsWithoutBeingAltered() {
         String foreign = foreignNetwork(true, true);
 
