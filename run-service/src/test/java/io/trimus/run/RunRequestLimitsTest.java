@@ -1,5 +1,6 @@
 package io.trimus.run;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,6 +22,7 @@ import static org.hamcrest.Matchers.containsString;
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class RunRequestLimitsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void aTwoMegabyteIssueBodyIsRefusedNamingTheFieldAndNothingIsStored() {
@@ -63,6 +65,8 @@ class RunRequestLimitsTest {
                 Map.of("worker_tag", "gpu", "adapter_type", "docker", "adapter_config",
                         Map.of("image", "busybox", "env", Map.of("BAR", "v".repeat(4097)))))),
                 "adapter_config.adapter_config.env.BAR");
+        assertInvalidField(Api.postAgent(company, dockerAgent(Map.of("command",
+                Collections.nCopies(17, "c".repeat(4096))))), "adapter_config");
         Api.listRuns(company).statusCode(200);
         assertThat(Db.texts("select id::text from run.agent where company_id = ?::uuid", company)).isEmpty();
     }
@@ -70,8 +74,12 @@ class RunRequestLimitsTest {
     @Test
     void aRunWhoseEventWouldNotFitOneKafkaRecordIsRefusedWith413AndNothingIsStored() {
         String company = Api.createCompany("Bulky " + UUID.randomUUID());
-        // every argument within its 4096 characters, 255 of them: the agent is valid, its run.requested is > 1 MB
-        String agent = busyboxAgent(company, Map.of("command", Collections.nCopies(255, "a".repeat(4096))));
+        // an agent stored before adapter_config had its 64 KiB cap: every argument within its 4096 characters, 255
+        // of them, so its run.requested is > 1 MB
+        String agent = busyboxAgent(company, Map.of());
+        Db.update("update run.agent set adapter_config = ?::jsonb where id = ?::uuid", JSON.valueToTree(Map.of(
+                "image", "trimus-test/busybox:latest", "command", Collections.nCopies(255, "a".repeat(4096))))
+                .toString(), agent);
 
         assertProblem(Api.postRun(company, agent, Map.of("input", "go")), 413)
                 .body("detail", containsString("TRIMUS_OUTBOX_MAX_RECORD_BYTES"))

@@ -2,8 +2,16 @@ package io.trimus.events.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.nio.charset.StandardCharsets;
+
 /** Validates an agent's adapter_type and adapter_config together: the write-time gate for every adapter. */
 public final class AdapterConfigs {
+    /**
+     * The largest adapter_config, as compact JSON. Each field has its own bound too; this one keeps a config of many
+     * large-but-valid fields from reaching the broker's record limit only when a run is started.
+     */
+    public static final int MAX_CONFIG_BYTES = 64 * 1024;
+
     private AdapterConfigs() {
     }
 
@@ -20,6 +28,10 @@ public final class AdapterConfigs {
         AdapterType type = AdapterType.fromWire(adapterType).orElseThrow(() -> new AdapterConfigException(
                 "adapter_type", "unknown adapter type '" + ConfigFields.key(adapterType) + "' (known: docker, claude_sandbox, "
                         + "codex_sandbox, claude_local, codex_local, lambda, remote)"));
+        if (config != null && config.toString().getBytes(StandardCharsets.UTF_8).length > MAX_CONFIG_BYTES) {
+            throw new AdapterConfigException("adapter_config", "must be at most " + MAX_CONFIG_BYTES
+                    + " bytes of JSON");
+        }
         parse(type, config);
         return type;
     }
