@@ -7,10 +7,10 @@ import java.util.Optional;
 
 /**
  * TRIMUS_DISPATCH_KEY: the key run-service, the adapter service and the workers share to seal a run's secrets for
- * transport ({@link DispatchSecrets}) and to authenticate remote tasks ({@link TaskMacs}). Either set on its own (32
- * random bytes) or, when unset, derived one-way from TRIMUS_ENCRYPTION_KEY (HMAC-SHA256 over
- * {@code "trimus/dispatch/v1"}); either way nothing derived from it opens a secret stored at rest, so a worker given
- * only this key can never read the company secrets run-service keeps.
+ * transport ({@link DispatchSecrets}) and to authenticate remote tasks ({@link TaskMacs}). It is derived one-way from
+ * TRIMUS_ENCRYPTION_KEY (HMAC-SHA256 over {@code "trimus/dispatch/v1"}): run-service derives it, and a worker is given
+ * only the derived value. Nothing derived from it opens a secret stored at rest, and the master key cannot be computed
+ * back from it, so a worker can never read the company secrets run-service keeps.
  */
 public final class DispatchKey {
     /** The environment variable holding the key. */
