@@ -224,19 +224,16 @@ class RemoteWorkerTest {
         List<RemoteTask> forged = List.of(
                 stamped(macs, otherCompany),
                 stamped(macs, otherCommand),
-                task(inner.withIssuerMac(null), null),                              // no MAC at all
+                task(inner.withIssuerMac(null), null),                                        // no MAC at all
                 stamped(strangersMacs, withRunId(inner, UUID.randomUUID(), strangersMacs)));  // another key
         forged.forEach(RemoteWorkerTest::publish);
 
+        afterTheTasksBefore();
         for (RemoteTask task : forged) {
-            org.awaitility.Awaitility.await().atMost(WITHIN)
-                    .until(() -> log(workerA).contains("ANOMALY forged remote task " + task.id()));
-        }
-        org.awaitility.Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                .until(() -> forged.stream().allMatch(t -> RunBus.get().states(t.runId()).isEmpty()));
-        for (RemoteTask task : forged) {
+            assertThat(RunBus.get().states(task.runId())).as("statuses of forged %s", task.runId()).isEmpty();
             assertThat(claims(workerA, task.runId())).as("claims of forged %s", task.runId()).isZero();
             assertThat(Engine.containerOf(task.runId())).isEmpty();
+            assertThat(log(workerA)).contains("ANOMALY forged remote task " + task.id());
         }
     }
 
@@ -244,11 +241,10 @@ class RemoteWorkerTest {
     void aForgedTaskCannotFailOrPreEmptTheRealRunOfItsId() {
         RunRequested real = remote(SOLO, "echo the real one; sleep 1");
         RunRequested inner = RemoteAdapterConfig.parse(real.adapterConfig()).inner(real);
+        // the forger is first on the topic with the real run's id and a run that would be REJECTED on the worker
         RemoteTask forged = task(new RunRequested(inner.id(), inner.runId(), inner.companyId(), inner.agentId(),
                 "claude_local", JSON.valueToTree(Map.of()), null, null, inner.requestedAt(), Map.of(), null), null);
         publish(forged);
-        org.awaitility.Awaitility.await().atMost(WITHIN)
-                .until(() -> log(workerA).contains("ANOMALY forged remote task " + forged.id()));
 
         RunBus.get().request(real);
         RunStatusChanged end = RunBus.get().awaitEnd(real.runId(), WITHIN);
@@ -257,6 +253,7 @@ class RemoteWorkerTest {
         assertThat(end.output()).contains("the real one");
         assertThat(RunBus.get().states(real.runId())).containsExactly(DISPATCHED, RUNNING, SUCCEEDED);
         assertThat(claims(workerA, real.runId())).isEqualTo(1);
+        assertThat(log(workerA)).contains("ANOMALY forged remote task " + forged.id());
     }
 
     @Test
@@ -273,11 +270,20 @@ class RemoteWorkerTest {
         publish(late);
         publish(stretched);
 
-        org.awaitility.Awaitility.await().atMost(WITHIN)
-                .until(() -> log(workerA).contains("ANOMALY forged remote task " + stretched.id()));
-        org.awaitility.Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                .until(() -> RunBus.get().states(run.runId()).equals(List.of(DISPATCHED, RUNNING, SUCCEEDED)));
+        afterTheTasksBefore();
         assertThat(claims(workerA, run.runId())).isEqualTo(1);
+        assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, RUNNING, SUCCEEDED);
+        assertThat(log(workerA)).contains("ANOMALY forged remote task " + stretched.id());
+    }
+
+    /**
+     * Runs a real task on the solo tag and waits for its end: the worker reads a tag's tasks in order, so every task
+     * published before it has been judged by then.
+     */
+    private static void afterTheTasksBefore() {
+        RunRequested sentinel = remote(SOLO, "echo sentinel");
+        RunBus.get().request(sentinel);
+        assertThat(RunBus.get().awaitEnd(sentinel.runId(), WITHIN).status()).isEqualTo(SUCCEEDED);
     }
 
     private static RemoteTask task(RunRequested inner, Instant claimBy) {
