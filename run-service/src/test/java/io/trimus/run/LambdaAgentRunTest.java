@@ -7,10 +7,8 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
 import io.trimus.events.adapter.LambdaAdapterConfig;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -6,9 +6,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

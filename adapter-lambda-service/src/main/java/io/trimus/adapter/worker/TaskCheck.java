@@ -49,11 +49,16 @@ public class TaskCheck {
         this.clock = clock;
     }
 
-    /** Judges a task read on the consumer of {@code tag}; records nothing (see {@link #taken}). */
+    /**
+     * Judges a task read on the consumer of {@code tag}; records nothing (see {@link #taken}). A task of another tag is
+     * refused without a word: it is the other tag's workers' business.
+     */
     public Verdict judge(RemoteTask task, String tag) {
-        if (task.request() == null || task.runId() == null || !task.runId().equals(task.request().runId())
-                || !tag.equals(task.workerTag())) {
-            return forged(task, tag, "its envelope does not match its request or this tag");
+        if (!tag.equals(task.workerTag())) {
+            return Verdict.REFUSE;   // another tag's task: each tag's group reads the whole topic
+        }
+        if (task.request() == null || task.runId() == null || !task.runId().equals(task.request().runId())) {
+            return forged(task, tag, "its run id does not match its request's");
         }
         if (macs == null || !macs.stamped(task)) {
             return forged(task, tag, "the task MAC is missing or wrong");

@@ -21,14 +21,6 @@ public class CompanyWorkerTag {
     public CompanyWorkerTag() {
     }
 
-    /** A new grant, not yet persisted. */
-    public static CompanyWorkerTag granted(UUID companyId, String tag) {
-        CompanyWorkerTag grant = new CompanyWorkerTag();
-        grant.key = new Key(companyId, tag);
-        grant.grantedAt = Instant.now();
-        return grant;
-    }
-
     /** A grant is identified by its company and tag. */
     @Embeddable
     public static class Key implements Serializable {

@@ -1,5 +1,6 @@
 package io.trimus.run.repository;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +17,22 @@ public class CompanyWorkerTagRepository implements PanacheRepositoryBase<Company
         return list("key.companyId = ?1 order by key.tag", companyId);
     }
 
+    /**
+     * Grants the tag unless the company holds it already, inside the current transaction; two concurrent grants of one
+     * tag both succeed and the first one's time stays.
+     */
+    public Uni<Void> grantIfAbsent(UUID companyId, String tag) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("insert into run.company_worker_tag (company_id, tag, granted_at) values (?1, ?2,"
+                        + " now()) on conflict (company_id, tag) do nothing")
+                .setParameter(1, companyId)
+                .setParameter(2, tag)
+                .executeUpdate())
+                .replaceWithVoid();
+    }
+
     /** The grant, or null. */
-    public Uni<CompanyWorkerTag> find(UUID companyId, String tag) {
+    public Uni<CompanyWorkerTag> grantOf(UUID companyId, String tag) {
         return findById(new CompanyWorkerTag.Key(companyId, tag));
     }
 }

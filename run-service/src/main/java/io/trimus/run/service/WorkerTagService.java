@@ -32,9 +32,9 @@ public class WorkerTagService {
         if (!isTag(tag)) {
             return Uni.createFrom().failure(badTag());
         }
-        return companies.get(companyId).flatMap(company -> grants.find(companyId, tag))
-                .flatMap(existing -> existing != null ? Uni.createFrom().item(existing)
-                        : grants.persist(CompanyWorkerTag.granted(companyId, tag)));
+        return companies.get(companyId)
+                .call(company -> grants.grantIfAbsent(companyId, tag))
+                .flatMap(company -> grants.grantOf(companyId, tag));
     }
 
     /** Revokes the grant: the company's remote agents on the tag can no longer be written or started. */
@@ -43,7 +43,7 @@ public class WorkerTagService {
         if (!isTag(tag)) {
             return Uni.createFrom().failure(badTag());
         }
-        return companies.get(companyId).flatMap(company -> grants.find(companyId, tag))
+        return companies.get(companyId).flatMap(company -> grants.grantOf(companyId, tag))
                 .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", "worker tag " + tag
                         + " is not granted to company " + companyId, null, null))
                 .flatMap(grant -> grants.delete(grant));
@@ -60,7 +60,7 @@ public class WorkerTagService {
      * {@code adapter_config.worker_tag}. Joins the caller's session.
      */
     Uni<Void> requireGranted(UUID companyId, String tag) {
-        return grants.find(companyId, tag).flatMap(grant -> grant != null ? Uni.createFrom().voidItem()
+        return grants.grantOf(companyId, tag).flatMap(grant -> grant != null ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(notGranted(companyId, tag)));
     }
 
