@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared helpers of ./trimus and its commands: sourced, never run. Puts the shell in the repository root (whatever
-# the caller's cwd) and defines log, die, is_debian_root, apt_install, ensure_docker and build.
+# the caller's cwd) and defines log, die, is_debian_root, apt_install, ensure_docker, build and dispatch_key.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
@@ -41,4 +41,25 @@ build() {
   if [ "${TRIMUS_SKIP_BUILD:-}" = 1 ] && [ -f run-service/target/quarkus-app/quarkus-run.jar ]; then return 0; fi
   log "building (./mvnw install -DskipTests)"
   ./mvnw -B -DskipTests install >.trimus/build.log 2>&1 || { tail -40 .trimus/build.log; die "build failed (log: .trimus/build.log)"; }
+}
+
+# The dispatch key workers get, from TRIMUS_ENCRYPTION_KEY (base64 or 64 hex digits): HMAC-SHA256 of the key over
+# "trimus/dispatch/v1", as 64 hex digits, exactly what run-service derives (events' DispatchKey). One-way: the master
+# key, and with it the key of the secrets stored at rest, cannot be computed back from it.
+dispatch_key() {
+  local master=$1 hex
+  if [[ $master =~ ^[0-9a-fA-F]{64}$ ]]; then
+    hex=$master
+  else
+    hex=$(printf '%s' "$master" | tr -d ' \n' | tr -- '-_' '+/' | base64 -d 2>/dev/null | od -An -v -tx1 | tr -d ' \n')
+  fi
+  [ ${#hex} -eq 64 ] || die "TRIMUS_ENCRYPTION_KEY is not 32 bytes written as base64 or 64 hex digits"
+  printf 'trimus/dispatch/v1' | openssl dgst -sha256 -mac HMAC -macopt "hexkey:$hex" | sed 's/^.*= //'
+}
+
+# The master key of ./trimus up: TRIMUS_ENCRYPTION_KEY, else .trimus/encryption.key; empty when there is none.
+master_key() {
+  local key=${TRIMUS_ENCRYPTION_KEY:-}
+  [ -z "$key" ] && [ -s .trimus/encryption.key ] && key=$(cat .trimus/encryption.key)
+  printf '%s' "$key"
 }

@@ -6,7 +6,9 @@ set -euo pipefail
 
 # A remote worker on this host: the adapter service's own jar with TRIMUS_WORKER_TAGS set, on another HTTP port and with
 # its own TRIMUS_DOCKER_INSTANCE (so its boot never reaps the main adapter's containers), on the Kafka of ./trimus up.
-# On another host: the same jar with TRIMUS_WORKER_TAGS, TRIMUS_KAFKA_BOOTSTRAP and TRIMUS_ENCRYPTION_KEY (README).
+# It gets the dispatch key only (TRIMUS_DISPATCH_KEY, derived from .trimus/encryption.key), never the master key.
+# On another host: the same jar with TRIMUS_WORKER_TAGS, TRIMUS_KAFKA_BOOTSTRAP and TRIMUS_DISPATCH_KEY
+# (./trimus dispatch-key prints it; docs/remote-workers.md).
 worker() {
   local tags="" port=${TRIMUS_WORKER_PORT:-8092} instance=""
   local usage="usage: ./trimus worker --tags x[,y] [--port 8092] [--instance name]"
@@ -22,13 +24,19 @@ worker() {
   instance=${instance:-worker-${tags//,/-}}
   mkdir -p .trimus/logs
   [ -f adapter-lambda-service/target/quarkus-app/quarkus-run.jar ] || build
-  local key=${TRIMUS_ENCRYPTION_KEY:-}
-  [ -z "$key" ] && [ -s .trimus/encryption.key ] && key=$(cat .trimus/encryption.key)
-  [ -n "$key" ] || log "no TRIMUS_ENCRYPTION_KEY and no .trimus/encryption.key: runs that carry secrets will fail"
+  local key=${TRIMUS_DISPATCH_KEY:-}
+  if [ -z "$key" ]; then
+    local master
+    master=$(master_key)
+    [ -n "$master" ] || die "no TRIMUS_DISPATCH_KEY and no .trimus/encryption.key: a worker needs run-service's dispatch key (start ./trimus up once, or set TRIMUS_DISPATCH_KEY)"
+    key=$(dispatch_key "$master")
+  fi
   local kafka=${TRIMUS_KAFKA_BOOTSTRAP:-127.0.0.1:${TRIMUS_KAFKA_PORT:-9092}}
   log "worker $instance: tags $tags, Kafka $kafka, http://127.0.0.1:$port (Ctrl-C stops it)"
-  exec env TRIMUS_ENCRYPTION_KEY="$key" TRIMUS_WORKER_TAGS="$tags" TRIMUS_DOCKER_INSTANCE="$instance" \
-      TRIMUS_WORKER_ID="${TRIMUS_WORKER_ID:-$(hostname)-$instance}" \
+  log "it runs only the remote agents of companies granted its tags; the operator grants one with"
+  log "  curl -X PUT localhost:8081/api/companies/<company_id>/worker-tags/${tags%%,*}   (DELETE revokes, GET .../worker-tags lists)"
+  exec env -u TRIMUS_ENCRYPTION_KEY TRIMUS_DISPATCH_KEY="$key" TRIMUS_WORKER_TAGS="$tags" \
+      TRIMUS_DOCKER_INSTANCE="$instance" TRIMUS_WORKER_ID="${TRIMUS_WORKER_ID:-$(hostname)-$instance}" \
       java -Dkafka.bootstrap.servers="$kafka" -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
       -jar adapter-lambda-service/target/quarkus-app/quarkus-run.jar
 }

@@ -321,10 +321,11 @@ class CliSandboxTest {
         byte[] other = new byte[32];
         new SecureRandom().nextBytes(other);
         UUID runId = UUID.randomUUID();
-        RunRequested run = new RunRequested(UUID.randomUUID(), runId, COMPANY, UUID.randomUUID(), "claude_sandbox",
+        UUID agentId = UUID.randomUUID();
+        RunRequested run = new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, "claude_sandbox",
                 JSON.valueToTree(Map.of("image", image)), null, "hello", Instant.now(),
-                new DispatchSecrets(EncryptionKey.parse(Base64.getEncoder().encodeToString(other)))
-                        .seal(runId, Map.of("ANTHROPIC_API_KEY", API_KEY)));
+                new DispatchSecrets(EncryptionKey.parse(Base64.getEncoder().encodeToString(other)).dispatchKey())
+                        .seal(COMPANY, agentId, runId, Map.of("ANTHROPIC_API_KEY", API_KEY)));
         bus.request(run);
 
         RunStatusChanged end = bus.awaitEnd(run.runId(), END);
@@ -369,8 +370,10 @@ class CliSandboxTest {
         UUID runId = UUID.randomUUID();
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
-        return new RunRequested(UUID.randomUUID(), runId, company, UUID.randomUUID(), type, JSON.valueToTree(config),
-                null, input, Instant.now(), new DispatchSecrets(key).seal(runId, plain));
+        UUID agentId = UUID.randomUUID();
+        return new RunRequested(UUID.randomUUID(), runId, company, agentId, type, JSON.valueToTree(config),
+                null, input, Instant.now(),
+                new DispatchSecrets(key.dispatchKey()).seal(company, agentId, runId, plain));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

@@ -365,8 +365,9 @@ class LambdaAdapterTest {
         UUID runId = UUID.randomUUID();
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, UUID.randomUUID(), "lambda",
+        UUID agentId = UUID.randomUUID();
+        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, "lambda",
                 JSON.valueToTree(new HashMap<>(config)), issue, input, Instant.now(),
-                new DispatchSecrets(key).seal(runId, plain));
+                new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
     }
 }

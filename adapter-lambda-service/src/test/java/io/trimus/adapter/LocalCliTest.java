@@ -184,8 +184,9 @@ class LocalCliTest {
         UUID runId = UUID.randomUUID();
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, UUID.randomUUID(), type,
+        UUID agentId = UUID.randomUUID();
+        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, type,
                 JSON.valueToTree(new HashMap<>(config)), null, input, Instant.now(),
-                new DispatchSecrets(key).seal(runId, plain));
+                new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
     }
 }

@@ -1,14 +1,23 @@
 package io.trimus.adapter;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.support.Engine;
+import io.trimus.adapter.support.Keys;
 import io.trimus.adapter.support.RunBus;
 import io.trimus.adapter.support.Runs;
+import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
+import io.trimus.events.Topics;
+import io.trimus.events.adapter.RemoteAdapterConfig;
+import io.trimus.events.secrets.DispatchKey;
+import io.trimus.events.secrets.TaskMacs;
 import io.trimus.testing.Containers;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
@@ -22,9 +31,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -57,6 +69,8 @@ class RemoteWorkerTest {
     /** Served by worker C, which a test kills. */
     private static final String DOOMED = "doomed-" + SUFFIX;
     private static final Duration WITHIN = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
     private static String image;
     private static ServiceProcess workerA;
@@ -119,8 +133,11 @@ class RemoteWorkerTest {
             assertThat(RunBus.get().states(run.runId()).stream().filter(s -> s == RUNNING)).hasSize(1);
             assertThat(RunBus.get().states(run.runId()).stream().filter(RunState::isTerminal)).hasSize(1);
         }
-        // no run of the shared tag ever reached the dispatcher's own engine instance
-        sent.forEach(run -> assertThat(Engine.containerOf(run.runId())).isEmpty());
+        // no run of the shared tag ever reached the dispatcher's own engine instance (a worker's container may still
+        // be on its way out: the worker reports the end before it removes the container)
+        sent.forEach(run -> Engine.containerOf(run.runId()).ifPresent(c -> assertThat(
+                c.getLabels().get("trimus.adapter_instance")).as("container of %s", run.runId())
+                .startsWith("remote-test-worker-")));
     }
 
     @Test
@@ -187,6 +204,131 @@ class RemoteWorkerTest {
         assertThat(claims(workerA, run.runId())).isEqualTo(1);
     }
 
+    @Test
+    void aForgedTaskIsRefusedByTheWorkerAndNothingStartsOrIsReported() {
+        RunRequested issued = remote(SOLO, "echo forged; sleep 1");
+        RunRequested inner = RemoteAdapterConfig.parse(issued.adapterConfig()).inner(issued);
+        TaskMacs macs = Keys.macs();
+        byte[] otherKey = new byte[32];
+        new SecureRandom().nextBytes(otherKey);
+        TaskMacs strangersMacs = new TaskMacs(DispatchKey.parse(HexFormat.of().formatHex(otherKey)));
+
+        // a real task copied to another company: the dispatcher's stamp holds, run-service's issuer MAC does not
+        RunRequested otherCompany = new RunRequested(inner.id(), UUID.randomUUID(), UUID.randomUUID(),
+                inner.agentId(), inner.adapterType(), inner.adapterConfig(), null, null, inner.requestedAt(),
+                Map.of(), inner.issuerMac());
+        // the issuer MAC of a harmless run over a command of the forger's own
+        RunRequested otherCommand = new RunRequested(inner.id(), UUID.randomUUID(), inner.companyId(),
+                inner.agentId(), inner.adapterType(), JSON.valueToTree(Map.of("image", image, "command",
+                sh("echo pwned"))), null, null, inner.requestedAt(), Map.of(), inner.issuerMac());
+        List<RemoteTask> forged = List.of(
+                stamped(macs, otherCompany),
+                stamped(macs, otherCommand),
+                task(inner.withIssuerMac(null), null),                                        // no MAC at all
+                stamped(strangersMacs, withRunId(inner, UUID.randomUUID(), strangersMacs)));  // another key
+        forged.forEach(RemoteWorkerTest::publish);
+
+        afterTheTasksBefore();
+        for (RemoteTask task : forged) {
+            assertThat(RunBus.get().states(task.runId())).as("statuses of forged %s", task.runId()).isEmpty();
+            assertThat(claims(workerA, task.runId())).as("claims of forged %s", task.runId()).isZero();
+            assertThat(Engine.containerOf(task.runId())).isEmpty();
+            assertThat(log(workerA)).contains("ANOMALY forged remote task " + task.id());
+        }
+        // every tag's group reads the whole topic: a worker of another tag skips them quietly
+        assertThat(log(workerB)).doesNotContain("ANOMALY");
+    }
+
+    @Test
+    void aForgedTaskCannotFailOrPreEmptTheRealRunOfItsId() {
+        RunRequested real = remote(SOLO, "echo the real one; sleep 1");
+        RunRequested inner = RemoteAdapterConfig.parse(real.adapterConfig()).inner(real);
+        // the forger is first on the topic with the real run's id and a run that would be REJECTED on the worker
+        RemoteTask forged = task(new RunRequested(inner.id(), inner.runId(), inner.companyId(), inner.agentId(),
+                "claude_local", JSON.valueToTree(Map.of()), null, null, inner.requestedAt(), Map.of(), null), null);
+        publish(forged);
+
+        RunBus.get().request(real);
+        RunStatusChanged end = RunBus.get().awaitEnd(real.runId(), WITHIN);
+
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).contains("the real one");
+        assertThat(RunBus.get().states(real.runId())).containsExactly(DISPATCHED, RUNNING, SUCCEEDED);
+        assertThat(claims(workerA, real.runId())).isEqualTo(1);
+        assertThat(log(workerA)).contains("ANOMALY forged remote task " + forged.id());
+    }
+
+    @Test
+    void aTaskReplayedWithAStretchedDeadlineIsRefused() {
+        RunRequested run = remote(SOLO, "echo once");
+        RunBus.get().request(run);
+        assertThat(RunBus.get().awaitEnd(run.runId(), WITHIN).status()).isEqualTo(SUCCEEDED);
+        RunRequested inner = RemoteAdapterConfig.parse(run.adapterConfig()).inner(run);
+
+        // the dispatcher's MAC of a task past its deadline, and the same task given an hour more by a replayer
+        RemoteTask late = stamped(Keys.macs(), inner, Instant.now().minusSeconds(1));
+        RemoteTask stretched = new RemoteTask(late.id(), late.runId(), late.workerTag(),
+                Instant.now().plusSeconds(3600), late.dispatchedAt(), late.request(), late.mac());
+        publish(late);
+        publish(stretched);
+
+        afterTheTasksBefore();
+        assertThat(claims(workerA, run.runId())).isEqualTo(1);
+        assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, RUNNING, SUCCEEDED);
+        assertThat(log(workerA)).contains("ANOMALY forged remote task " + stretched.id());
+    }
+
+    /**
+     * Runs a real task on the solo tag and waits for its end: the worker reads a tag's tasks in order, so every task
+     * published before it has been judged by then.
+     */
+    private static void afterTheTasksBefore() {
+        RunRequested sentinel = remote(SOLO, "echo sentinel");
+        RunBus.get().request(sentinel);
+        assertThat(RunBus.get().awaitEnd(sentinel.runId(), WITHIN).status()).isEqualTo(SUCCEEDED);
+    }
+
+    private static RemoteTask task(RunRequested inner, Instant claimBy) {
+        Instant now = Instant.now();
+        return new RemoteTask(UUID.randomUUID(), inner.runId(), SOLO, claimBy == null ? now.plusSeconds(60) : claimBy,
+                now, inner, null);
+    }
+
+    /** A task as a dispatcher holding these MACs' key would publish it. */
+    private static RemoteTask stamped(TaskMacs macs, RunRequested inner) {
+        return stamped(macs, inner, null);
+    }
+
+    private static RemoteTask stamped(TaskMacs macs, RunRequested inner, Instant claimBy) {
+        RemoteTask task = task(inner, claimBy);
+        return task.withMac(macs.stamp(task));
+    }
+
+    /** The request under a new run id, issued by whoever holds these MACs' key. */
+    private static RunRequested withRunId(RunRequested inner, UUID runId, TaskMacs macs) {
+        RunRequested moved = new RunRequested(inner.id(), runId, inner.companyId(), inner.agentId(),
+                inner.adapterType(), inner.adapterConfig(), inner.issue(), inner.input(), inner.requestedAt(),
+                inner.secrets(), null);
+        return moved.withIssuerMac(macs.issue(moved, SOLO));
+    }
+
+    /** Publishes straight onto trimus.remote.tasks, keyed by tag, as anyone who can write to the topic could. */
+    private static void publish(RemoteTask task) {
+        try {
+            RunBus.get().produceRaw(Topics.REMOTE_TASKS, task.workerTag(), JSON.writeValueAsString(task));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String log(ServiceProcess worker) {
+        try {
+            return Files.readString(worker.logFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static RunRequested remote(String tag, String script) {
         return Runs.remote(COMPANY, tag, "docker", Map.of("image", image, "command", sh(script)));
     }
@@ -221,6 +363,8 @@ class RemoteWorkerTest {
         props.put("trimus.worker.id", instance);
         props.put("trimus.worker.heartbeat-interval", "1s");
         props.put("trimus.docker.instance", instance);
+        // a worker holds the dispatch key only (the TRIMUS_ENCRYPTION_KEY it inherits from surefire is ignored)
+        props.put("trimus.dispatch-key", Keys.dispatchKey().toHex());
         return ServiceProcess.start(Path.of(""), Ports.free(), props);
     }
 }

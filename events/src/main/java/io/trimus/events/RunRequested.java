@@ -13,21 +13,34 @@ import java.util.UUID;
  * {@code io.trimus.run.requested.v1} on {@link Topics#RUN_REQUESTED}: run-service asks the adapter
  * service to execute one run. {@code id} is the event id (also the CloudEvent id); consumers dedupe on it.
  * {@code secrets} maps variable names to values sealed with {@link io.trimus.events.secrets.DispatchSecrets}: never
- * plaintext on the wire.
+ * plaintext on the wire. {@code issuerMac} is set for a run of a remote agent only: run-service's MAC over what the
+ * worker will run, for the company it was granted the worker tag to ({@link io.trimus.events.secrets.TaskMacs}).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 public record RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType,
                            JsonNode adapterConfig, IssueRef issue, String input, Instant requestedAt,
-                           Map<String, String> secrets) {
+                           Map<String, String> secrets, String issuerMac) {
 
     public RunRequested {
         secrets = secrets == null ? Map.of() : Map.copyOf(secrets);
     }
 
+    /** A request that is not a remote agent's. */
+    public RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType, JsonNode adapterConfig,
+                        IssueRef issue, String input, Instant requestedAt, Map<String, String> secrets) {
+        this(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, secrets, null);
+    }
+
     /** A request that carries no secrets. */
     public RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType, JsonNode adapterConfig,
                         IssueRef issue, String input, Instant requestedAt) {
-        this(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, Map.of());
+        this(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, Map.of(), null);
+    }
+
+    /** The same request with its issuer MAC. */
+    public RunRequested withIssuerMac(String mac) {
+        return new RunRequested(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt,
+                secrets, mac);
     }
 }

@@ -61,7 +61,7 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.RUN_CANCEL, Fixtures.cancel(), List.of("id", "run_id", "company_id",
                         "requested_at")),
                 Arguments.of(EventTypes.REMOTE_TASK, Fixtures.remoteTask(), List.of("id", "run_id", "worker_tag",
-                        "claim_by", "dispatched_at", "request")),
+                        "claim_by", "dispatched_at", "request", "mac")),
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat(), List.of("id", "worker_id", "tags",
                         "last_seen", "heartbeat_interval_ms", "running", "run_ids")),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",

@@ -31,8 +31,9 @@ final class Fixtures {
     }
 
     static RemoteTask remoteTask() {
-        RunRequested request = runRequested();
-        return new RemoteTask(UUID.randomUUID(), request.runId(), "gpu", AT.plusSeconds(60), AT, request);
+        RunRequested request = runRequested().withIssuerMac("8mQh0m1kq0f3n7bqk4mPp6b0e8Vn2H1cV9Xr7s5uT3w=");
+        return new RemoteTask(UUID.randomUUID(), request.runId(), "gpu", AT.plusSeconds(60), AT, request,
+                "r2Yx4c1m0e9QbZ7a3kLw5d8H6jNf2pVt0sUq1oGi9yE=");
     }
 
     static WorkerHeartbeat heartbeat() {

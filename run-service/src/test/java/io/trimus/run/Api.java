@@ -64,6 +64,23 @@ final class Api {
         return given().delete("/api/companies/{c}/secrets/{n}", companyId, name).then();
     }
 
+    static ValidatableResponse putWorkerTag(String companyId, String tag) {
+        return given().put("/api/companies/{c}/worker-tags/{t}", companyId, tag).then();
+    }
+
+    /** The operator grants the worker tag to the company. */
+    static void grantWorkerTag(String companyId, String tag) {
+        putWorkerTag(companyId, tag).statusCode(200);
+    }
+
+    static ValidatableResponse revokeWorkerTag(String companyId, String tag) {
+        return given().delete("/api/companies/{c}/worker-tags/{t}", companyId, tag).then();
+    }
+
+    static ValidatableResponse listWorkerTags(String companyId) {
+        return given().get("/api/companies/{c}/worker-tags", companyId).then();
+    }
+
     static ValidatableResponse listRuns(String companyId) {
         return given().get("/api/companies/{c}/runs", companyId).then();
     }

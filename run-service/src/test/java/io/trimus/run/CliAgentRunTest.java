@@ -12,7 +12,6 @@ import io.trimus.events.secrets.SecretBox;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,11 +45,6 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 class CliAgentRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final KafkaTopics kafka = KafkaTopics.shared();
-
-    private static DispatchSecrets dispatchSecrets() {
-        return new DispatchSecrets(EncryptionKey.parse(
-                ConfigProvider.getConfig().getValue("trimus.encryption-key", String.class)));
-    }
 
     private static String providerKey(String prefix) {
         return prefix + UUID.randomUUID().toString().replace("-", "");
@@ -193,14 +187,14 @@ class CliAgentRunTest {
         assertThat(secrets.isObject()).isTrue();
         assertThat(secrets.size()).isEqualTo(1);
         Map<String, String> sealed = Map.of("ANTHROPIC_API_KEY", secrets.get("ANTHROPIC_API_KEY").asText());
-        assertThat(dispatchSecrets().open(UUID.fromString(run), sealed))
+        assertThat(Sealed.open(company, agent, run, sealed))
                 .containsExactly(Map.entry("ANTHROPIC_API_KEY", key));
-        assertThatThrownBy(() -> dispatchSecrets().open(UUID.randomUUID(), sealed))
+        assertThatThrownBy(() -> Sealed.open(company, agent, UUID.randomUUID().toString(), sealed))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
         byte[] otherKey = new byte[32];
         new SecureRandom().nextBytes(otherKey);
-        assertThatThrownBy(() -> new DispatchSecrets(EncryptionKey.parse(Base64.getEncoder().encodeToString(otherKey)))
-                .open(UUID.fromString(run), sealed)).isInstanceOf(SecretBox.WrongKeyException.class);
+        assertThatThrownBy(() -> new DispatchSecrets(EncryptionKey.parse(Base64.getEncoder().encodeToString(otherKey))
+                .dispatchKey()).open(UUID.fromString(company), UUID.fromString(agent), UUID.fromString(run), sealed)).isInstanceOf(SecretBox.WrongKeyException.class);
 
         // neither the outbox row the event was published from nor the run itself holds the key
         List<String> outbox = Db.texts("select payload from run.outbox_event where message_key = ?", run);
@@ -222,7 +216,7 @@ class CliAgentRunTest {
         String run = Api.startRun(company, agent, Map.of("input", "add a test"));
         JsonNode secrets = JSON.readTree(kafka.awaitRecord(Topics.RUN_REQUESTED, run).value()).get("secrets");
         assertThat(secrets.size()).isEqualTo(1);
-        assertThat(dispatchSecrets().open(UUID.fromString(run),
+        assertThat(Sealed.open(company, agent, run,
                 Map.of("OPENAI_API_KEY", secrets.get("OPENAI_API_KEY").asText())))
                 .containsExactly(Map.entry("OPENAI_API_KEY", openai));
     }
@@ -246,7 +240,7 @@ class CliAgentRunTest {
         JsonNode secrets = JSON.readTree(record.value()).get("secrets");
         // it still becomes the variable the CLI reads
         assertThat(secrets.size()).isEqualTo(1);
-        assertThat(dispatchSecrets().open(UUID.fromString(run),
+        assertThat(Sealed.open(company, agent, run,
                 Map.of("ANTHROPIC_API_KEY", secrets.get("ANTHROPIC_API_KEY").asText())))
                 .containsExactly(Map.entry("ANTHROPIC_API_KEY", myKey));
         assertThat(record.value()).doesNotContain(myKey).doesNotContain(defaultKey);
@@ -262,7 +256,7 @@ class CliAgentRunTest {
 
         String run = Api.startRun(company, agent, Map.of("input", "go"));
         JsonNode secrets = JSON.readTree(kafka.awaitRecord(Topics.RUN_REQUESTED, run).value()).get("secrets");
-        assertThat(dispatchSecrets().open(UUID.fromString(run),
+        assertThat(Sealed.open(company, agent, run,
                 Map.of("ANTHROPIC_API_KEY", secrets.get("ANTHROPIC_API_KEY").asText())))
                 .containsExactly(Map.entry("ANTHROPIC_API_KEY", rotated));
     }

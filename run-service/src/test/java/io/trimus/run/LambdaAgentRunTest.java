@@ -7,11 +7,8 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
 import io.trimus.events.adapter.LambdaAdapterConfig;
-import io.trimus.events.secrets.DispatchSecrets;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -80,7 +77,7 @@ class LambdaAgentRunTest {
         assertThat(record.value()).doesNotContain(token).doesNotContain(token.substring(7));
         assertThat(secrets.size()).isEqualTo(1);
         String sealed = secrets.get(LambdaAdapterConfig.AUTH_HEADER_SECRET).asText();
-        assertThat(dispatchSecrets().open(UUID.fromString(run), Map.of(LambdaAdapterConfig.AUTH_HEADER_SECRET, sealed)))
+        assertThat(Sealed.open(company, agent, run, Map.of(LambdaAdapterConfig.AUTH_HEADER_SECRET, sealed)))
                 .containsExactly(Map.entry("AUTH_HEADER", token));
         List<String> outbox = Db.texts("select payload from run.outbox_event where message_key = ?", run);
         assertThat(outbox).singleElement().asString().doesNotContain(token);
@@ -112,8 +109,4 @@ class LambdaAgentRunTest {
         assertThat(event.path("secrets").size()).isZero();
     }
 
-    private static DispatchSecrets dispatchSecrets() {
-        return new DispatchSecrets(EncryptionKey.parse(
-                ConfigProvider.getConfig().getValue("trimus.encryption-key", String.class)));
-    }
 }

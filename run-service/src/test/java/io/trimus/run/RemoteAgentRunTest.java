@@ -7,10 +7,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
 import io.trimus.events.adapter.LambdaAdapterConfig;
-import io.trimus.events.secrets.DispatchSecrets;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -37,6 +34,7 @@ class RemoteAgentRunTest {
     @Test
     void aRemoteAgentIsCreatedOffHostWithItsInnerAdapter() {
         String company = Api.createCompany("Remotes " + UUID.randomUUID());
+        Api.grantWorkerTag(company, "gpu");
         String agent = Api.createAgent(company, "remote", Map.of("worker_tag", "gpu", "adapter_type", "docker",
                 "adapter_config", Map.of("image", "busybox:1.36")));
 
@@ -50,6 +48,7 @@ class RemoteAgentRunTest {
     @Test
     void anInvalidRemoteAgentIsRefusedNamingTheInnerField() {
         String company = Api.createCompany("Strict remotes " + UUID.randomUUID());
+        Api.grantWorkerTag(company, "gpu");
         assertInvalidField(Api.postAgent(company, Map.of("name", "a", "adapter_type", "remote", "adapter_config",
                 Map.of("worker_tag", "gpu", "adapter_type", "docker", "adapter_config", Map.of("pids_limit", 5)))),
                 "adapter_config.adapter_config.image");
@@ -62,6 +61,7 @@ class RemoteAgentRunTest {
     @Test
     void aRemoteLambdaRunCarriesItsAuthHeaderSealedAndWithoutItNothingIsQueued() throws Exception {
         String company = Api.createCompany("Remote lambda " + UUID.randomUUID());
+        Api.grantWorkerTag(company, "eu");
         String agent = Api.createAgent(company, "remote", Map.of("worker_tag", "eu", "adapter_type", "lambda",
                 "adapter_config", Map.of("endpoint_url", "https://agent.example.com/run",
                         "auth_header", Map.of("name", "Authorization", "secret", "AGENT_TOKEN"))));
@@ -77,8 +77,7 @@ class RemoteAgentRunTest {
         JsonNode secrets = JSON.readTree(value).get("secrets");
 
         assertThat(value).doesNotContain(token.substring(7));
-        assertThat(new DispatchSecrets(EncryptionKey.parse(ConfigProvider.getConfig()
-                .getValue("trimus.encryption-key", String.class))).open(UUID.fromString(run),
+        assertThat(Sealed.open(company, agent, run,
                 Map.of(LambdaAdapterConfig.AUTH_HEADER_SECRET, secrets.get("AUTH_HEADER").asText())))
                 .containsExactly(Map.entry("AUTH_HEADER", token));
     }

@@ -6,10 +6,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.Topics;
-import io.trimus.events.secrets.DispatchSecrets;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -55,10 +52,9 @@ class SecretGrantTest {
 
     /** The provider key the run carries, opened the way the adapter opens it. */
     private static String sealedKeyOf(String run) throws Exception {
-        JsonNode secrets = JSON.readTree(kafka.awaitRecord(Topics.RUN_REQUESTED, run).value()).get("secrets");
-        DispatchSecrets dispatch = new DispatchSecrets(EncryptionKey.parse(
-                ConfigProvider.getConfig().getValue("trimus.encryption-key", String.class)));
-        return dispatch.open(UUID.fromString(run), Map.of(KEY, secrets.get(KEY).asText())).get(KEY);
+        JsonNode event = JSON.readTree(kafka.awaitRecord(Topics.RUN_REQUESTED, run).value());
+        return Sealed.open(event.get("company_id").asText(), event.get("agent_id").asText(), run,
+                Map.of(KEY, event.get("secrets").get(KEY).asText())).get(KEY);
     }
 
     private static void assertRefusedAndNothingQueued(String company, String agent) {

@@ -44,10 +44,19 @@ public interface TrimusConfig {
     Worker worker();
 
     /**
-     * Opens the secrets a run request carries (the company's provider key); the same value as run-service's
-     * (TRIMUS_ENCRYPTION_KEY, no default: without it a run that carries secrets fails with the reason).
+     * run-service's master key, from which this service derives its dispatch key to open a run's secrets and to
+     * authenticate remote tasks; a worker ignores it (TRIMUS_ENCRYPTION_KEY, no default: without it or
+     * TRIMUS_DISPATCH_KEY a run that carries secrets, and every remote run, is REJECTED with the reason).
      */
     Optional<String> encryptionKey();
+
+    /**
+     * The dispatch key alone, 64 hex digits or base64, derived from run-service's TRIMUS_ENCRYPTION_KEY: it opens run
+     * secrets and makes or checks remote tasks' MACs, but never the secrets stored at rest. Required on a worker,
+     * which is given this key only; on the dispatching service it may replace TRIMUS_ENCRYPTION_KEY (and must match
+     * it when both are set) (TRIMUS_DISPATCH_KEY, no default).
+     */
+    Optional<String> dispatchKey();
 
     /**
      * Truthy (1, true, yes, on) drops {@code --dangerously-skip-permissions} (and codex's
@@ -109,10 +118,10 @@ public interface TrimusConfig {
     interface Local {
         /**
          * Variables of the service's environment a host-process CLI does not inherit; an entry ending in {@code *} is a
-         * prefix (TRIMUS_LOCAL_ENV_STRIP, comma-separated, default DATABASE_URL,TRIMUS_ENCRYPTION_KEY,TRIMUS_DB_*,
-         * QUARKUS_DATASOURCE_*).
+         * prefix (TRIMUS_LOCAL_ENV_STRIP, comma-separated, default DATABASE_URL,TRIMUS_ENCRYPTION_KEY,
+         * TRIMUS_DISPATCH_KEY,TRIMUS_DB_*,QUARKUS_DATASOURCE_*).
          */
-        @WithDefault("DATABASE_URL,TRIMUS_ENCRYPTION_KEY,TRIMUS_DB_*,QUARKUS_DATASOURCE_*")
+        @WithDefault("DATABASE_URL,TRIMUS_ENCRYPTION_KEY,TRIMUS_DISPATCH_KEY,TRIMUS_DB_*,QUARKUS_DATASOURCE_*")
         List<String> envStrip();
 
         /** Host-process runs executed at the same time (TRIMUS_LOCAL_MAX_CONCURRENT_RUNS, default 2). */

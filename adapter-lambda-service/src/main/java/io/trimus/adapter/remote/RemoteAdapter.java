@@ -2,23 +2,29 @@ package io.trimus.adapter.remote;
 
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
+import io.trimus.adapter.run.DispatchKeys;
 import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.run.RunRejected;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.RemoteAdapterConfig;
+import io.trimus.events.secrets.TaskMacs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * remote, the dispatching side: the run is published on trimus.remote.tasks for the workers of its tag (DESIGN.md §5),
  * one of which claims and executes it with its own adapter. This service reported DISPATCHED; the worker reports
  * RUNNING and the outcome, and {@link RemoteRuns} fails the run if no worker claims it in time or its worker is lost.
+ * The task carries run-service's issuer MAC unchanged and this service's MAC over the envelope (its claim deadline
+ * included), both of which the worker checks before it starts anything.
  */
 @ApplicationScoped
 public class RemoteAdapter implements Adapter {
@@ -26,12 +32,14 @@ public class RemoteAdapter implements Adapter {
     private final RemoteTasks tasks;
     private final RemoteRuns runs;
     private final Duration claimTimeout;
+    private final Optional<TaskMacs> macs;
 
     @Inject
-    public RemoteAdapter(RemoteTasks tasks, RemoteRuns runs, TrimusConfig config) {
+    public RemoteAdapter(RemoteTasks tasks, RemoteRuns runs, TrimusConfig config, DispatchKeys keys) {
         this.tasks = tasks;
         this.runs = runs;
         this.claimTimeout = config.remote().claimTimeout();
+        this.macs = keys.macs();
     }
 
     @Override
@@ -39,21 +47,30 @@ public class RemoteAdapter implements Adapter {
         return AdapterType.REMOTE;
     }
 
-    /** The outer contract and the inner adapter's; whether the worker may run the inner adapter is its own call. */
+    /**
+     * The outer contract and the inner adapter's, and what a worker needs to trust the task: run-service's issuer MAC
+     * and a key here to stamp the envelope. Whether the worker may run the inner adapter is its own call.
+     */
     @Override
     public void validate(RunRequested request) {
         RemoteAdapterConfig.parse(request.adapterConfig());
+        if (macs.isEmpty()) {
+            throw new RunRejected("a remote run needs TRIMUS_ENCRYPTION_KEY or TRIMUS_DISPATCH_KEY on the adapter"
+                    + " service, to authenticate its task to the worker");
+        }
+        if (request.issuerMac() == null) {
+            throw new RunRejected("the run request carries no issuer MAC, so no worker would accept its task;"
+                    + " run-service must be as recent as the adapter service");
+        }
     }
 
     @Override
     public void submit(RunRequested request) {
         RemoteAdapterConfig config = RemoteAdapterConfig.parse(request.adapterConfig());
-        RunRequested inner = new RunRequested(request.id(), request.runId(), request.companyId(), request.agentId(),
-                config.adapterType().wireName(), config.adapterConfig(), request.issue(), request.input(),
-                request.requestedAt(), request.secrets());
         Instant now = Instant.now();
-        RemoteTask task = new RemoteTask(UUID.randomUUID(), request.runId(), config.workerTag(),
-                now.plus(claimTimeout), now, inner);
+        RemoteTask unsigned = new RemoteTask(UUID.randomUUID(), request.runId(), config.workerTag(),
+                now.plus(claimTimeout), now, config.inner(request), null);
+        RemoteTask task = unsigned.withMac(macs.orElseThrow().stamp(unsigned));
         runs.watch(task, request);   // before publishing: a fast worker's claim must find the run watched
         tasks.publish(task);
     }

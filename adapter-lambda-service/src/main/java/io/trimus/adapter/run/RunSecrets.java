@@ -1,9 +1,7 @@
 package io.trimus.adapter.run;
 
-import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunRequested;
 import io.trimus.events.secrets.DispatchSecrets;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.events.secrets.SecretBox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,20 +10,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Opens the secrets a run request carries, sealed by run-service under TRIMUS_ENCRYPTION_KEY. The service starts
- * without the key (a docker-only deployment needs none), but a malformed key stops it at boot.
+ * Opens the secrets a run request carries, sealed by run-service for that company, agent and run under the dispatch
+ * key. The service starts without a key (a docker-only deployment needs none), but a malformed key stops it at boot.
  */
 @ApplicationScoped
 public class RunSecrets {
     private final Optional<DispatchSecrets> dispatch;
 
     @Inject
-    public RunSecrets(TrimusConfig config) {
-        this(config.encryptionKey().filter(k -> !k.isBlank()).map(EncryptionKey::parse));
+    public RunSecrets(DispatchKeys keys) {
+        this(keys.secrets());
     }
 
-    public RunSecrets(Optional<EncryptionKey> key) {
-        this.dispatch = key.map(DispatchSecrets::new);
+    public RunSecrets(Optional<DispatchSecrets> dispatch) {
+        this.dispatch = dispatch;
     }
 
     /**
@@ -38,14 +36,14 @@ public class RunSecrets {
             return Map.of();
         }
         if (dispatch.isEmpty()) {
-            throw new RunRejected("the run carries secrets but TRIMUS_ENCRYPTION_KEY is not set on the adapter"
-                    + " service; set it to run-service's value");
+            throw new RunRejected("the run carries secrets but neither TRIMUS_ENCRYPTION_KEY nor TRIMUS_DISPATCH_KEY"
+                    + " is set on the adapter service; set one to run-service's value");
         }
         try {
-            return dispatch.get().open(run.runId(), run.secrets());
+            return dispatch.get().open(run.companyId(), run.agentId(), run.runId(), run.secrets());
         } catch (SecretBox.WrongKeyException e) {
-            throw new RunRejected("the run's secrets do not open with this adapter service's TRIMUS_ENCRYPTION_KEY;"
-                    + " it must be the same value as run-service's");
+            throw new RunRejected("the run's secrets do not open with this adapter service's TRIMUS_ENCRYPTION_KEY /"
+                    + " TRIMUS_DISPATCH_KEY: it must be run-service's key (or the dispatch key derived from it)");
         }
     }
 }

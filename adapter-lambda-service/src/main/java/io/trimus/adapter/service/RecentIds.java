@@ -9,29 +9,29 @@ import java.util.UUID;
  * The ids seen lately, up to a bound, for deduplication; past the bound Caffeine forgets the entries least likely to
  * be asked about again. Callers hold their own lock: {@link #add} is check-then-put.
  */
-final class RecentIds<V> {
+public final class RecentIds<V> {
 
     private final Cache<UUID, V> ids;
 
-    RecentIds(int capacity) {
+    public RecentIds(int capacity) {
         // eviction on the calling thread, so the bound holds the moment put returns
         this.ids = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
     }
 
     /** Records the id; false when it was already there. */
-    boolean add(UUID id, V value) {
+    public boolean add(UUID id, V value) {
         return ids.asMap().putIfAbsent(id, value) == null;
     }
 
-    boolean contains(UUID id) {
+    public boolean contains(UUID id) {
         return ids.getIfPresent(id) != null;
     }
 
-    V get(UUID id) {
+    public V get(UUID id) {
         return ids.getIfPresent(id);
     }
 
-    V remove(UUID id) {
+    public V remove(UUID id) {
         return ids.asMap().remove(id);
     }
 }

@@ -30,7 +30,6 @@ import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -54,7 +53,8 @@ import java.util.Properties;
  * <p>Guarantee: each task record is started by at most one worker, and by exactly one if a live worker of its tag
  * owns the partition before the task's {@code claim_by}. A worker that dies after claiming leaves the run to the
  * dispatcher's watch, which fails it as "worker lost". A task past its {@code claim_by} is skipped: the dispatcher has
- * failed that run already.
+ * failed that run already. Before any of this, {@link TaskCheck} decides whether the task is run-service's at all: a
+ * forged or replayed task is skipped (its offset committed like any record not for this worker) and never reported.
  *
  * <p>A plain Kafka consumer rather than a messaging channel: there is one group per tag, known only at run time, and
  * the claim needs a synchronous, generation-checked commit before the work starts.
@@ -66,6 +66,7 @@ public class RemoteTaskConsumer {
     private static final Duration POLL = Duration.ofMillis(500);
 
     private final WorkerIdentity worker;
+    private final TaskCheck check;
     private final HeldRuns held;
     private final Heartbeats heartbeats;
     private final RunDispatcher dispatcher;
@@ -75,10 +76,11 @@ public class RemoteTaskConsumer {
     private final List<TagConsumer> consumers = new ArrayList<>();
 
     @Inject
-    public RemoteTaskConsumer(WorkerIdentity worker, HeldRuns held, Heartbeats heartbeats, RunDispatcher dispatcher,
-                              RunReporter reporter, ObjectMapper json,
+    public RemoteTaskConsumer(WorkerIdentity worker, TaskCheck check, HeldRuns held, Heartbeats heartbeats,
+                              RunDispatcher dispatcher, RunReporter reporter, ObjectMapper json,
                               @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.worker = worker;
+        this.check = check;
         this.held = held;
         this.heartbeats = heartbeats;
         this.dispatcher = dispatcher;
@@ -170,17 +172,11 @@ public class RemoteTaskConsumer {
         boolean handle(ConsumerRecord<String, byte[]> record) {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             RemoteTask task = read(record);
-            boolean mine = task != null && tag.equals(task.workerTag()) && task.request() != null
-                    && task.runId() != null && task.runId().equals(task.request().runId());
-            if (mine && task.claimBy() != null && !Instant.now().isBefore(task.claimBy())) {
-                LOG.warnf("skipped the task of run %s: its claim deadline %s has passed, the dispatcher has failed it",
-                        task.runId(), task.claimBy());
-                mine = false;
-            }
+            boolean mine = task != null && check.judge(task, tag) == TaskCheck.Verdict.EXECUTE;
             if (!claim(partition, record.offset(), mine ? task : null)) {
                 return false;
             }
-            if (mine) {
+            if (mine && check.taken(task)) {
                 execute(task);
             }
             return true;

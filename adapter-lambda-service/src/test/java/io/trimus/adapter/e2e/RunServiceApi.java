@@ -52,6 +52,26 @@ final class RunServiceApi implements AutoCloseable {
                 .post("/api/companies/{c}/agents", company).then().statusCode(201).extract().path("id");
     }
 
+    /** POST …/agents with any body, e.g. a remote agent. */
+    ValidatableResponse postAgent(String company, Map<String, Object> body) {
+        return given(spec).contentType(ContentType.JSON).body(body)
+                .post("/api/companies/{c}/agents", company).then();
+    }
+
+    /** The operator grants the worker tag to the company. */
+    void grantWorkerTag(String company, String tag) {
+        given(spec).put("/api/companies/{c}/worker-tags/{t}", company, tag).then().statusCode(200);
+    }
+
+    ValidatableResponse revokeWorkerTag(String company, String tag) {
+        return given(spec).delete("/api/companies/{c}/worker-tags/{t}", company, tag).then();
+    }
+
+    ValidatableResponse postRun(String company, String agent, Map<String, Object> body) {
+        return given(spec).contentType(ContentType.JSON).body(body)
+                .post("/api/companies/{c}/agents/{a}/runs", company, agent).then();
+    }
+
     String startRun(String company, String agent, Map<String, Object> body) {
         return given(spec).contentType(ContentType.JSON).body(body)
                 .post("/api/companies/{c}/agents/{a}/runs", company, agent)

@@ -107,7 +107,7 @@ class RemoteRunsTest {
         RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "remote", null, null, null, T0);
         clock.at(T0);
-        runs.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run), run);
+        runs.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run, null), run);
         return run;
     }
 

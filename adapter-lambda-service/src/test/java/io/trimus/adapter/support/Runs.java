@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.RemoteAdapterConfig;
 
 import java.time.Instant;
 import java.util.List;
@@ -28,10 +30,20 @@ public final class Runs {
         return of(companyId, "docker", JSON.valueToTree(adapterConfig), issue, input);
     }
 
-    /** A request for a remote agent: the worker of {@code tag} runs it with the inner adapter and config. */
+    /**
+     * A request for a remote agent, with run-service's issuer MAC when its config is valid: the worker of {@code tag}
+     * runs it with the inner adapter and config.
+     */
     public static RunRequested remote(UUID companyId, String tag, String innerType, Map<String, ?> innerConfig) {
-        return of(companyId, "remote", JSON.valueToTree(Map.of("worker_tag", tag, "adapter_type", innerType,
-                "adapter_config", innerConfig)), null, null);
+        RunRequested request = of(companyId, "remote", JSON.valueToTree(Map.of("worker_tag", tag, "adapter_type",
+                innerType, "adapter_config", innerConfig)), null, null);
+        RemoteAdapterConfig remote;
+        try {
+            remote = RemoteAdapterConfig.parse(request.adapterConfig());
+        } catch (AdapterConfigException invalid) {
+            return request;   // run-service would never have issued it; the dispatcher rejects it
+        }
+        return request.withIssuerMac(Keys.macs().issue(remote.inner(request), tag));
     }
 
     /** A request with any adapter type and config. */

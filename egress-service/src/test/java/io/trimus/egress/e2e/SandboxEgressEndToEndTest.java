@@ -132,15 +132,16 @@ class SandboxEgressEndToEndTest {
         UUID company = UUID.randomUUID();
         allow(company, ALLOWED);
         UUID run = UUID.randomUUID();
+        UUID agent = UUID.randomUUID();
         var request = JSON.createObjectNode()
                 .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
-                .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())
+                .put("company_id", company.toString()).put("agent_id", agent.toString())
                 .put("adapter_type", "claude_sandbox").put("requested_at", Instant.now().toString())
                 .put("input", "@lookup " + ALLOWED + "\n@lookup cli-exfil.trimus.test");
         request.set("adapter_config", JSON.valueToTree(Map.of("image", TestImages.cliStandIn(),
                 "dangerously_skip_permissions", true, "timeout_sec", 60)));
-        request.set("secrets", JSON.valueToTree(new DispatchSecrets(EncryptionKey.parse(ENCRYPTION_KEY))
-                .seal(run, Map.of("ANTHROPIC_API_KEY", API_KEY))));
+        request.set("secrets", JSON.valueToTree(new DispatchSecrets(EncryptionKey.parse(ENCRYPTION_KEY).dispatchKey())
+                .seal(company, agent, run, Map.of("ANTHROPIC_API_KEY", API_KEY))));
 
         JsonNode end = publishAndAwait(run, request);
         String output = end.path("output").asText();
@@ -183,9 +184,10 @@ class SandboxEgressEndToEndTest {
     /** Publishes a run request for a docker agent on the egress network and waits for its terminal status. */
     private JsonNode runInSandbox(UUID company, String script) throws Exception {
         UUID run = UUID.randomUUID();
+        UUID agent = UUID.randomUUID();
         var request = JSON.createObjectNode()
                 .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
-                .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())
+                .put("company_id", company.toString()).put("agent_id", agent.toString())
                 .put("adapter_type", "docker").put("requested_at", Instant.now().toString());
         request.set("adapter_config", JSON.valueToTree(Map.of("image", image, "network", EgressNetworkResource.NETWORK,
                 "command", List.of("/bin/sh", "-c", script), "timeout_sec", 60)));

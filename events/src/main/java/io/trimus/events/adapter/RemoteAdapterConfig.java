@@ -1,6 +1,7 @@
 package io.trimus.events.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trimus.events.RunRequested;
 
 import java.util.List;
 import java.util.Set;
@@ -28,6 +29,15 @@ public record RemoteAdapterConfig(String workerTag, AdapterType adapterType, Jso
     @Override
     public List<SecretNeed> secretNeeds() {
         return AdapterConfigs.parse(adapterType, adapterConfig).secretNeeds();
+    }
+
+    /**
+     * The run as a worker receives it: the outer request with this inner adapter type and config (what run-service's
+     * issuer MAC covers, and what the dispatcher publishes); secrets and issuer MAC unchanged.
+     */
+    public RunRequested inner(RunRequested outer) {
+        return new RunRequested(outer.id(), outer.runId(), outer.companyId(), outer.agentId(), adapterType.wireName(),
+                adapterConfig, outer.issue(), outer.input(), outer.requestedAt(), outer.secrets(), outer.issuerMac());
     }
 
     /**

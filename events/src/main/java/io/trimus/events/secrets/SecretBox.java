@@ -65,7 +65,7 @@ public final class SecretBox {
     /** A ciphertext that does not open: another key, another context, or altered bytes. */
     public static final class WrongKeyException extends RuntimeException {
         public WrongKeyException() {
-            super("the secret does not decrypt with this TRIMUS_ENCRYPTION_KEY (another key, or altered data)",
+            super("the secret does not decrypt with this key (another key, another place, or altered data)",
                     null, false, false);
         }
     }

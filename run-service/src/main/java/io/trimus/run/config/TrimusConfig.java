@@ -21,7 +21,9 @@ public interface TrimusConfig {
 
     /**
      * The key company secrets are encrypted with, 32 random bytes as base64 or hex (TRIMUS_ENCRYPTION_KEY); no
-     * default: the service refuses to start without a strong one. The adapter service needs the same value.
+     * default: the service refuses to start without a strong one. The dispatch key that seals run secrets in transit
+     * and signs remote runs is derived from it; the adapter service needs the same value (or that dispatch key), a
+     * worker only the dispatch key.
      */
     Optional<String> encryptionKey();
 

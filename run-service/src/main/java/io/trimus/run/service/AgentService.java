@@ -14,6 +14,7 @@ import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LocalAdaptersGate;
+import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.repository.AgentRepository;
@@ -23,17 +24,22 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** Registers agents after checking their adapter_config against the adapter's contract; nothing invalid is stored. */
+/**
+ * Registers agents after checking their adapter_config against the adapter's contract, and a remote agent's worker tag
+ * against its company's grants; nothing invalid is stored.
+ */
 @ApplicationScoped
 public class AgentService {
     private final AgentRepository agents;
     private final CompanyService companies;
     private final TrimusConfig config;
+    private final WorkerTagService workerTags;
 
-    AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config) {
+    AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config, WorkerTagService workerTags) {
         this.agents = agents;
         this.companies = companies;
         this.config = config;
+        this.workerTags = workerTags;
     }
 
     @WithTransaction
@@ -44,7 +50,11 @@ public class AgentService {
         } catch (ProblemException e) {
             return Uni.createFrom().failure(e);
         }
-        return companies.get(companyId).flatMap(company -> agents.persist(agent));
+        return companies.get(companyId)
+                .call(company -> agent.adapterType.equals(AdapterType.REMOTE.wireName())
+                        ? workerTags.requireGranted(companyId, RemoteAdapterConfig.parse(agent.adapterConfig).workerTag())
+                        : Uni.createFrom().voidItem())
+                .flatMap(company -> agents.persist(agent));
     }
 
     @WithSession

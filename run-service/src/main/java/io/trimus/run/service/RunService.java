@@ -51,10 +51,12 @@ public class RunService {
     private final TrimusConfig config;
     private final SecretService secrets;
     private final SecretCipher cipher;
+    private final WorkerTagService workerTags;
 
     RunService(AgentService agents, CompanyService companies, RunRepository runs,
                ProcessedEventRepository processedEvents, Outbox outbox, TrimusConfig config,
-               SecretService secrets, SecretCipher cipher) {
+               SecretService secrets, SecretCipher cipher, WorkerTagService workerTags) {
+        this.workerTags = workerTags;
         this.secrets = secrets;
         this.cipher = cipher;
         this.agents = agents;
@@ -68,7 +70,8 @@ public class RunService {
     /**
      * Queues a run of the agent; the run and its run.requested event commit together. Every part of the request is
      * bounded and the whole event must fit one Kafka record, so a request the relay could never publish is refused
-     * here (400 naming the field, or 413) and nothing is stored.
+     * here (400 naming the field, or 413) and nothing is stored. A remote agent's run needs its worker tag still
+     * granted to the company (400 naming adapter_config.worker_tag otherwise) and carries run-service's issuer MAC.
      */
     @WithTransaction
     public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
@@ -76,15 +79,35 @@ public class RunService {
         if (oversized != null) {
             return Uni.createFrom().failure(oversized);
         }
-        return agents.get(companyId, agentId).flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
-            Run run = queued(agent, issue, input);
-            RunRequested event = new RunRequested(UUID.randomUUID(), run.id, companyId, agentId, agent.adapterType,
-                    agent.adapterConfig, issue, input, run.queuedAt, cipher.sealForDispatch(run.id, plain));
-            return runs.persist(run)
-                    .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id, event)
-                            .onFailure(Outbox.EventTooLarge.class)
-                            .transform(e -> tooLargeForKafka((Outbox.EventTooLarge) e)));
-        }));
+        return agents.get(companyId, agentId).call(this::tagStillGranted)
+                .flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
+                    Run run = queued(agent, issue, input);
+                    RunRequested event = issued(new RunRequested(UUID.randomUUID(), run.id, companyId, agentId,
+                            agent.adapterType, agent.adapterConfig, issue, input, run.queuedAt,
+                            cipher.sealForDispatch(companyId, agentId, run.id, plain)));
+                    return runs.persist(run)
+                            .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id,
+                                            event)
+                                    .onFailure(Outbox.EventTooLarge.class)
+                                    .transform(e -> tooLargeForKafka((Outbox.EventTooLarge) e)));
+                }));
+    }
+
+    private Uni<Void> tagStillGranted(Agent agent) {
+        if (!AdapterType.REMOTE.wireName().equals(agent.adapterType)) {
+            return Uni.createFrom().voidItem();
+        }
+        return workerTags.requireGranted(agent.companyId,
+                RemoteAdapterConfig.parse(agent.adapterConfig).workerTag());
+    }
+
+    /** A remote agent's request with run-service's MAC over the run as its worker will receive it; others as they are. */
+    private RunRequested issued(RunRequested event) {
+        if (!AdapterType.REMOTE.wireName().equals(event.adapterType())) {
+            return event;
+        }
+        RemoteAdapterConfig remote = RemoteAdapterConfig.parse(event.adapterConfig());
+        return event.withIssuerMac(cipher.issuerMac(remote.inner(event), remote.workerTag()));
     }
 
     /** The first part of a run request over its limit, as a 400 naming it; null when every part fits. */

@@ -1,9 +1,11 @@
 package io.trimus.run.service;
 
 import io.quarkus.runtime.Startup;
+import io.trimus.events.RunRequested;
 import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.events.secrets.SecretBox;
+import io.trimus.events.secrets.TaskMacs;
 import io.trimus.run.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +14,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The keys of run-service, from TRIMUS_ENCRYPTION_KEY: one for secrets at rest, one for sealing them into a dispatch.
+ * The keys of run-service, from TRIMUS_ENCRYPTION_KEY: one for secrets at rest, and the dispatch key (what workers are
+ * given) for sealing secrets into a dispatch and for the issuer MAC of remote runs.
  * Created at boot, so a missing or weak key stops the service with a sentence instead of failing the first secret.
  */
 @Startup
@@ -22,6 +25,7 @@ public class SecretCipher {
 
     private final SecretBox atRest;
     private final DispatchSecrets dispatch;
+    private final TaskMacs macs;
 
     @Inject
     public SecretCipher(TrimusConfig config) {
@@ -30,7 +34,8 @@ public class SecretCipher {
 
     public SecretCipher(EncryptionKey key) {
         this.atRest = new SecretBox(key.derive(AT_REST));
-        this.dispatch = new DispatchSecrets(key);
+        this.dispatch = new DispatchSecrets(key.dispatchKey());
+        this.macs = new TaskMacs(key.dispatchKey());
     }
 
     /** The stored form of a company secret's value. */
@@ -47,9 +52,14 @@ public class SecretCipher {
         return atRest.open(ciphertext, context(companyId, name));
     }
 
-    /** The values sealed for one run's run.requested event. */
-    public Map<String, String> sealForDispatch(UUID runId, Map<String, String> plain) {
-        return dispatch.seal(runId, plain);
+    /** The values sealed for one run's run.requested event, bound to its company, agent and run. */
+    public Map<String, String> sealForDispatch(UUID companyId, UUID agentId, UUID runId, Map<String, String> plain) {
+        return dispatch.seal(companyId, agentId, runId, plain);
+    }
+
+    /** run-service's MAC of a remote run as its worker receives it, for the tag granted to its company. */
+    public String issuerMac(RunRequested asTheWorkerGetsIt, String workerTag) {
+        return macs.issue(asTheWorkerGetsIt, workerTag);
     }
 
     private static String context(UUID companyId, String name) {

@@ -88,21 +88,28 @@ class SecretCipherTest {
     }
 
     @Test
-    void aDispatchSealOpensOnlyForItsRunAndKeyAndNotAsAStoredSecret() {
+    void aDispatchSealOpensOnlyForItsCompanyAgentRunAndKeyAndNotAsAStoredSecret() {
         EncryptionKey key = randomKey();
         SecretCipher cipher = new SecretCipher(key);
+        UUID agent = UUID.randomUUID();
         UUID run = UUID.randomUUID();
-        Map<String, String> sealed = cipher.sealForDispatch(run, Map.of("ANTHROPIC_API_KEY", "sk-ant-secret"));
+        Map<String, String> sealed = cipher.sealForDispatch(COMPANY, agent, run,
+                Map.of("ANTHROPIC_API_KEY", "sk-ant-secret"));
+        DispatchSecrets worker = new DispatchSecrets(key.dispatchKey());
 
         assertThat(sealed.get("ANTHROPIC_API_KEY")).doesNotContain("sk-ant-secret");
-        assertThat(new DispatchSecrets(key).open(run, sealed)).containsExactly(Map.entry("ANTHROPIC_API_KEY",
+        assertThat(worker.open(COMPANY, agent, run, sealed)).containsExactly(Map.entry("ANTHROPIC_API_KEY",
                 "sk-ant-secret"));
-        assertThatThrownBy(() -> new DispatchSecrets(key).open(UUID.randomUUID(), sealed))
+        assertThatThrownBy(() -> worker.open(COMPANY, agent, UUID.randomUUID(), sealed))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
-        assertThatThrownBy(() -> new DispatchSecrets(randomKey()).open(run, sealed))
+        assertThatThrownBy(() -> worker.open(COMPANY, UUID.randomUUID(), run, sealed))
+                .isInstanceOf(SecretBox.WrongKeyException.class);
+        assertThatThrownBy(() -> worker.open(UUID.randomUUID(), agent, run, sealed))
+                .isInstanceOf(SecretBox.WrongKeyException.class);
+        assertThatThrownBy(() -> new DispatchSecrets(randomKey().dispatchKey()).open(COMPANY, agent, run, sealed))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
         // renamed to another variable: does not open either
-        assertThatThrownBy(() -> new DispatchSecrets(key).open(run,
+        assertThatThrownBy(() -> worker.open(COMPANY, agent, run,
                 Map.of("OPENAI_API_KEY", sealed.get("ANTHROPIC_API_KEY"))))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
     }

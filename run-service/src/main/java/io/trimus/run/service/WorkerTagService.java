@@ -1,0 +1,81 @@
+package io.trimus.run.service;
+
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.adapter.RemoteAdapterConfig;
+import io.trimus.run.repository.CompanyWorkerTag;
+import io.trimus.run.repository.CompanyWorkerTagRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The operator's grants of worker tags to companies. A remote agent may name only a tag its company holds, checked when
+ * the agent is written and again when each run is accepted, so a revoked grant stops new runs at once.
+ */
+@ApplicationScoped
+public class WorkerTagService {
+    private final CompanyWorkerTagRepository grants;
+    private final CompanyService companies;
+
+    WorkerTagService(CompanyWorkerTagRepository grants, CompanyService companies) {
+        this.grants = grants;
+        this.companies = companies;
+    }
+
+    /** Grants the tag to the company; granting it again changes nothing (the first grant's time stays). */
+    @WithTransaction
+    public Uni<CompanyWorkerTag> grant(UUID companyId, String tag) {
+        if (!isTag(tag)) {
+            return Uni.createFrom().failure(badTag());
+        }
+        return companies.get(companyId)
+                .call(company -> grants.grantIfAbsent(companyId, tag))
+                .flatMap(company -> grants.grantOf(companyId, tag));
+    }
+
+    /** Revokes the grant: the company's remote agents on the tag can no longer be written or started. */
+    @WithTransaction
+    public Uni<Void> revoke(UUID companyId, String tag) {
+        if (!isTag(tag)) {
+            return Uni.createFrom().failure(badTag());
+        }
+        return companies.get(companyId).flatMap(company -> grants.grantOf(companyId, tag))
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", "worker tag " + tag
+                        + " is not granted to company " + companyId, null, null))
+                .flatMap(grant -> grants.delete(grant));
+    }
+
+    /** The company's grants, by tag. */
+    @WithSession
+    public Uni<List<CompanyWorkerTag>> list(UUID companyId) {
+        return companies.get(companyId).flatMap(company -> grants.listInCompany(companyId));
+    }
+
+    /**
+     * Succeeds when the company holds the tag, else fails with a 400 problem naming
+     * {@code adapter_config.worker_tag}. Joins the caller's session.
+     */
+    Uni<Void> requireGranted(UUID companyId, String tag) {
+        return grants.grantOf(companyId, tag).flatMap(grant -> grant != null ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(notGranted(companyId, tag)));
+    }
+
+    static ProblemException notGranted(UUID companyId, String tag) {
+        return ProblemException.invalid("adapter_config.worker_tag", "\"" + tag + "\" is not granted to this"
+                + " company: the operator grants worker tags with PUT /api/companies/" + companyId + "/worker-tags/"
+                + tag);
+    }
+
+    private static boolean isTag(String tag) {
+        return tag != null && RemoteAdapterConfig.TAG.matcher(tag).matches();
+    }
+
+    private static ProblemException badTag() {
+        return ProblemException.invalid("tag", "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a"
+                + " letter or digit");
+    }
+}
