@@ -54,10 +54,16 @@ public class DockerContainerRunner {
 
     /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes) {
+        this(docker, reporter, host, outputMaxBytes, false);
+    }
+
+    /** As above, with TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER given. */
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
+                                 boolean allowUnboundedWritableLayer) {
         this(docker, reporter, host, outputMaxBytes, new SandboxAttachment(docker,
                 new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
                 new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.empty())));
+                new ResolverProbe(Optional.empty())), allowUnboundedWritableLayer);
     }
 
     /** A runner that refuses writable runs the engine cannot bound (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER off). */

@@ -40,7 +40,7 @@ public class StaleRuns {
         long maxTimeoutSec = config.docker().maxTimeoutSec();
         if (config.run().staleAfter().toSeconds() <= maxTimeoutSec) {
             LOG.warnf("TRIMUS_RUN_STALE_AFTER (%s) is not longer than TRIMUS_DOCKER_MAX_TIMEOUT_SEC (%d s): a run"
-                    + " allowed to take that long would be ended FAILED as stale", config.run().staleAfter(),
+                    + " allowed to take that long would be ended FAILED as stale", human(config.run().staleAfter()),
                     maxTimeoutSec);
         }
     }
