@@ -224,6 +224,21 @@ class CliSandboxTest {
         bus.awaitEnd(run.runId(), END);
     }
 
+    @Test
+    void aSandboxThatSetsNoMemoryOrCpusGetsTheOperatorsDefaultsAndARotatedLog() {
+        RunRequested run = claude(Map.of(), "@sleep 300");
+        bus.request(run);
+        HostConfig host = Engine.awaitRunning(run.runId()).getHostConfig();
+
+        assertThat(host.getMemory()).as("TRIMUS_DOCKER_DEFAULT_MEMORY").isEqualTo(1L << 30);
+        assertThat(host.getMemorySwap()).isEqualTo(1L << 30);
+        assertThat(host.getNanoCPUs()).as("TRIMUS_DOCKER_DEFAULT_CPUS").isEqualTo(1_000_000_000L);
+        assertThat(host.getLogConfig().getType().getType()).isEqualTo("json-file");
+        assertThat(host.getLogConfig().getConfig()).isEqualTo(Map.of("max-size", "10m", "max-file", "2"));
+        bus.cancel(run);
+        bus.awaitEnd(run.runId(), END);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "the root is read-only        | touch /pwned 2>&1; touch /usr/local/bin/claude 2>&1 | Read-only file system",

@@ -3,6 +3,7 @@ package io.trimus.adapter;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Statistics;
 import io.quarkus.test.common.TestResourceScope;
@@ -20,6 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -34,6 +38,7 @@ import java.util.stream.Collectors;
 import static io.trimus.adapter.support.Runs.sh;
 import static io.trimus.events.RunState.CANCELLED;
 import static io.trimus.events.RunState.FAILED;
+import static io.trimus.events.RunState.RUNNING;
 import static io.trimus.events.RunState.SUCCEEDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -169,6 +174,16 @@ class DockerHardeningTest {
 
         assertThat(container.getHostConfig().getReadonlyRootfs()).isFalse();
         assertThat(container.getHostConfig().getTmpFs()).isNullOrEmpty();
+        // bounded where the storage driver can do it; elsewhere (overlay2 on ext4) only because the test profile sets
+        // TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER, and RUNNING says so (WritableLayerQuotaTest: refused otherwise)
+        Map<String, String> quota = container.getHostConfig().getStorageOpt();
+        if (quota == null || quota.isEmpty()) {
+            assertThat(bus.await(run.runId(), RUNNING).notes()).contains("the writable root filesystem has no size"
+                    + " limit: the Docker engine's storage driver cannot enforce one"
+                    + " (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER=true)");
+        } else {
+            assertThat(quota).isEqualTo(Map.of("size", "1g"));
+        }
 
         bus.cancel(run);
         RunStatusChanged end = bus.awaitEnd(run.runId(), Duration.ofSeconds(30));
@@ -257,6 +272,21 @@ class DockerHardeningTest {
     }
 
     @Test
+    void aRunThatSetsNoMemoryOrCpusGetsTheOperatorsDefaults() {
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh("exec sleep 300")));
+        bus.request(run);
+        HostConfig host = Engine.awaitRunning(run.runId()).getHostConfig();
+
+        // TRIMUS_DOCKER_DEFAULT_MEMORY (1g, swap pinned to it) and TRIMUS_DOCKER_DEFAULT_CPUS (1): never unlimited
+        assertThat(host.getMemory()).isEqualTo(1024 * MIB);
+        assertThat(host.getMemorySwap()).isEqualTo(1024 * MIB);
+        assertThat(host.getNanoCPUs()).isEqualTo(1_000_000_000L);
+
+        bus.cancel(run);
+        assertThat(bus.awaitEnd(run.runId(), Duration.ofSeconds(30)).status()).isEqualTo(CANCELLED);
+    }
+
+    @Test
     void cpusBecomeACfsQuota() {
         assertThat(sleeper().getHostConfig().getNanoCPUs()).isEqualTo(500_000_000L);
 
@@ -264,6 +294,61 @@ class DockerHardeningTest {
                 sh("cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us")));
 
         assertThat(end.output()).isEqualTo("25000\n100000\n");
+    }
+
+    // --- disk: the log --------------------------------------------------------------------------------------
+
+    @Test
+    void aChattyContainersLogStaysUnderItsCapOnDisk() throws Exception {
+        // 40 MiB of output, twice the cap of TRIMUS_DOCKER_LOG_MAX_SIZE (10m) x TRIMUS_DOCKER_LOG_MAX_FILE (2)
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh(
+                "yes \"$(printf '%0990d' 0)\" | head -c 41943040; echo chatted; exec sleep 300")));
+        bus.request(run);
+        InspectContainerResponse container = Engine.awaitRunning(run.runId());
+        assertThat(container.getHostConfig().getLogConfig().getType().getType()).isEqualTo("json-file");
+        assertThat(container.getHostConfig().getLogConfig().getConfig())
+                .isEqualTo(Map.of("max-size", "10m", "max-file", "2"));
+
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> lastLines(container.getId()).contains("chatted"));
+
+        // the test runs on the engine's host as root: the files the engine keeps, as they are on its disk
+        Path log = Path.of(container.getLogPath());
+        long onDisk = 0;
+        try (var files = Files.list(log.getParent())) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith(log.getFileName().toString()))
+                    .toList()) {
+                onDisk += Files.size(file);
+            }
+        }
+        // json-file rotates once a file passes max-size: at most one line (~1 KiB of JSON) beyond each file's cap
+        assertThat(onDisk).isGreaterThan(10 * MIB).isLessThanOrEqualTo(20 * MIB + 64 * 1024);
+
+        bus.cancel(run);
+        RunStatusChanged end = bus.awaitEnd(run.runId(), Duration.ofSeconds(30));
+        assertThat(end.status()).isEqualTo(CANCELLED);
+        assertThat(end.output()).endsWith("chatted\n");
+    }
+
+    /** The container's last lines, read through the engine without reading the whole log each time. */
+    private static String lastLines(String containerId) throws InterruptedException {
+        StringBuilder out = new StringBuilder();
+        try (var callback = Engine.docker().logContainerCmd(containerId).withStdOut(true).withTail(3)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        synchronized (out) {
+                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        }
+                    }
+                })) {
+            callback.awaitCompletion(10, TimeUnit.SECONDS);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        synchronized (out) {
+            return out.toString();
+        }
     }
 
     // --- network -------------------------------------------------------------------------------------------

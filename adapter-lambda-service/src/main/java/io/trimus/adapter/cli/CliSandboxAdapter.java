@@ -44,6 +44,8 @@ public abstract class CliSandboxAdapter implements Adapter {
         this.type = type;
         this.dockerDefaults = DockerDefaults.from(config.docker());
         this.sandboxDefaults = SandboxDefaults.from(config.sandbox());
+        dockerDefaults.limits().checkDefaults("TRIMUS_SANDBOX_PIDS_LIMIT", sandboxDefaults.pidsLimit(),
+                "TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC", sandboxDefaults.timeoutSec());
         this.egressNetwork = config.egress().network().name();
         this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
         this.executor = executor;
@@ -59,7 +61,9 @@ public abstract class CliSandboxAdapter implements Adapter {
     @Override
     public void validate(RunRequested request) {
         EngineRequirement.require(engine, type);
-        ContainerUser.check(CliAdapterConfig.parse(type, request.adapterConfig()).user(), dockerDefaults.allowRoot());
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        ContainerUser.check(agent.user(), dockerDefaults.allowRoot());
+        dockerDefaults.limits().ceilings().check(agent);
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");

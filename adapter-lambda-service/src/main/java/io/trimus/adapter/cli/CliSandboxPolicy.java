@@ -21,10 +21,10 @@ public final class CliSandboxPolicy {
 
     /**
      * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
-     * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, and an
-     * environment of exactly the provider key, the run context, HOME=/tmp and IS_SANDBOX=1. The CLI is the
-     * container's ENTRYPOINT: an agent's own image cannot keep an ENTRYPOINT that wraps or skips the invocation the
-     * guardrail decided.
+     * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, the docker
+     * adapter's memory and CPU defaults and log cap, and an environment of exactly the provider key, the run context,
+     * HOME=/tmp and IS_SANDBOX=1. The CLI is the container's ENTRYPOINT: an agent's own image cannot keep an
+     * ENTRYPOINT that wraps or skips the invocation the guardrail decided.
      *
      * @param secrets the opened secrets of the run, by the variable they become
      */
@@ -37,6 +37,7 @@ public final class CliSandboxPolicy {
         tmpfs.put(ContainerPolicy.WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
+        long memory = ContainerPolicy.memoryBytes(agent.memoryBytes(), defaults);
 
         Map<String, String> env = new LinkedHashMap<>(secrets);
         env.putAll(RunContext.env(run));
@@ -45,9 +46,10 @@ public final class CliSandboxPolicy {
 
         return new ContainerPolicy(ContainerPolicy.NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
                 : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),
-                ContainerPolicy.securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
-                ContainerPolicy.nanoCpus(agent.cpus()), egressNetwork, agent.user(), Collections.unmodifiableMap(env),
-                ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec), null, secrets.keySet(),
-                cli.notes()).commandAsEntrypoint();
+                ContainerPolicy.securityOpts(defaults), pids, memory, memory,
+                ContainerPolicy.nanoCpus(ContainerPolicy.cpus(agent.cpus(), defaults)), egressNetwork, agent.user(),
+                Collections.unmodifiableMap(env), ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec),
+                null, secrets.keySet(), cli.notes(), null, defaults.disk().logOptions(), null)
+                .commandAsEntrypoint();
     }
 }

@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
  * @param instance     TRIMUS_DOCKER_INSTANCE, labelled on every container
  * @param allowedNetworks TRIMUS_DOCKER_ALLOWED_NETWORKS
  * @param allowRoot    TRIMUS_DOCKER_ALLOW_ROOT
+ * @param limits       the ceilings on what an agent may ask for, and the memory and CPUs of one that asks for none
+ * @param disk         the log and writable-layer caps
  */
 public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec,
-                             String instance, AllowedNetworks allowedNetworks, boolean allowRoot) {
+                             String instance, AllowedNetworks allowedNetworks, boolean allowRoot,
+                             ContainerLimits limits, DiskLimits disk) {
 
     /** Always first among a container's security options; no configuration may switch it off. */
     public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
@@ -43,9 +46,13 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
     public static final List<String> UNCONFINED = List.of(NO_NEW_PRIVILEGES + "=false", "seccomp=unconfined",
             "apparmor=unconfined", "label=disable", "systempaths=unconfined");
 
-    /** Defaults of the instance named {@value #DEFAULT_INSTANCE}, the default networks and no root. */
+    /**
+     * Defaults of the instance named {@value #DEFAULT_INSTANCE}, the default networks, no root, and the default limits
+     * and disk caps.
+     */
     public DockerDefaults(long pidsLimit, String tmpfsSize, List<String> securityOpts, int timeoutSec) {
-        this(pidsLimit, tmpfsSize, securityOpts, timeoutSec, DEFAULT_INSTANCE, DEFAULT_NETWORKS, false);
+        this(pidsLimit, tmpfsSize, securityOpts, timeoutSec, DEFAULT_INSTANCE, DEFAULT_NETWORKS, false,
+                ContainerLimits.DEFAULTS, DiskLimits.DEFAULTS);
     }
 
     /** A tmpfs size as Docker takes it: a number with an optional k, m or g. */
@@ -78,6 +85,10 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
         if (allowedNetworks == null) {
             throw new IllegalArgumentException("TRIMUS_DOCKER_ALLOWED_NETWORKS is required");
         }
+        if (limits == null || disk == null) {
+            throw new IllegalArgumentException("the container limits and disk caps are required");
+        }
+        limits.checkDefaults("TRIMUS_DOCKER_PIDS_LIMIT", pidsLimit, "TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC", timeoutSec);
         if (instance == null || !instance.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}")) {
             throw new IllegalArgumentException("TRIMUS_DOCKER_INSTANCE must be 1-63 letters, digits, '.', '_' or"
                     + " '-', got '" + instance + "'");
@@ -91,7 +102,8 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
         List<String> opts = config.securityOpts().orElse(List.of()).stream()
                 .map(String::trim).filter(o -> !o.isEmpty()).map(DockerDefaults::inlineSeccompProfile).toList();
         return new DockerDefaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec(),
-                config.instance(), new AllowedNetworks(config.allowedNetworks()), config.allowRoot());
+                config.instance(), new AllowedNetworks(config.allowedNetworks()), config.allowRoot(),
+                ContainerLimits.from(config), DiskLimits.from(config));
     }
 
     /**

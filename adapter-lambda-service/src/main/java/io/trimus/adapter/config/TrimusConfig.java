@@ -248,6 +248,74 @@ public interface TrimusConfig {
         @WithDefault("false")
         boolean allowRoot();
 
+        /**
+         * Longest adapter_config.timeout_sec a docker or *_sandbox agent may ask for; a run asking more is REJECTED
+         * (run-service refuses such an agent with 400). TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC and
+         * TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC may not exceed it (TRIMUS_DOCKER_MAX_TIMEOUT_SEC, 10 to 86400, default 3600).
+         */
+        @WithDefault("3600")
+        int maxTimeoutSec();
+
+        /**
+         * Highest adapter_config.pids_limit a container agent may ask for, else REJECTED; the default pids limits may
+         * not exceed it (TRIMUS_DOCKER_MAX_PIDS, default 1024).
+         */
+        @WithDefault("1024")
+        long maxPids();
+
+        /**
+         * Largest adapter_config.memory a container agent may ask for, else REJECTED; TRIMUS_DOCKER_DEFAULT_MEMORY may
+         * not exceed it (TRIMUS_DOCKER_MAX_MEMORY, default 4g).
+         */
+        @WithDefault("4g")
+        String maxMemory();
+
+        /**
+         * Most adapter_config.cpus a container agent may ask for, else REJECTED; TRIMUS_DOCKER_DEFAULT_CPUS may not
+         * exceed it (TRIMUS_DOCKER_MAX_CPUS, default 2).
+         */
+        @WithDefault("2")
+        double maxCpus();
+
+        /**
+         * Memory limit (swap pinned to it) of a docker or *_sandbox container whose agent sets no memory
+         * (TRIMUS_DOCKER_DEFAULT_MEMORY, default 1g).
+         */
+        @WithDefault("1g")
+        String defaultMemory();
+
+        /** CPU limit of a container whose agent sets no cpus (TRIMUS_DOCKER_DEFAULT_CPUS, default 1). */
+        @WithDefault("1")
+        double defaultCpus();
+
+        /**
+         * Largest log file of a container before the engine rotates it: every container logs with the json-file
+         * driver, whatever the engine's default, so its output on disk stays under TRIMUS_DOCKER_LOG_MAX_SIZE times
+         * TRIMUS_DOCKER_LOG_MAX_FILE (TRIMUS_DOCKER_LOG_MAX_SIZE, a size like 10m, default 10m).
+         */
+        @WithDefault("10m")
+        String logMaxSize();
+
+        /** Log files kept per container, the current one included (TRIMUS_DOCKER_LOG_MAX_FILE, 1 to 100, default 2). */
+        @WithDefault("2")
+        int logMaxFile();
+
+        /**
+         * Disk a docker agent with {@code "writable": true} may write to its root filesystem, set as the engine's
+         * storage quota ({@code --storage-opt size=}); only some storage drivers can enforce one (overlay2 on xfs
+         * mounted with pquota, btrfs, zfs, devicemapper) (TRIMUS_DOCKER_WRITABLE_LAYER_SIZE, default 1g).
+         */
+        @WithDefault("1g")
+        String writableLayerSize();
+
+        /**
+         * Whether a writable run may go ahead without a size limit when the engine's storage driver cannot enforce
+         * TRIMUS_DOCKER_WRITABLE_LAYER_SIZE (overlay2 on ext4, the common case); without it such runs are REJECTED
+         * and only read-only roots run (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER, default false).
+         */
+        @WithDefault("false")
+        boolean allowUnboundedWritableLayer();
+
         /** Size of the writable {@code /tmp} tmpfs on the read-only root (TRIMUS_DOCKER_TMPFS_SIZE, default 64m). */
         @WithDefault("64m")
         String tmpfsSize();

@@ -2,6 +2,7 @@ package io.trimus.adapter.docker;
 
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
@@ -31,9 +32,9 @@ import java.util.Set;
  * @param capDrop      capabilities dropped: always {@code ALL}
  * @param securityOpts {@code no-new-privileges} always, then each TRIMUS_DOCKER_SECURITY_OPTS entry
  * @param pidsLimit    the agent's pids_limit, else TRIMUS_DOCKER_PIDS_LIMIT
- * @param memoryBytes  the agent's memory limit, or null for none
+ * @param memoryBytes  the agent's memory limit, else TRIMUS_DOCKER_DEFAULT_MEMORY
  * @param memorySwapBytes equal to memoryBytes, so the container gets no swap beyond its memory limit
- * @param nanoCpus     the agent's cpus in billionths, or null for none
+ * @param nanoCpus     the agent's cpus in billionths, else TRIMUS_DOCKER_DEFAULT_CPUS
  * @param network      the agent's network, {@code none} by default
  * @param user         the agent's {@code uid[:gid]}, or null: then the image's USER when it is not root, else
  *                     {@link ContainerUser#DEFAULT} (decided by the runner, which inspects the image)
@@ -45,13 +46,17 @@ import java.util.Set;
  * @param notes        policy decisions reported with RUNNING (e.g. SEC-015)
  * @param entrypoint   argv replacing the image's ENTRYPOINT, so {@link #command} is all that runs; null keeps the
  *                     image's (a docker agent's image is its own choice)
+ * @param logOptions   options of the json-file log driver: rotated at TRIMUS_DOCKER_LOG_MAX_SIZE, at most
+ *                     TRIMUS_DOCKER_LOG_MAX_FILE files
+ * @param writableLayerSize the storage quota of a writable root (TRIMUS_DOCKER_WRITABLE_LAYER_SIZE); null for a
+ *                     read-only root, or for a writable one the engine cannot bound where the operator allows that
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
                               String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
                               SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
-                              List<String> entrypoint) {
+                              List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -73,16 +78,10 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         secretEnv = Set.copyOf(secretEnv);
         notes = List.copyOf(notes);
         entrypoint = entrypoint == null ? null : List.copyOf(entrypoint);
-    }
-
-    /** A policy that keeps the image's ENTRYPOINT. */
-    public ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
-                           Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
-                           long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
-                           String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
-                           SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes) {
-        this(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit, memoryBytes, memorySwapBytes,
-                nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv, notes, null);
+        logOptions = Map.copyOf(logOptions);
+        if (readOnlyRoot && writableLayerSize != null) {
+            throw new IllegalArgumentException("a read-only root has no writable layer to bound");
+        }
     }
 
     /** The policy of one run of a docker agent. */
@@ -92,15 +91,26 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 + defaults.tmpfsSize()) : Map.of();
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();
+        long memory = memoryBytes(agent.memoryBytes(), defaults);
 
         Map<String, String> env = new LinkedHashMap<>(agent.env());
         env.putAll(RunContext.env(run));
 
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
-                List.of("ALL"), securityOpts(defaults), pids, agent.memoryBytes(), agent.memoryBytes(),
-                nanoCpus(agent.cpus()), agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
+                List.of("ALL"), securityOpts(defaults), pids, memory, memory, nanoCpus(cpus(agent.cpus(), defaults)),
+                agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
                 agent.user(), Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
-                List.of());
+                List.of(), null, defaults.disk().logOptions(), readOnly ? null : defaults.disk().writableLayerSize());
+    }
+
+    /** The agent's memory limit, else TRIMUS_DOCKER_DEFAULT_MEMORY: no container runs without one. */
+    public static long memoryBytes(Long asked, DockerDefaults defaults) {
+        return asked != null ? asked : defaults.limits().defaultMemoryBytes();
+    }
+
+    /** The agent's cpus, else TRIMUS_DOCKER_DEFAULT_CPUS: no container runs without a CPU quota. */
+    public static double cpus(Double asked, DockerDefaults defaults) {
+        return asked != null ? asked : defaults.limits().defaultCpus();
     }
 
     /**
@@ -110,14 +120,14 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint);
+                notes, entrypoint, logOptions, writableLayerSize);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
     public ContainerPolicy runningAs(String decidedUser) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint);
+                notes, entrypoint, logOptions, writableLayerSize);
     }
 
     /**
@@ -127,7 +137,19 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy commandAsEntrypoint() {
         return new ContainerPolicy(name, image, command.subList(1, command.size()), readOnlyRoot, tmpfs, capDrop,
                 securityOpts, pidsLimit, memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout,
-                sandbox, secretEnv, notes, List.of(command.get(0)));
+                sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize);
+    }
+
+    /**
+     * This policy with its writable root left unbounded, where the engine's storage driver cannot bound it and the
+     * operator allows that (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER); the RUNNING report says so.
+     */
+    public ContainerPolicy withUnboundedWritableLayer(String note) {
+        List<String> noted = new ArrayList<>(notes);
+        noted.add(note);
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
+                noted, entrypoint, logOptions, null);
     }
 
     /**
@@ -171,9 +193,9 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return Collections.unmodifiableMap(labels);
     }
 
-    /** Docker's NanoCPUs for a cpus value; null for no limit. */
-    public static Long nanoCpus(Double cpus) {
-        return cpus == null ? null : Math.round(cpus * 1_000_000_000d);
+    /** Docker's NanoCPUs for a cpus value. */
+    public static long nanoCpus(double cpus) {
+        return Math.round(cpus * 1_000_000_000d);
     }
 
     /** The Docker host settings carrying this policy. */
@@ -188,6 +210,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 .withMemorySwap(memorySwapBytes)
                 .withNanoCPUs(nanoCpus)
                 .withNetworkMode(network)
+                .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, logOptions))
+                .withStorageOpt(writableLayerSize == null ? null : Map.of("size", writableLayerSize))
                 .withPrivileged(false);
         return sandbox == null ? host : host.withDns(sandbox.dns());
     }

@@ -45,8 +45,10 @@ public class DockerAdapter implements Adapter {
 
     /**
      * The engine, the contract, then the operator's choices: the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS
-     * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name) and root needs
-     * TRIMUS_DOCKER_ALLOW_ROOT. The runner inspects the network itself before the container exists.
+     * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name), root needs
+     * TRIMUS_DOCKER_ALLOW_ROOT, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings (which
+     * the operator may have lowered since the agent was created). The runner inspects the network itself before the
+     * container exists.
      */
     @Override
     public void validate(RunRequested request) {
@@ -54,6 +56,7 @@ public class DockerAdapter implements Adapter {
         defaults.allowedNetworks().checkDocker(request.adapterConfig());
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
         ContainerUser.check(config.user(), defaults.allowRoot());
+        defaults.limits().ceilings().check(config);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.engine.EngineErrors;
+import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The blocking life of one docker run: network allowed? → (egress network: reserve the sandbox address) → create
- * (deterministic name) → (egress network: register the sandbox with egress-service) → start → RUNNING → wait with
+ * (deterministic name; a writable root bounded in size, else REJECTED unless the operator allows it unbounded) → (egress network: register the sandbox with egress-service) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
@@ -42,27 +43,42 @@ public class DockerContainerRunner {
     private final RunReporter reporter;
     private final String host;
     private final SandboxAttachment attachment;
+    private final WritableLayerQuota writableLayer;
 
     @Inject
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
                                  SandboxAttachment attachment) {
-        this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), attachment);
+        this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), attachment,
+                config.docker().allowUnboundedWritableLayer());
     }
 
     /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes) {
+        this(docker, reporter, host, outputMaxBytes, false);
+    }
+
+    /** As above, with TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER given. */
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
+                                 boolean allowUnboundedWritableLayer) {
         this(docker, reporter, host, outputMaxBytes, new SandboxAttachment(docker,
                 new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
                 new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.empty())));
+                new ResolverProbe(Optional.empty())), allowUnboundedWritableLayer);
+    }
+
+    /** A runner that refuses writable runs the engine cannot bound (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER off). */
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
+                                 SandboxAttachment attachment) {
+        this(docker, reporter, host, outputMaxBytes, attachment, false);
     }
 
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
-                                 SandboxAttachment attachment) {
+                                 SandboxAttachment attachment, boolean allowUnboundedWritableLayer) {
         this.containers = new ContainerCalls(docker, host, outputMaxBytes);
         this.reporter = reporter;
         this.host = host;
         this.attachment = attachment;
+        this.writableLayer = new WritableLayerQuota(allowUnboundedWritableLayer);
     }
 
     /** Executes the run to its end and reports every transition after DISPATCHED. */
@@ -89,7 +105,12 @@ public class DockerContainerRunner {
             }
             step = "create the container";
             try {
-                containerId = containers.create(policy);
+                WritableLayerQuota.Created created = writableLayer.create(policy, containers);
+                containerId = created.containerId();
+                policy = created.policy();
+            } catch (RunRejected refused) {
+                report(run, decided, RunState.REJECTED, null, null, refused.getMessage());
+                return;
             } catch (ConflictException duplicate) {
                 // the name is the run id: another delivery of this run already owns the container
                 LOG.infof("container %s already exists: run %s is already executing; nothing to do",
@@ -114,7 +135,7 @@ public class DockerContainerRunner {
             }
             step = "start the container";
             containers.start(containerId);
-            report(run, decided, RunState.RUNNING, null, null, null);
+            report(run, policy, RunState.RUNNING, null, null, null);
             if (handle.isCancelled()) {
                 containers.kill(containerId);
             }

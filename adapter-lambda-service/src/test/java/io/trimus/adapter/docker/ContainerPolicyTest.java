@@ -3,6 +3,9 @@ package io.trimus.adapter.docker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
+import io.trimus.adapter.config.ContainerLimits;
+import io.trimus.adapter.config.DiskLimits;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.SandboxNetwork;
@@ -10,6 +13,7 @@ import io.trimus.adapter.net.Cidr;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
+import io.trimus.events.adapter.ResourceCeilings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -155,17 +159,57 @@ class ContainerPolicyTest {
     }
 
     @Test
-    void noMemoryMeansNoLimitAtAll() {
+    void noMemoryMeansTheDefaultOf1gNeverNoLimit() {
         HostConfig host = policy(Map.of("image", "busybox")).hostConfig();
-        assertThat(host.getMemory()).isNull();
-        assertThat(host.getMemorySwap()).isNull();
+        assertThat(host.getMemory()).isEqualTo(1L << 30);
+        assertThat(host.getMemorySwap()).isEqualTo(1L << 30);
+        assertThat(policy(Map.of("image", "busybox")).memoryLimitText()).isEqualTo("1g");
     }
 
     @Test
-    void cpusBecomeNanoCpus() {
+    void cpusBecomeNanoCpusAndNoCpusMeansTheDefaultOfOne() {
         assertThat(policy(Map.of("image", "busybox", "cpus", 1.5)).hostConfig().getNanoCPUs())
                 .isEqualTo(1_500_000_000L);
-        assertThat(policy(Map.of("image", "busybox")).hostConfig().getNanoCPUs()).isNull();
+        assertThat(policy(Map.of("image", "busybox")).hostConfig().getNanoCPUs()).isEqualTo(1_000_000_000L);
+    }
+
+    @Test
+    void everyContainerLogsToRotatedJsonFilesOf10mAtMostTwo() {
+        for (Map<String, ?> agent : List.of(Map.of("image", "busybox"), Map.of("image", "busybox", "writable", true))) {
+            LogConfig log = policy(agent).hostConfig().getLogConfig();
+            assertThat(log.getType()).isEqualTo(LogConfig.LoggingType.JSON_FILE);
+            assertThat(log.getConfig()).isEqualTo(Map.of("max-size", "10m", "max-file", "2"));
+        }
+    }
+
+    @Test
+    void onlyAWritableRootAsksForAStorageQuota() {
+        assertThat(policy(Map.of("image", "busybox")).hostConfig().getStorageOpt()).isNull();
+        assertThat(policy(Map.of("image", "busybox", "writable", true)).hostConfig().getStorageOpt())
+                .isEqualTo(Map.of("size", "1g"));
+        assertThat(policy(Map.of("image", "busybox", "writable", true))
+                .withUnboundedWritableLayer("unbounded").hostConfig().getStorageOpt()).isNull();
+    }
+
+    @Test
+    void aDefaultAboveItsCeilingStopsTheServiceAtBoot() {
+        ResourceCeilings low = new ResourceCeilings(600, 50, "512m", 0.5);
+        assertThatThrownBy(() -> new ContainerLimits(low, "1g", 0.5)).hasMessage(
+                "TRIMUS_DOCKER_DEFAULT_MEMORY (1g) is above TRIMUS_DOCKER_MAX_MEMORY (512m); lower the default too");
+        assertThatThrownBy(() -> new ContainerLimits(low, "256m", 1)).hasMessageStartingWith(
+                "TRIMUS_DOCKER_DEFAULT_CPUS must be at least 0.01 and at most TRIMUS_DOCKER_MAX_CPUS");
+        ContainerLimits limits = new ContainerLimits(low, "256m", 0.5);
+        assertThatThrownBy(() -> new DockerDefaults(100, "64m", List.of(), 600, "adapter",
+                DockerDefaults.DEFAULT_NETWORKS, false, limits, DiskLimits.DEFAULTS)).hasMessage(
+                "TRIMUS_DOCKER_PIDS_LIMIT (100) is above TRIMUS_DOCKER_MAX_PIDS (50); lower the default too");
+        assertThatThrownBy(() -> new DockerDefaults(50, "64m", List.of(), 3600, "adapter",
+                DockerDefaults.DEFAULT_NETWORKS, false, limits, DiskLimits.DEFAULTS)).hasMessage(
+                "TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC (3600) is above TRIMUS_DOCKER_MAX_TIMEOUT_SEC (600); lower the"
+                        + " default too");
+        assertThatThrownBy(() -> new DiskLimits("lots", 2, "1g", false))
+                .hasMessageStartingWith("TRIMUS_DOCKER_LOG_MAX_SIZE must be a size like 10m");
+        assertThatThrownBy(() -> new DiskLimits("10m", 0, "1g", false))
+                .hasMessage("TRIMUS_DOCKER_LOG_MAX_FILE must be between 1 and 100, got 0");
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,11 +25,12 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What only the operator decides, enforced again when a run request arrives (it may bypass agent creation, or the
- * agent was stored before the operator changed the rules): the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS and
- * root needs TRIMUS_DOCKER_ALLOW_ROOT. These runs are REJECTED by the real dispatcher and adapters before anything
+ * agent was stored before the operator changed the rules): the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS,
+ * root needs TRIMUS_DOCKER_ALLOW_ROOT, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings. These runs are REJECTED by the real dispatcher and adapters before anything
  * touches an engine: the executor is absent here, so a run that got through would fail this test.
  */
 class OperatorChoicesAtDispatchTest {
@@ -115,6 +117,69 @@ class OperatorChoicesAtDispatchTest {
         }
         RunStatusChanged named = dispatch(dispatcher, run("docker", Map.of("image", "busybox", "user", "root")));
         assertThat(named.error()).isEqualTo("adapter_config.user must be a numeric uid or uid:gid such as 1000:1000");
+    }
+
+    @Test
+    void askingAboveACeilingIsRejectedNamingTheFieldAndTheCeiling() {
+        RunDispatcher dispatcher = dispatcher(config(Map.of()));
+        Map<String, Object> above = new LinkedHashMap<>();
+        above.put("timeout_sec", 3601);
+        above.put("pids_limit", 1025);
+        above.put("memory", "5g");
+        above.put("cpus", 2.5);
+        Map<String, String> refusals = Map.of(
+                "timeout_sec", "adapter_config.timeout_sec asks for 3601 s, above this Trimus's ceiling of 3600 s"
+                        + " (the operator sets TRIMUS_DOCKER_MAX_TIMEOUT_SEC)",
+                "pids_limit", "adapter_config.pids_limit asks for 1025, above this Trimus's ceiling of 1024"
+                        + " (the operator sets TRIMUS_DOCKER_MAX_PIDS)",
+                "memory", "adapter_config.memory asks for 5g, above this Trimus's ceiling of 4g"
+                        + " (the operator sets TRIMUS_DOCKER_MAX_MEMORY)",
+                "cpus", "adapter_config.cpus asks for 2.5, above this Trimus's ceiling of 2"
+                        + " (the operator sets TRIMUS_DOCKER_MAX_CPUS)");
+
+        above.forEach((field, value) -> {
+            RunStatusChanged docker = dispatch(dispatcher, run("docker", Map.of("image", "busybox", field, value)));
+            RunStatusChanged sandbox = dispatch(dispatcher, run("claude_sandbox", Map.of(field, value)));
+
+            for (RunStatusChanged end : List.of(docker, sandbox)) {
+                assertThat(end.status()).as(field).isEqualTo(RunState.REJECTED);
+                assertThat(end.error()).as(field).isEqualTo(refusals.get(field));
+            }
+        });
+    }
+
+    @Test
+    void anAgentCreatedUnderAHigherCeilingIsRejectedOnceTheOperatorLowersIt() {
+        Map<String, Object> agent = Map.of("image", "busybox", "memory", "2g", "cpus", 1.5, "pids_limit", 500,
+                "timeout_sec", 1800);
+        DockerEngineSwitch engine = new DockerEngineSwitch(true);
+        assertThatCode(() -> new DockerAdapter(config(Map.of()), null, null, engine).validate(run("docker", agent)))
+                .as("within the default ceilings").doesNotThrowAnyException();
+
+        RunDispatcher lowered = dispatcher(config(Map.of("trimus.docker.max-memory", "1g",
+                "trimus.docker.default-memory", "512m")));
+        RunStatusChanged end = dispatch(lowered, run("docker", agent));
+
+        assertThat(end.status()).isEqualTo(RunState.REJECTED);
+        assertThat(end.error()).isEqualTo("adapter_config.memory asks for 2g, above this Trimus's ceiling of 1g"
+                + " (the operator sets TRIMUS_DOCKER_MAX_MEMORY)");
+        RunStatusChanged timeout = dispatch(dispatcher(config(Map.of("trimus.docker.max-timeout-sec", "900",
+                "trimus.docker.default-timeout-sec", "900", "trimus.sandbox.default-timeout-sec", "900"))),
+                run("claude_sandbox", Map.of("timeout_sec", 1800)));
+        assertThat(timeout.error()).isEqualTo("adapter_config.timeout_sec asks for 1800 s, above this Trimus's"
+                + " ceiling of 900 s (the operator sets TRIMUS_DOCKER_MAX_TIMEOUT_SEC)");
+    }
+
+    @Test
+    void aDefaultAboveALoweredCeilingStopsTheAdapterAtBoot() {
+        DockerEngineSwitch engine = new DockerEngineSwitch(true);
+        assertThatThrownBy(() -> new DockerAdapter(config(Map.of("trimus.docker.max-memory", "512m")), null, null,
+                engine)).hasMessage("TRIMUS_DOCKER_DEFAULT_MEMORY (1g) is above TRIMUS_DOCKER_MAX_MEMORY (512m);"
+                + " lower the default too");
+        assertThatThrownBy(() -> new ClaudeSandboxAdapter(config(Map.of("trimus.docker.max-timeout-sec", "1200",
+                "trimus.docker.default-timeout-sec", "1200")), null, new RunSecrets(Optional.empty()), engine))
+                .hasMessage("TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC (1800) is above TRIMUS_DOCKER_MAX_TIMEOUT_SEC (1200);"
+                        + " lower the default too");
     }
 
     @Test

@@ -39,7 +39,9 @@ final class IsolationView {
                 flags.add(new Flag("Runs as", "container (image " + text(cfg, "image", "?") + ")"));
                 boolean writable = cfg.path("writable").asBoolean(false);
                 flags.add(new Flag("Root filesystem", writable
-                        ? "writable (the agent opted out with \"writable\": true)"
+                        ? "writable (the agent opted out with \"writable\": true), at most"
+                        + " TRIMUS_DOCKER_WRITABLE_LAYER_SIZE where the storage driver can enforce it, else refused"
+                        + " unless TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER"
                         : "read-only; /tmp is a tmpfs (nosuid, size TRIMUS_DOCKER_TMPFS_SIZE, default 64m)"));
                 String network = text(cfg, "network", "none");
                 flags.add(new Flag("Network", network.equals("none") ? "none (no network at all)"
@@ -81,10 +83,13 @@ final class IsolationView {
         flags.add(new Flag("Capabilities", "all dropped (--cap-drop ALL), no-new-privileges"));
         flags.add(new Flag("Process limit", cfg.has("pids_limit") ? cfg.get("pids_limit").asText() + " processes"
                 : "the service default (" + pidsDefault + ", 100 unless changed)"));
-        flags.add(new Flag("Memory", cfg.has("memory") ? cfg.get("memory").asText() + ", swap pinned to the same"
-                : "not limited"));
-        flags.add(new Flag("CPUs", cfg.has("cpus") ? cfg.get("cpus").asText() : "not limited"));
+        flags.add(new Flag("Memory", (cfg.has("memory") ? cfg.get("memory").asText()
+                : "the service default (TRIMUS_DOCKER_DEFAULT_MEMORY, 1g unless changed)") + ", swap pinned to the same"));
+        flags.add(new Flag("CPUs", cfg.has("cpus") ? cfg.get("cpus").asText()
+                : "the service default (TRIMUS_DOCKER_DEFAULT_CPUS, 1 unless changed)"));
         flags.add(new Flag("Time limit", seconds(cfg, timeoutDefault)));
+        flags.add(new Flag("Log on disk", "rotated: at most TRIMUS_DOCKER_LOG_MAX_FILE files of"
+                + " TRIMUS_DOCKER_LOG_MAX_SIZE (2 of 10m unless changed)"));
     }
 
     private static void dangerousFlag(List<Flag> flags, JsonNode cfg) {

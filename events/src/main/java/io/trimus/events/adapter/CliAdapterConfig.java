@@ -23,9 +23,11 @@ import java.util.regex.Pattern;
  *                                   ({@code ANTHROPIC_API_KEY} / {@code OPENAI_API_KEY})
  * @param timeoutSec                 wall-clock limit in seconds (≥ 10), or null for the adapter default
  * @param image                      sandbox only: the CLI image, or null for the adapter's default image
- * @param memory                     sandbox only: memory limit as written (e.g. {@code 1g}), or null for none
- * @param cpus                       sandbox only: CPU limit, or null for none
- * @param pidsLimit                  sandbox only: process limit, or null for TRIMUS_SANDBOX_PIDS_LIMIT
+ * @param memory                     sandbox only: memory limit as written (e.g. {@code 1g}), or null for
+ *                                   TRIMUS_DOCKER_DEFAULT_MEMORY
+ * @param cpus                       sandbox only: CPU limit, or null for TRIMUS_DOCKER_DEFAULT_CPUS
+ * @param pidsLimit                  sandbox only: process limit, or null for TRIMUS_SANDBOX_PIDS_LIMIT (a sandbox's
+ *                                   timeout, pids, memory and cpus stay within {@link ResourceCeilings})
  * @param command                    local only: the binary (basename looked up on PATH, or an absolute path); null
  *                                   for the CLI's name
  * @param user                       sandbox only: {@code uid[:gid]} to run as, or null for the image's non-root USER,

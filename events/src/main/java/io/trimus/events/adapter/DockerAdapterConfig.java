@@ -19,11 +19,14 @@ import java.util.regex.Pattern;
  * @param command    argv replacing the image's CMD, empty to keep it
  * @param env        variables forwarded into the container; nothing else of the host enters
  * @param network    Docker network to join, {@code none} by default
- * @param writable   true opts out of the read-only root filesystem
- * @param pidsLimit  process limit, or null for TRIMUS_DOCKER_PIDS_LIMIT
- * @param memory     memory limit as written (e.g. {@code 256m}), or null for none
- * @param cpus       CPU limit (fractional), or null for none
- * @param timeoutSec wall-clock limit in seconds (≥ 10), or null for the adapter default
+ * @param writable   true opts out of the read-only root filesystem (its size limited by TRIMUS_DOCKER_WRITABLE_LAYER_SIZE
+ *                   where the engine can, else refused unless TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER)
+ * @param pidsLimit  process limit, or null for TRIMUS_DOCKER_PIDS_LIMIT; at most TRIMUS_DOCKER_MAX_PIDS
+ * @param memory     memory limit as written (e.g. {@code 256m}), or null for TRIMUS_DOCKER_DEFAULT_MEMORY; at most
+ *                   TRIMUS_DOCKER_MAX_MEMORY
+ * @param cpus       CPU limit (fractional), or null for TRIMUS_DOCKER_DEFAULT_CPUS; at most TRIMUS_DOCKER_MAX_CPUS
+ * @param timeoutSec wall-clock limit in seconds (≥ 10), or null for the adapter default; at most
+ *                   TRIMUS_DOCKER_MAX_TIMEOUT_SEC (the operator's ceilings are checked by {@link ResourceCeilings})
  * @param user       {@code uid[:gid]} to run as, or null for the image's non-root USER, else {@link ContainerUser#DEFAULT};
  *                   root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  */

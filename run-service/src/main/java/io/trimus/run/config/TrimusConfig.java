@@ -57,6 +57,25 @@ public interface TrimusConfig {
          */
         @WithDefault("false")
         boolean allowRoot();
+
+        /**
+         * Longest adapter_config.timeout_sec a docker or *_sandbox agent may ask for; above it the agent is refused
+         * with 400 (TRIMUS_DOCKER_MAX_TIMEOUT_SEC, 10 to 86400, default 3600; keep TRIMUS_RUN_STALE_AFTER longer).
+         */
+        @WithDefault("3600")
+        int maxTimeoutSec();
+
+        /** Highest adapter_config.pids_limit a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_PIDS, default 1024). */
+        @WithDefault("1024")
+        long maxPids();
+
+        /** Largest adapter_config.memory a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_MEMORY, default 4g). */
+        @WithDefault("4g")
+        String maxMemory();
+
+        /** Most adapter_config.cpus a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_CPUS, default 2). */
+        @WithDefault("2")
+        double maxCpus();
     }
 
     /** The remote workers listed by GET /api/workers. */
@@ -119,7 +138,8 @@ public interface TrimusConfig {
         /**
          * A DISPATCHED or RUNNING run without news for this long ends FAILED, so no run stays in progress forever
          * when the process holding it died without a word (TRIMUS_RUN_STALE_AFTER, default 25h: longer than the
-         * longest timeout an agent can set, 24 h).
+         * longest timeout an operator can allow, TRIMUS_DOCKER_MAX_TIMEOUT_SEC at most 24 h, plus time queued for a
+         * slot; a shorter value is warned about at boot).
          */
         @WithDefault("25h")
         Duration staleAfter();

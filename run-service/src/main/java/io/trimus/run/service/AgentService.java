@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterConfig;
@@ -15,6 +16,7 @@ import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LocalAdaptersGate;
 import io.trimus.events.adapter.RemoteAdapterConfig;
+import io.trimus.events.adapter.ResourceCeilings;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.repository.AgentRepository;
@@ -25,21 +27,30 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Registers agents after checking their adapter_config against the adapter's contract, and a remote agent's worker tag
- * against its company's grants; nothing invalid is stored.
+ * Registers agents after checking their adapter_config against the adapter's contract, the operator's choices
+ * (networks, root, resource ceilings) and, for a remote agent, its company's worker-tag grants; nothing invalid is
+ * stored.
  */
+@Startup
 @ApplicationScoped
 public class AgentService {
     private final AgentRepository agents;
     private final CompanyService companies;
     private final TrimusConfig config;
     private final WorkerTagService workerTags;
+    private final ResourceCeilings ceilings;
 
     AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config, WorkerTagService workerTags) {
         this.agents = agents;
         this.companies = companies;
         this.config = config;
         this.workerTags = workerTags;
+        this.ceilings = ceilings(config.docker());
+    }
+
+    /** TRIMUS_DOCKER_MAX_*, checked once: a wrong value stops the service at boot. */
+    static ResourceCeilings ceilings(TrimusConfig.Docker docker) {
+        return new ResourceCeilings(docker.maxTimeoutSec(), docker.maxPids(), docker.maxMemory(), docker.maxCpus());
     }
 
     @WithTransaction
@@ -81,7 +92,9 @@ public class AgentService {
                 new AllowedNetworks(config.docker().allowedNetworks()).checkDocker(adapterConfig);
             }
             type = AdapterConfigs.validate(adapterType, adapterConfig);
-            ContainerUser.check(containerUser(AdapterConfigs.parse(type, adapterConfig)), config.docker().allowRoot());
+            AdapterConfig parsed = AdapterConfigs.parse(type, adapterConfig);
+            ContainerUser.check(containerUser(parsed), config.docker().allowRoot());
+            ceilings.check(parsed);
         } catch (AdapterConfigException e) {
             throw ProblemException.invalid(e.field(), e.getMessage());
         }

@@ -2,12 +2,14 @@ package io.trimus.run.service;
 
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Run;
 import io.trimus.run.repository.RunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
@@ -31,6 +33,16 @@ public class StaleRuns {
         this.runs = runs;
         this.lifecycle = lifecycle;
         this.config = config;
+    }
+
+    /** A backstop shorter than the longest allowed run would end healthy runs FAILED: say so at boot. */
+    void onStart(@Observes StartupEvent event) {
+        long maxTimeoutSec = config.docker().maxTimeoutSec();
+        if (config.run().staleAfter().toSeconds() <= maxTimeoutSec) {
+            LOG.warnf("TRIMUS_RUN_STALE_AFTER (%s) is not longer than TRIMUS_DOCKER_MAX_TIMEOUT_SEC (%d s): a run"
+                    + " allowed to take that long would be ended FAILED as stale", human(config.run().staleAfter()),
+                    maxTimeoutSec);
+        }
     }
 
     @Scheduled(every = "${trimus.run.stale-check-interval:1m}", delayed = "10s",
