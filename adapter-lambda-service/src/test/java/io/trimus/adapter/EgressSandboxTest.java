@@ -156,12 +156,16 @@ class EgressSandboxTest {
         assertPoolAddress(ip);
 
         List<Registrations.Request> puts = registrations.putsOf(run.runId());
-        assertThat(puts).singleElement().satisfies(put -> {
+        assertThat(puts).hasSize(2).allSatisfy(put -> {
             assertThat(put.ip()).isEqualTo(ip);
             assertThat(put.contentType()).isEqualTo("application/json");
             assertThat(put.field("company_id")).isEqualTo(COMPANY.toString());
             assertThat(put.field("agent_id")).isEqualTo(run.agentId().toString());
             assertThat(put.field("run_id")).isEqualTo(run.runId().toString());
+        });
+        assertThat(puts.get(0).field("container_id")).as("the address is claimed before the container exists")
+                .isNull();
+        assertThat(puts.get(1)).satisfies(put -> {
             assertThat(put.field("container_id")).isEqualTo(container.getId());
             assertThat(put.containerState()).as("the container when egress-service heard of it").isEqualTo("created");
             assertThat(put.receivedAt()).isBefore(Instant.parse(container.getState().getStartedAt()));
@@ -177,7 +181,9 @@ class EgressSandboxTest {
         assertThat(registrations.deletesOf(ip)).singleElement().satisfies(delete -> {
             assertThat(delete.containerState()).as("deregistered once the sandbox can no longer send")
                     .isEqualTo("absent");
-            assertThat(delete.receivedAt()).isAfterOrEqualTo(puts.get(0).receivedAt());
+            assertThat(delete.receivedAt()).isAfterOrEqualTo(puts.get(1).receivedAt());
+            assertThat(delete.runId()).as("only the run that holds it can deregister it")
+                    .isEqualTo(run.runId().toString());
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> !addresses.reserved().contains(ip));
     }
@@ -195,10 +201,10 @@ class EgressSandboxTest {
         assertThat(firstIp).isNotEqualTo(secondIp);
         assertPoolAddress(firstIp);
         assertPoolAddress(secondIp);
-        assertThat(registrations.putsOf(first.runId())).singleElement()
-                .satisfies(put -> assertThat(put.ip()).isEqualTo(firstIp));
-        assertThat(registrations.putsOf(second.runId())).singleElement()
-                .satisfies(put -> assertThat(put.ip()).isEqualTo(secondIp));
+        assertThat(registrations.putsOf(first.runId())).hasSize(2)
+                .allSatisfy(put -> assertThat(put.ip()).isEqualTo(firstIp));
+        assertThat(registrations.putsOf(second.runId())).hasSize(2)
+                .allSatisfy(put -> assertThat(put.ip()).isEqualTo(secondIp));
         bus.cancel(first);
         bus.cancel(second);
         assertThat(bus.awaitEnd(first.runId(), END).status()).isEqualTo(CANCELLED);
@@ -317,8 +323,9 @@ class EgressSandboxTest {
         assertThat(bus.states(run.runId())).containsExactly(DISPATCHED, FAILED);
         await().atMost(Duration.ofSeconds(10)).until(() -> Engine.containerOf(run.runId()).isEmpty());
         List<Registrations.Request> puts = registrations.putsOf(run.runId());
-        assertThat(puts).singleElement().satisfies(put -> assertThat(put.containerState()).isEqualTo("created"));
-        assertThat(Engine.containerEvents(run.runId(), since, "create")).isEqualTo(1);
+        assertThat(puts).as("the claim of its address, before any container exists").singleElement()
+                .satisfies(put -> assertThat(put.field("container_id")).isNull());
+        assertThat(Engine.containerEvents(run.runId(), since, "create")).isZero();
         assertThat(Engine.containerEvents(run.runId(), since, "start")).as("start events").isZero();
         await().atMost(Duration.ofSeconds(5)).until(() -> !addresses.reserved().contains(puts.get(0).ip()));
     }

@@ -28,8 +28,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The blocking life of one docker run: network allowed? → (egress network: reserve the sandbox address) → create
- * (deterministic name) → (egress network: register the sandbox with egress-service) → start → RUNNING → wait with
+ * The blocking life of one docker run: network allowed? → (egress network: claim the sandbox address at
+ * egress-service) → create (deterministic name) → (egress network: confirm the container to egress-service) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
@@ -70,10 +70,9 @@ public class DockerContainerRunner {
         ContainerPolicy policy = decided;
         String containerId = null;
         SandboxNetwork sandbox = null;
-        boolean registrationSent = false;
         String step = "check the network";
         try {
-            sandbox = attachment.attach(decided.network());
+            sandbox = attachment.attach(run, decided.network());
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
             }
@@ -109,7 +108,6 @@ public class DockerContainerRunner {
             if (sandbox != null) {
                 // before start: the sandbox's very first DNS query must already be attributed to its company
                 step = "register the sandbox with egress-service";
-                registrationSent = true;
                 attachment.register(run, sandbox, containerId);
             }
             step = "start the container";
@@ -177,7 +175,7 @@ public class DockerContainerRunner {
                 containers.remove(containerId);
             }
             if (sandbox != null) {
-                attachment.detach(run, sandbox, registrationSent);
+                attachment.detach(run, sandbox);
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();
