@@ -2,6 +2,7 @@ package io.trimus.adapter;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -9,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.net.Cidr;
+import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.Registrations;
@@ -71,6 +73,9 @@ class EgressSandboxTest {
 
     @Inject
     SandboxAddressPool addresses;
+
+    @Inject
+    RunDispatcher dispatcher;
 
     @BeforeAll
     static void image() {
@@ -209,6 +214,27 @@ class EgressSandboxTest {
         bus.cancel(second);
         assertThat(bus.awaitEnd(first.runId(), END).status()).isEqualTo(CANCELLED);
         assertThat(bus.awaitEnd(second.runId(), END).status()).isEqualTo(CANCELLED);
+    }
+
+    @Test
+    void aSandboxLeftByAPreviousProcessIsDeregisteredWithItsRunWhenItIsRemovedAtBoot() {
+        RunRequested run = sandbox("exec sleep 300");
+        String ip = "10.199.77.250";
+        // what a killed adapter process leaves: a labelled sandbox at its pinned address, still registered
+        String leftover = Engine.docker().createContainerCmd(image).withName("trimus-run-" + run.runId())
+                .withLabels(Map.of("trimus.company_id", COMPANY.toString(), "trimus.agent_id",
+                        run.agentId().toString(), "trimus.run_id", run.runId().toString()))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(NETWORK))
+                .withIpv4Address(ip)
+                .withCmd("sleep", "300").exec().getId();
+        Engine.docker().startContainerCmd(leftover).exec();
+
+        dispatcher.reconcile(); // what the service does at boot
+
+        assertThat(bus.awaitEnd(run.runId()).status()).isEqualTo(FAILED);
+        assertThat(Engine.containerOf(run.runId())).isEmpty();
+        assertThat(registrations.deletesOf(ip)).singleElement()
+                .satisfies(delete -> assertThat(delete.runId()).isEqualTo(run.runId().toString()));
     }
 
     @Test
