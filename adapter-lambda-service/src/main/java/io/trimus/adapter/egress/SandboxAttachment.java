@@ -114,8 +114,9 @@ public class SandboxAttachment {
             checkTenantNetwork(requested);
             return null;
         }
-        Network network = inspectEgressNetwork();
-        EgressNetwork checked = egressNetwork.status().network();
+        EnsureEgressNetwork.Status egress = egressNetwork.status();
+        Network network = inspectEgressNetwork(egress);
+        EgressNetwork checked = egress.network();
         String resolver = egressNetwork.settings().dnsDefault().orElse(checked.gateway());
         String resolverProblem = resolverProbe.problem(resolver);
         if (resolverProblem != null) {
@@ -125,9 +126,8 @@ public class SandboxAttachment {
     }
 
     /** The egress network as the engine has it now, if it is still the one checked and ready. */
-    private Network inspectEgressNetwork() throws Refused {
+    private Network inspectEgressNetwork(EnsureEgressNetwork.Status egress) throws Refused {
         String egressName = egressNetwork.settings().name();
-        EnsureEgressNetwork.Status egress = egressNetwork.status();
         if (!egress.ready()) {
             throw egressNotReady(egress);
         }
@@ -165,6 +165,8 @@ public class SandboxAttachment {
                 LOG.debugf("run %s: sandbox address %s is held by another run; trying the next", run.runId(), address);
                 unavailable.add(address);
             } catch (EgressServiceClient.RegistrationFailed e) {
+                // egress-service may have stored the claim and lost only its answer: give it back
+                deregister(run.runId(), address);
                 throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
                         + "; the container was not started");
             } finally {
