@@ -110,13 +110,22 @@ log "Kafka 127.0.0.1:$KAFKA_PORT, PostgreSQL 127.0.0.1:$POSTGRES_PORT ready"
 # ---------------------------------------------------------------- 3. egress-service (+ baseline)
 # the load comes from one address: the per-sandbox query budget (built, and on its hot path) must not limit it
 OURS_BUDGET="-Dtrimus.egress.dns.per-sandbox-qps=1000000000 -Dtrimus.egress.dns.per-sandbox-burst=1000000000"
+# Each build has a database of its own, as two deployments would: sandbox registrations are stored, and both
+# register 127.0.0.1 for a company of their own (one database would refuse the second: the address is held). Each
+# reads every anomaly into its own database (a consumer group of its own); the check below counts by company.
+db_of() { [ "$1" = ours ] && echo postgres || echo "bench_$1"; }
 start_service() {  # name app http_port dns_port
-  local name=$1 app=$2 http=$3 dns=$4
+  local name=$1 app=$2 http=$3 dns=$4 db; db=$(db_of "$1")
+  if [ "$db" != postgres ]; then
+    PGPASSWORD=postgres psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -qc "create database $db" \
+      || die "could not create database $db for $name"
+  fi
   # shellcheck disable=SC2086
   java ${JAVA_OPTS:-} -Dquarkus.http.port="$http" -Dquarkus.http.host=127.0.0.1 \
       -Dkafka.bootstrap.servers=127.0.0.1:$KAFKA_PORT \
-      -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
-      -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
+      -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$POSTGRES_PORT/$db \
+      -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/$db \
+      -Dmp.messaging.connector.smallrye-kafka.group.id=trimus-egress-service-"$name" \
       -Dtrimus.egress.dns.addr=127.0.0.1:"$dns" -Dtrimus.egress.dns.upstream=$UPSTREAM \
       $([ "$name" = ours ] && echo "$OURS_BUDGET") \
       -jar "$app/quarkus-run.jar" >"$WORK/$name.log" 2>&1 &
@@ -235,7 +244,7 @@ check_anomalies() {  # name http_port
   sleep 12  # the last anomaly windows close (TRIMUS_EGRESS_ANOMALIES_WINDOW, 10 s)
   denials=$(metric "$http" trimus_egress_anomalies_denials_total)
   for _ in $(seq 1 120); do
-    read -r rows sum < <(PGPASSWORD=postgres psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -Atq -F ' ' \
+    read -r rows sum < <(PGPASSWORD=postgres psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d "$(db_of "$name")" -Atq -F ' ' \
         -c "select count(*), coalesce(sum(count),0) from egress.egress_anomaly_events where company_id='$company'" 2>/dev/null || echo "0 0")
     [[ ${sum:-0} -ge $denials ]] && break
     sleep 1

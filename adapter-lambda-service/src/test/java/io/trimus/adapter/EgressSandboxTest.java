@@ -2,6 +2,7 @@ package io.trimus.adapter;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -9,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.net.Cidr;
+import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.Registrations;
@@ -71,6 +73,9 @@ class EgressSandboxTest {
 
     @Inject
     SandboxAddressPool addresses;
+
+    @Inject
+    RunDispatcher dispatcher;
 
     @BeforeAll
     static void image() {
@@ -156,12 +161,16 @@ class EgressSandboxTest {
         assertPoolAddress(ip);
 
         List<Registrations.Request> puts = registrations.putsOf(run.runId());
-        assertThat(puts).singleElement().satisfies(put -> {
+        assertThat(puts).hasSize(2).allSatisfy(put -> {
             assertThat(put.ip()).isEqualTo(ip);
             assertThat(put.contentType()).isEqualTo("application/json");
             assertThat(put.field("company_id")).isEqualTo(COMPANY.toString());
             assertThat(put.field("agent_id")).isEqualTo(run.agentId().toString());
             assertThat(put.field("run_id")).isEqualTo(run.runId().toString());
+        });
+        assertThat(puts.get(0).field("container_id")).as("the address is claimed before the container exists")
+                .isNull();
+        assertThat(puts.get(1)).satisfies(put -> {
             assertThat(put.field("container_id")).isEqualTo(container.getId());
             assertThat(put.containerState()).as("the container when egress-service heard of it").isEqualTo("created");
             assertThat(put.receivedAt()).isBefore(Instant.parse(container.getState().getStartedAt()));
@@ -177,7 +186,9 @@ class EgressSandboxTest {
         assertThat(registrations.deletesOf(ip)).singleElement().satisfies(delete -> {
             assertThat(delete.containerState()).as("deregistered once the sandbox can no longer send")
                     .isEqualTo("absent");
-            assertThat(delete.receivedAt()).isAfterOrEqualTo(puts.get(0).receivedAt());
+            assertThat(delete.receivedAt()).isAfterOrEqualTo(puts.get(1).receivedAt());
+            assertThat(delete.runId()).as("only the run that holds it can deregister it")
+                    .isEqualTo(run.runId().toString());
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> !addresses.reserved().contains(ip));
     }
@@ -195,14 +206,35 @@ class EgressSandboxTest {
         assertThat(firstIp).isNotEqualTo(secondIp);
         assertPoolAddress(firstIp);
         assertPoolAddress(secondIp);
-        assertThat(registrations.putsOf(first.runId())).singleElement()
-                .satisfies(put -> assertThat(put.ip()).isEqualTo(firstIp));
-        assertThat(registrations.putsOf(second.runId())).singleElement()
-                .satisfies(put -> assertThat(put.ip()).isEqualTo(secondIp));
+        assertThat(registrations.putsOf(first.runId())).hasSize(2)
+                .allSatisfy(put -> assertThat(put.ip()).isEqualTo(firstIp));
+        assertThat(registrations.putsOf(second.runId())).hasSize(2)
+                .allSatisfy(put -> assertThat(put.ip()).isEqualTo(secondIp));
         bus.cancel(first);
         bus.cancel(second);
         assertThat(bus.awaitEnd(first.runId(), END).status()).isEqualTo(CANCELLED);
         assertThat(bus.awaitEnd(second.runId(), END).status()).isEqualTo(CANCELLED);
+    }
+
+    @Test
+    void aSandboxLeftByAPreviousProcessIsDeregisteredWithItsRunWhenItIsRemovedAtBoot() {
+        RunRequested run = sandbox("exec sleep 300");
+        String ip = "10.199.77.250";
+        // what a killed adapter process leaves: a labelled sandbox at its pinned address, still registered
+        String leftover = Engine.docker().createContainerCmd(image).withName("trimus-run-" + run.runId())
+                .withLabels(Map.of("trimus.company_id", COMPANY.toString(), "trimus.agent_id",
+                        run.agentId().toString(), "trimus.run_id", run.runId().toString()))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(NETWORK))
+                .withIpv4Address(ip)
+                .withCmd("sleep", "300").exec().getId();
+        Engine.docker().startContainerCmd(leftover).exec();
+
+        dispatcher.reconcile(); // what the service does at boot
+
+        assertThat(bus.awaitEnd(run.runId()).status()).isEqualTo(FAILED);
+        assertThat(Engine.containerOf(run.runId())).isEmpty();
+        assertThat(registrations.deletesOf(ip)).singleElement()
+                .satisfies(delete -> assertThat(delete.runId()).isEqualTo(run.runId().toString()));
     }
 
     @Test
@@ -317,8 +349,9 @@ class EgressSandboxTest {
         assertThat(bus.states(run.runId())).containsExactly(DISPATCHED, FAILED);
         await().atMost(Duration.ofSeconds(10)).until(() -> Engine.containerOf(run.runId()).isEmpty());
         List<Registrations.Request> puts = registrations.putsOf(run.runId());
-        assertThat(puts).singleElement().satisfies(put -> assertThat(put.containerState()).isEqualTo("created"));
-        assertThat(Engine.containerEvents(run.runId(), since, "create")).isEqualTo(1);
+        assertThat(puts).as("the claim of its address, before any container exists").singleElement()
+                .satisfies(put -> assertThat(put.field("container_id")).isNull());
+        assertThat(Engine.containerEvents(run.runId(), since, "create")).isZero();
         assertThat(Engine.containerEvents(run.runId(), since, "start")).as("start events").isZero();
         await().atMost(Duration.ofSeconds(5)).until(() -> !addresses.reserved().contains(puts.get(0).ip()));
     }

@@ -29,8 +29,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The blocking life of one docker run: network allowed? → (egress network: reserve the sandbox address) → create
- * (deterministic name; a writable root bounded in size, else REJECTED unless the operator allows it unbounded) → (egress network: register the sandbox with egress-service) → start → RUNNING → wait with
+ * The blocking life of one docker run: network allowed? → (egress network: claim the sandbox address at
+ * egress-service) → create (deterministic name; a writable root bounded in size, else REJECTED unless the operator
+ * allows it unbounded) → (egress network: confirm the container to egress-service) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
@@ -86,10 +87,9 @@ public class DockerContainerRunner {
         ContainerPolicy policy = decided;
         String containerId = null;
         SandboxNetwork sandbox = null;
-        boolean registrationSent = false;
         String step = "check the network";
         try {
-            sandbox = attachment.attach(decided.network());
+            sandbox = attachment.attach(run, decided.network());
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
             }
@@ -130,7 +130,6 @@ public class DockerContainerRunner {
             if (sandbox != null) {
                 // before start: the sandbox's very first DNS query must already be attributed to its company
                 step = "register the sandbox with egress-service";
-                registrationSent = true;
                 attachment.register(run, sandbox, containerId);
             }
             step = "start the container";
@@ -198,7 +197,7 @@ public class DockerContainerRunner {
                 containers.remove(containerId);
             }
             if (sandbox != null) {
-                attachment.detach(run, sandbox, registrationSent);
+                attachment.detach(run, sandbox);
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.run.OrphanRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,7 +20,7 @@ import java.util.function.Predicate;
 /**
  * Containers labelled with a run that no worker of this process watches: left by a previous process of
  * the service (crash, kill -9). Nobody would ever report their result or enforce their timeout, so they are
- * removed and their runs ended.
+ * removed, their sandbox addresses deregistered from egress-service and their runs ended.
  */
 @ApplicationScoped
 public class OrphanContainers {
@@ -28,15 +29,17 @@ public class OrphanContainers {
 
     private final DockerClient docker;
     private final String instance;
+    private final SandboxAttachment attachment;
 
     @Inject
-    public OrphanContainers(DockerClient docker, TrimusConfig config) {
-        this(docker, config.docker().instance());
+    public OrphanContainers(DockerClient docker, TrimusConfig config, SandboxAttachment attachment) {
+        this(docker, config.docker().instance(), attachment);
     }
 
-    public OrphanContainers(DockerClient docker, String instance) {
+    public OrphanContainers(DockerClient docker, String instance, SandboxAttachment attachment) {
         this.docker = docker;
         this.instance = instance;
+        this.attachment = attachment;
     }
 
     /**
@@ -62,6 +65,7 @@ public class OrphanContainers {
                 // removed meanwhile
             }
             LOG.infof("removed container %s of run %s left by a previous adapter process", container.getId(), runId);
+            attachment.detachLeftover(runId, container);
             ended.add(new OrphanRun(runId, uuid(labels.get(ContainerPolicy.LABEL_COMPANY)),
                     uuid(labels.get(ContainerPolicy.LABEL_AGENT))));
         }

@@ -16,6 +16,7 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -23,8 +24,9 @@ import java.util.function.Function;
 /**
  * egress-service's sandbox registry ({@code PUT|DELETE /internal/sandboxes/{ip}}, the {@link SandboxRegistry} REST
  * client), called synchronously from a docker run's worker thread: the registration must be in place before the
- * sandbox can send its first packet. Every failure becomes one sentence; a run whose registration is not confirmed
- * never starts (fail-secure).
+ * sandbox can send its first packet. egress-service arbitrates the addresses: a registration of an address another
+ * run holds is answered 409 ({@link AddressHeld}). Every failure becomes one sentence; a run whose registration is
+ * not confirmed never starts (fail-secure).
  */
 @ApplicationScoped
 public class EgressServiceClient {
@@ -39,6 +41,13 @@ public class EgressServiceClient {
     /** Thrown when egress-service did not confirm; the message says why in words a person can act on. */
     public static final class RegistrationFailed extends Exception {
         RegistrationFailed(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** egress-service answered 409: another run holds the address; another address may be free. */
+    public static final class AddressHeld extends Exception {
+        AddressHeld(String reason) {
             super(reason, null, false, false);
         }
     }
@@ -62,35 +71,60 @@ public class EgressServiceClient {
         this.timeout = timeout;
     }
 
-    /** Tells egress-service that {@code ip} is this sandbox; returns once it answered 2xx. */
-    public void register(String ip, SandboxRegistration registration) throws RegistrationFailed, InterruptedException {
-        send(r -> r.register(canonical(ip), registration), false);
+    /**
+     * Tells egress-service that {@code ip} is this sandbox (without a container id: claims the address for the run);
+     * returns once it answered 2xx.
+     *
+     * @throws AddressHeld when another run holds the address
+     */
+    public void register(String ip, SandboxRegistration registration)
+            throws RegistrationFailed, AddressHeld, InterruptedException {
+        Answer answer = send(r -> r.register(canonical(ip), registration));
+        if (answer.status() == 409) {
+            throw new AddressHeld(ip + " is held by another run (" + answer.reason() + ")");
+        }
+        answer.requireSuccess();
     }
 
-    /** Removes the registration of {@code ip}; one that egress-service does not know (404) is already gone. */
-    public void deregister(String ip) throws RegistrationFailed, InterruptedException {
-        send(r -> r.deregister(canonical(ip)), true);
+    /**
+     * Removes the registration {@code runId} holds at {@code ip}; one that egress-service does not know (404) is
+     * already gone.
+     */
+    public void deregister(String ip, UUID runId) throws RegistrationFailed, InterruptedException {
+        Answer answer = send(r -> r.deregister(canonical(ip), runId.toString()));
+        if (answer.status() != 404) {
+            answer.requireSuccess();
+        }
     }
 
     private static String canonical(String ip) {
         return Cidr.text(Cidr.address(ip));
     }
 
-    private void send(Function<SandboxRegistry, Response> call, boolean notFoundIsFine)
-            throws RegistrationFailed, InterruptedException {
-        int status;
-        String body;
+    /** An HTTP answer of egress-service. */
+    private record Answer(String baseUrl, int status, String body) {
+        /** The problem detail, else "HTTP status". */
+        String reason() {
+            String detail = problemDetail(body);
+            return detail == null ? "HTTP " + status : detail;
+        }
+
+        void requireSuccess() throws RegistrationFailed {
+            if (status / 100 != 2) {
+                String detail = problemDetail(body);
+                throw new RegistrationFailed(baseUrl + " answered HTTP " + status
+                        + (detail == null ? "" : ": " + detail));
+            }
+        }
+    }
+
+    private Answer send(Function<SandboxRegistry, Response> call) throws RegistrationFailed, InterruptedException {
         try (Response response = call.apply(registry())) {
-            status = response.getStatus();
-            body = response.hasEntity() ? response.readEntity(String.class) : null;
+            return new Answer(baseUrl, response.getStatus(),
+                    response.hasEntity() ? response.readEntity(String.class) : null);
         } catch (ProcessingException e) {
             throw failure(e);
         }
-        if (status / 100 == 2 || (notFoundIsFine && status == 404)) {
-            return;
-        }
-        String detail = problemDetail(body);
-        throw new RegistrationFailed(baseUrl + " answered HTTP " + status + (detail == null ? "" : ": " + detail));
     }
 
     /** What a failed exchange means, in the words the run reports. */

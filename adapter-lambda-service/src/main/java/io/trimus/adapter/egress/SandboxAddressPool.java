@@ -8,13 +8,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which sandbox address a container on the egress network gets. The address is pinned before the container exists,
- * so egress-service can attribute the sandbox's very first DNS query to its company.
+ * Which sandbox address this process proposes next for a container on the egress network. The address is pinned
+ * before the container exists, so egress-service can attribute the sandbox's very first DNS query to its company.
  *
- * <p>Never handed out: the network and broadcast addresses, the gateway (the host, where the resolver listens), an
- * address this process holds for another run, and an address the engine reports in use on the network. Addresses are
- * taken round-robin, so a just-released address (whose deregistration may have failed) is the last to come back.
- * The pool lives in this process: run one adapter service per Docker engine.
+ * <p>Never proposed: the network and broadcast addresses, the gateway (the host, where the resolver listens), an
+ * address this process holds for another run, and an address the caller knows to be unavailable (the engine reports it
+ * in use, or egress-service refused it). Addresses are taken round-robin, so a just-released address (whose
+ * deregistration may have failed) is the last to come back. This pool only proposes: another adapter process on the
+ * same engine proposes from the same subnet, and egress-service, which refuses an address another run holds, decides
+ * ({@link SandboxAttachment}).
  */
 @ApplicationScoped
 public class SandboxAddressPool {
@@ -25,7 +27,7 @@ public class SandboxAddressPool {
     /**
      * Reserves a free address on {@code network} until {@link #release(String)}.
      *
-     * @param inUse addresses the engine reports attached to the network right now
+     * @param inUse addresses not to propose: attached to the network right now, or refused by egress-service
      * @return the address, or empty when the subnet is full
      */
     public synchronized Optional<String> reserve(EgressNetwork network, Set<String> inUse) {

@@ -3,6 +3,7 @@ package io.trimus.adapter.egress;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.Network;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.RunState;
@@ -18,11 +19,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
- * A container's way onto the egress network and off it again: which network a name really selects, the sandbox's
- * pinned address, the resolver check, the registration with egress-service before start, and the deregistration and
- * release after the container is gone. The container runner calls it in that order and knows nothing of DNS.
+ * A container's way onto the egress network and off it again: which network a name really selects, the resolver
+ * check, the sandbox's pinned address claimed at egress-service before the container exists, its container confirmed
+ * before start, and the deregistration and release after the container is gone. The container runner calls it in that order and knows nothing of DNS.
  */
 @ApplicationScoped
 public class SandboxAttachment {
@@ -89,48 +91,49 @@ public class SandboxAttachment {
     }
 
     /**
-     * Checks the network a container is to join and, for the egress network, reserves the sandbox's address and
-     * checks its resolver. Docker also resolves a network by an id prefix, so a harmless-looking name could select the
-     * host's network stack, or the egress network without the registration: check what the name resolves to.
+     * Checks the network a container is to join and, for the egress network, checks its resolver and claims the
+     * sandbox's address for the run at egress-service. Docker also resolves a network by an id prefix, so a
+     * harmless-looking name could select the host's network stack, or the egress network without the registration:
+     * check what the name resolves to.
      *
-     * @return the sandbox's place on the egress network, or null for any other network
+     * <p>egress-service decides who holds an address, not this process: another adapter process on the same engine
+     * proposes from the same subnet, and egress-service refuses an address another run holds (409), so the next
+     * candidate is tried. Candidates skip the gateway, the addresses this process holds and those the engine reports
+     * attached to the network.
+     *
+     * @return the sandbox's place on the egress network, its address registered for {@code run} (without container
+     *         yet), or null for any other network
      * @throws Refused when the container must not join it
      */
-    public SandboxNetwork attach(String requested) throws Refused {
+    public SandboxNetwork attach(RunRequested run, String requested) throws Refused, InterruptedException {
         if (DockerAdapterConfig.NETWORK_NONE.equals(requested)) {
             return null;
         }
-        SandboxNetwork sandbox = reserve(requested);
-        if (sandbox == null) {
-            return null;
-        }
-        String resolverProblem;
-        try {
-            resolverProblem = resolverProbe.problem(sandbox.dns().get(0));
-        } catch (RuntimeException e) {
-            addresses.release(sandbox.ipv4Address());
-            throw e;
-        }
-        if (resolverProblem != null) {
-            addresses.release(sandbox.ipv4Address());
-            throw new Refused(resolverProblem + "; the container was not started");
-        }
-        return sandbox;
-    }
-
-    private SandboxNetwork reserve(String requested) throws Refused {
         String egressName = egressNetwork.settings().name();
         if (!requested.equals(egressName)) {
             checkTenantNetwork(requested);
             return null;
         }
         EnsureEgressNetwork.Status egress = egressNetwork.status();
+        Network network = inspectEgressNetwork(egress);
+        EgressNetwork checked = egress.network();
+        String resolver = egressNetwork.settings().dnsDefault().orElse(checked.gateway());
+        String resolverProblem = resolverProbe.problem(resolver);
+        if (resolverProblem != null) {
+            throw new Refused(resolverProblem + "; the container was not started");
+        }
+        return claim(run, checked, attachedAddresses(network));
+    }
+
+    /** The egress network as the engine has it now, if it is still the one checked and ready. */
+    private Network inspectEgressNetwork(EnsureEgressNetwork.Status egress) throws Refused {
+        String egressName = egressNetwork.settings().name();
         if (!egress.ready()) {
             throw egressNotReady(egress);
         }
         Network network;
         try {
-            network = docker.inspectNetworkCmd().withNetworkId(requested).exec();
+            network = docker.inspectNetworkCmd().withNetworkId(egressName).exec();
         } catch (NotFoundException e) {
             egressNetwork.lost(egress, "network " + egressName + " was removed from the Docker engine;"
                     + " creating it again");
@@ -142,10 +145,36 @@ public class SandboxAttachment {
                     + " checking it again");
             throw new Refused(notReady("it was replaced since it was checked; the adapter service checks it again"));
         }
-        EgressNetwork checked = egress.network();
-        String address = addresses.reserve(checked, attachedAddresses(network)).orElseThrow(() -> new Refused(
-                "no free sandbox address left on egress network " + egressName + " (" + checked.subnet() + ")"));
-        return SandboxNetwork.on(checked, address, egressNetwork.settings());
+        return network;
+    }
+
+    /** Claims the first candidate address egress-service gives the run. */
+    private SandboxNetwork claim(RunRequested run, EgressNetwork network, Set<String> unavailable)
+            throws Refused, InterruptedException {
+        SandboxRegistration claim = new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), null);
+        while (true) {
+            String address = addresses.reserve(network, unavailable).orElseThrow(() -> new Refused(
+                    "no free sandbox address left on egress network " + network.name() + " (" + network.subnet()
+                            + ")"));
+            boolean claimed = false;
+            try {
+                egressService.register(address, claim);
+                claimed = true;
+                return SandboxNetwork.on(network, address, egressNetwork.settings());
+            } catch (EgressServiceClient.AddressHeld held) {
+                LOG.debugf("run %s: sandbox address %s is held by another run; trying the next", run.runId(), address);
+                unavailable.add(address);
+            } catch (EgressServiceClient.RegistrationFailed e) {
+                // egress-service may have stored the claim and lost only its answer: give it back
+                deregister(run.runId(), address);
+                throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
+                        + "; the container was not started");
+            } finally {
+                if (!claimed) {
+                    addresses.release(address);
+                }
+            }
+        }
     }
 
     /**
@@ -197,8 +226,8 @@ public class SandboxAttachment {
     }
 
     /**
-     * Registers the sandbox with egress-service, synchronously, before its container starts: its very first DNS
-     * query must already be attributed to its company.
+     * Confirms the sandbox's container to egress-service, synchronously, before the container starts (its very first
+     * DNS query must already be attributed to its company).
      *
      * @throws Refused when egress-service did not confirm; the container must not start
      */
@@ -208,34 +237,53 @@ public class SandboxAttachment {
             egressService.register(sandbox.ipv4Address(),
                     new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), containerId));
             LOG.debugf("run %s: sandbox %s registered with egress-service", run.runId(), sandbox.ipv4Address());
-        } catch (EgressServiceClient.RegistrationFailed e) {
+        } catch (EgressServiceClient.AddressHeld | EgressServiceClient.RegistrationFailed e) {
             throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
                     + "; the container was not started");
         }
     }
 
     /**
-     * Takes a sandbox whose container is gone off the egress network: its registration is removed (when one was sent)
-     * before its address can be handed out again.
+     * Takes a sandbox whose container is gone off the egress network: the run's registration is removed before its
+     * address can be handed out again.
      */
-    public void detach(RunRequested run, SandboxNetwork sandbox, boolean registrationSent) {
-        if (registrationSent) {
-            deregister(run, sandbox);
-        }
+    public void detach(RunRequested run, SandboxNetwork sandbox) {
+        deregister(run.runId(), sandbox.ipv4Address());
         addresses.release(sandbox.ipv4Address());
     }
 
-    /** Best effort: egress-service replaces a stale registration when the address is registered again. */
-    private void deregister(RunRequested run, SandboxNetwork sandbox) {
+    /**
+     * Removes the registration of a container a previous process of this service left behind, once the container is
+     * removed: the address it held on the egress network, if any, is free for other runs again.
+     */
+    public void detachLeftover(UUID runId, Container container) {
+        ContainerNetwork endpoint = container.getNetworkSettings() == null
+                || container.getNetworkSettings().getNetworks() == null ? null
+                : container.getNetworkSettings().getNetworks().get(egressNetwork.settings().name());
+        if (endpoint == null) {
+            return;
+        }
+        String address = endpoint.getIpamConfig() != null && endpoint.getIpamConfig().getIpv4Address() != null
+                ? endpoint.getIpamConfig().getIpv4Address() : endpoint.getIpAddress();
+        if (address != null && !address.isBlank()) {
+            deregister(runId, address);
+        }
+    }
+
+    /**
+     * Best effort: a registration left behind holds its address until egress-service lets another run take it over
+     * (TRIMUS_EGRESS_SANDBOXES_REGISTRATION_MAX_AGE there); meanwhile the address is skipped.
+     */
+    private void deregister(UUID runId, String address) {
         try {
-            egressService.deregister(sandbox.ipv4Address());
-        } catch (EgressServiceClient.RegistrationFailed e) {
+            egressService.deregister(address, runId);
+        } catch (EgressServiceClient.RegistrationFailed | RuntimeException e) {
             LOG.warnf("run %s: could not remove the registration of sandbox %s from egress-service: %s",
-                    run.runId(), sandbox.ipv4Address(), e.getMessage());
+                    runId, address, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LOG.warnf("run %s: stopped before the registration of sandbox %s was removed from egress-service",
-                    run.runId(), sandbox.ipv4Address());
+                    runId, address);
         }
     }
 

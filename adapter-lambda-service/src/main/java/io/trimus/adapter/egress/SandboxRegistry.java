@@ -6,6 +6,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -25,7 +26,7 @@ public interface SandboxRegistry {
     @Consumes(MediaType.APPLICATION_JSON)
     Response register(@PathParam("ip") String ip, SandboxRegistration registration);
 
-    /** Removes the registration of {@code ip}. */
+    /** Removes the registration {@code runId} holds at {@code ip}. */
     @DELETE
-    Response deregister(@PathParam("ip") String ip);
+    Response deregister(@PathParam("ip") String ip, @QueryParam("run_id") String runId);
 }

@@ -104,8 +104,7 @@ class EgressFailSecureTest {
                     + port + " unreachable: connection refused; the container was not started");
         });
         assertThat(Containers.findByLabel(docker, ContainerPolicy.LABEL_RUN, run.runId().toString())).isEmpty();
-        assertThat(Engine.containerEvents(run.runId(), since, "create")).isEqualTo(1);
-        assertThat(Engine.containerEvents(run.runId(), since, "start")).isZero();
+        assertThat(Engine.containerEvents(run.runId(), since, "create")).as("its address was never claimed").isZero();
         assertThat(addresses.reserved()).as("its address was given back").isEmpty();
     }
 

@@ -47,7 +47,7 @@ class EgressServiceClientTest {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/", exchange -> {
             try (exchange) {
-                received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+                received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
                         + exchange.getRequestHeaders().getFirst("Content-Type") + " "
                         + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
                 if (hang) {
@@ -83,12 +83,12 @@ class EgressServiceClientTest {
         UUID run = UUID.randomUUID();
 
         client.register("172.30.0.7", new SandboxRegistration(company, agent, run, "c0ffee"));
-        client.deregister("172.30.0.7");
+        client.deregister("172.30.0.7", run);
 
         assertThat(received).containsExactly(
                 "PUT /internal/sandboxes/172.30.0.7 application/json {\"company_id\":\"" + company
                         + "\",\"agent_id\":\"" + agent + "\",\"run_id\":\"" + run + "\",\"container_id\":\"c0ffee\"}",
-                "DELETE /internal/sandboxes/172.30.0.7 null ");
+                "DELETE /internal/sandboxes/172.30.0.7?run_id=" + run + " null ");
     }
 
     @Test
@@ -108,10 +108,24 @@ class EgressServiceClientTest {
         EgressServiceClient client = client();
         status = 404;
 
-        client.deregister("172.30.0.7");
+        client.deregister("172.30.0.7", UUID.randomUUID());
 
         assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
                 .hasMessageEndingWith("answered HTTP 404");
+    }
+
+    @Test
+    void anAddressHeldByAnotherRunIsToldApartFromAFailure() throws Exception {
+        EgressServiceClient client = client();
+        status = 409;
+        answer = "{\"title\":\"Conflict\",\"status\":409,\"detail\":\"held by another run\"}";
+
+        assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
+                .isInstanceOf(EgressServiceClient.AddressHeld.class)
+                .hasMessage("172.30.0.7 is held by another run (held by another run)");
+        assertThatThrownBy(() -> client.deregister("172.30.0.7", UUID.randomUUID()))
+                .isInstanceOf(EgressServiceClient.RegistrationFailed.class)
+                .hasMessageEndingWith("answered HTTP 409: held by another run");
     }
 
     @Test

@@ -25,8 +25,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real HTTP server on 127.0.0.1 standing in for egress-service's sandbox registry: answers
- * {@code PUT|DELETE /internal/sandboxes/{ip}} and records every request with the time it arrived and the state the
- * engine reported for the sandbox's container at that moment (so a test can prove the container had not started).
+ * {@code PUT|DELETE /internal/sandboxes/{ip}} as egress-service does (a PUT for an address another run holds is 409,
+ * a DELETE removes only the registration of the run it names, 404 when none, 409 for another run's) and records every
+ * request with the time it arrived and the state the engine reported for the sandbox's container at that moment (so
+ * a test can prove the container had not started). {@code PUT /_test/hold/{ip}} makes a foreign run hold an address.
  *
  * <p>Controlled over its own HTTP, because a Quarkus test may see this class through another classloader than the
  * test resource that started it: {@code GET /_test/requests} lists what arrived; {@code PUT /_test/answer/{company_id}}
@@ -50,6 +52,8 @@ public final class EgressStandIn implements AutoCloseable {
     private final Map<String, String> answers = new ConcurrentHashMap<>();
     /** The container last registered for each address, to report its state when the address is deregistered. */
     private final Map<String, String> containerOf = new ConcurrentHashMap<>();
+    /** The run holding each address. */
+    private final Map<String, String> holders = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResolverStandIn resolver = ResolverStandIn.start();
 
@@ -61,6 +65,7 @@ public final class EgressStandIn implements AutoCloseable {
         server.createContext("/_test/requests", this::listRequests);
         server.createContext("/_test/answer/", this::setAnswer);
         server.createContext("/_test/resolver", this::setResolverMode);
+        server.createContext("/_test/hold/", this::hold);
         server.start();
     }
 
@@ -105,8 +110,12 @@ public final class EgressStandIn implements AutoCloseable {
             if (method.equals("PUT") && containerId != null) {
                 containerOf.put(ip, containerId);
             }
+            String query = exchange.getRequestURI().getQuery();
+            String runId = method.equals("PUT") ? text(body, "run_id")
+                    : query != null && query.startsWith("run_id=") ? query.substring("run_id=".length()) : null;
             ObjectNode record = JSON.createObjectNode()
                     .put("method", method)
+                    .put("run_id", runId)
                     .put("ip", ip)
                     .put("received_at_ms", receivedAt)
                     .put("content_type", exchange.getRequestHeaders().getFirst("Content-Type"))
@@ -117,6 +126,9 @@ public final class EgressStandIn implements AutoCloseable {
             }
             String answer = method.equals("PUT") ? answers.getOrDefault(String.valueOf(text(body, "company_id")), "204")
                     : "204";
+            if (answer.equals("204")) {
+                answer = hold(method, ip, runId);
+            }
             if (answer.equals("hang")) {
                 closed.await(60, TimeUnit.SECONDS);
                 return;
@@ -126,13 +138,44 @@ public final class EgressStandIn implements AutoCloseable {
                 exchange.sendResponseHeaders(204, -1);
             } else {
                 byte[] problem = ("{\"type\":\"about:blank\",\"title\":\"Unavailable\",\"status\":" + status
-                        + ",\"detail\":\"the sandbox registry is unavailable\"}").getBytes(StandardCharsets.UTF_8);
+                        + ",\"detail\":\"" + (status == 409 ? "held by another run"
+                        : status == 404 ? "no sandbox at " + ip : "the sandbox registry is unavailable")
+                        + "\"}").getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
                 exchange.sendResponseHeaders(status, problem.length);
                 exchange.getResponseBody().write(problem);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What egress-service answers, given who holds {@code ip}; updates the holder. */
+    private synchronized String hold(String method, String ip, String runId) {
+        String holder = holders.get(ip);
+        if (method.equals("PUT")) {
+            if (holder != null && !holder.equals(runId)) {
+                return "409";
+            }
+            holders.put(ip, runId);
+            return "204";
+        }
+        if (holder == null) {
+            return "404";
+        }
+        if (!holder.equals(runId)) {
+            return "409";
+        }
+        holders.remove(ip);
+        return "204";
+    }
+
+    /** {@code PUT /_test/hold/{ip}}: a run the adapter does not know holds the address from now on. */
+    private void hold(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            holders.put(exchange.getRequestURI().getPath().substring("/_test/hold/".length()),
+                    "foreign-" + System.nanoTime());
+            exchange.sendResponseHeaders(204, -1);
         }
     }
 

@@ -27,6 +27,11 @@ public final class Registrations {
         this.url = url;
     }
 
+    /** The stand-in at {@code url}. */
+    public static Registrations of(String url) {
+        return new Registrations(url);
+    }
+
     /** The stand-in the app under test talks to. */
     public static Registrations ofApp() {
         return new Registrations(ConfigProvider.getConfig().getValue(EgressTestResource.STAND_IN_KEY, String.class));
@@ -36,10 +41,11 @@ public final class Registrations {
      * One request as the stand-in received it.
      *
      * @param containerState what the engine said about the sandbox's container when the request arrived:
-     *                       {@code created}, {@code running}, {@code absent}, …
+     *                       {@code created}, {@code running}, {@code absent}, …, or null before it had one
+     * @param runId          the run the request names: in the body of a PUT, in the query of a DELETE
      */
     public record Request(String method, String ip, Instant receivedAt, String contentType, String containerState,
-                          JsonNode body) {
+                          JsonNode body, String runId) {
 
         public String field(String name) {
             JsonNode value = body.get(name);
@@ -60,7 +66,8 @@ public final class Registrations {
             out.add(new Request(r.get("method").asText(), r.get("ip").asText(),
                     Instant.ofEpochMilli(r.get("received_at_ms").asLong()),
                     r.get("content_type").isNull() ? null : r.get("content_type").asText(),
-                    r.get("container_state").isNull() ? null : r.get("container_state").asText(), r.get("body")));
+                    r.get("container_state").isNull() ? null : r.get("container_state").asText(), r.get("body"),
+                    r.get("run_id").isNull() ? null : r.get("run_id").asText()));
         }
         return out;
     }
@@ -84,6 +91,11 @@ public final class Registrations {
     /** Never answers this company's registrations (the adapter's timeout has to end them). */
     public void hang(UUID companyId) {
         put("/_test/answer/" + companyId, "hang");
+    }
+
+    /** Makes a run the adapter does not know hold {@code ip} at the stand-in from now on (its PUTs get 409). */
+    public void holdElsewhere(String ip) {
+        put("/_test/hold/" + ip, "");
     }
 
     /** How the resolver stand-in answers the adapter's resolver check from now on: TRIMUS, FOREIGN or SILENT. */

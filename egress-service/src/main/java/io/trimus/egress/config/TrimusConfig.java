@@ -20,6 +20,21 @@ public interface TrimusConfig {
 
         /** Anomaly events of denied lookups. */
         Anomalies anomalies();
+
+        /** The registry of sandbox addresses. */
+        Sandboxes sandboxes();
+    }
+
+    /** The registry of sandbox addresses. */
+    interface Sandboxes {
+        /**
+         * A registration older than this may be taken over by another run's registration of its address: it was left
+         * by an adapter service that died for good and never deregistered it. Must exceed the longest run (24 h) with
+         * room to spare, since a sandbox still running past it could be attributed to the run that takes its address
+         * over (TRIMUS_EGRESS_SANDBOXES_REGISTRATION_MAX_AGE).
+         */
+        @WithDefault("25h")
+        Duration registrationMaxAge();
     }
 
     /** DNS of the egress resolver. */

@@ -23,6 +23,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Starts the DNS resolver with the service when TRIMUS_EGRESS_DNS_ADDR is set, and stops it at shutdown. A resolver
  * that cannot bind its address, or has no upstream, fails the start: the sandboxes' DNS must not silently be absent.
+ * It starts only after the stored sandbox registrations are in memory (SandboxRegistryLoader runs first), so a
+ * sandbox that kept running while egress-service restarted is attributed by the first answer.
  */
 @ApplicationScoped
 public class DnsServerLifecycle {
@@ -60,6 +62,11 @@ public class DnsServerLifecycle {
 
     /** Builds the resolver from the configuration and binds it to {@code listen}; throws when it cannot serve. */
     synchronized void start(InetSocketAddress listen) {
+        if (!sandboxes.isLoaded()) {
+            // answering now would refuse every sandbox that kept running while egress-service restarted
+            throw new IllegalStateException("the stored sandbox registrations are not loaded: the resolver does not"
+                    + " answer before it can attribute every running sandbox");
+        }
         TrimusConfig.Dns dns = config.egress().dns();
         InetSocketAddress upstreamAddress = resolved("TRIMUS_EGRESS_DNS_UPSTREAM", dns.upstream()
                 .filter(value -> !value.isBlank())

@@ -3,25 +3,36 @@ package io.trimus.egress.sandbox;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * Which sandbox owns which source address: the resolver's attribution. In memory and lock-free, because every
- * DNS query reads it; the adapter service registers a sandbox before its process can send a packet.
+ * Which sandbox owns which source address: the resolver's attribution. In memory and lock-free, because every DNS
+ * query reads it; {@link SandboxService} stores a registration before it changes this map, and
+ * {@link SandboxRegistryLoader} fills it from the stored ones before the resolver answers.
  */
 @ApplicationScoped
 public class SandboxRegistry {
     private final ConcurrentHashMap<String, Sandbox> byIp = new ConcurrentHashMap<>();
+    private volatile boolean loaded;
 
     /** Registers (or re-registers) the sandbox at its address. */
     public void register(Sandbox sandbox) {
         byIp.put(sandbox.ip(), sandbox);
     }
 
-    /** Forgets the sandbox at {@code ip}; true when one was registered. */
-    public boolean deregister(String ip) {
-        return byIp.remove(ip) != null;
+    /** Forgets the sandbox at {@code ip} if {@code runId} holds it; true when one was forgotten. */
+    public boolean deregister(String ip, UUID runId) {
+        boolean[] removed = {false};
+        byIp.computeIfPresent(ip, (address, sandbox) -> {
+            removed[0] = sandbox.runId().equals(runId);
+            return removed[0] ? null : sandbox;
+        });
+        return removed[0];
     }
 
     /** The sandbox whose packets come from {@code ip}. */
@@ -32,5 +43,18 @@ public class SandboxRegistry {
     /** All registered sandboxes. */
     public Collection<Sandbox> all() {
         return byIp.values();
+    }
+
+    /** Makes {@code stored} the whole registry, as a start does, and marks it loaded. */
+    public void load(Collection<Sandbox> stored) {
+        Map<String, Sandbox> wanted = stored.stream().collect(Collectors.toMap(Sandbox::ip, Function.identity()));
+        byIp.keySet().retainAll(wanted.keySet());
+        byIp.putAll(wanted);
+        loaded = true;
+    }
+
+    /** True once the stored registrations are in memory: until then the resolver would refuse running sandboxes. */
+    public boolean isLoaded() {
+        return loaded;
     }
 }

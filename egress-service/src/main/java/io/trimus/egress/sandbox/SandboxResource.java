@@ -1,5 +1,6 @@
 package io.trimus.egress.sandbox;
 
+import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.SandboxRegistration;
 import jakarta.ws.rs.Consumes;
@@ -8,9 +9,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import java.util.Comparator;
@@ -18,20 +19,21 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Registration of sandboxes with the resolver, for the adapter service only: it registers a sandbox's address
- * before the sandbox's process can send a packet (the call is synchronous, so the first query is already
- * attributed) and deregisters it when the sandbox ends. Deployments restrict {@code /internal} to the adapter
- * service by network policy; it is not part of the public API.
+ * Registration of sandboxes with the resolver, for the adapter service only. egress-service is the arbiter of sandbox
+ * addresses: the adapter claims an address for its run before it creates the container there (409 when another run
+ * holds it: it tries the next), confirms the container id before the container starts (the call is synchronous, so
+ * the first query is already attributed), and deregisters it with its run id when the sandbox ends. Deployments
+ * restrict {@code /internal} to the adapter service by network policy; it is not part of the public API.
  */
 @Path("/internal/sandboxes")
 @Produces(MediaType.APPLICATION_JSON)
 public class SandboxResource {
-    private static final Logger LOG = Logger.getLogger(SandboxResource.class);
-
     private final SandboxRegistry sandboxes;
+    private final SandboxService service;
 
-    SandboxResource(SandboxRegistry sandboxes) {
+    SandboxResource(SandboxRegistry sandboxes, SandboxService service) {
         this.sandboxes = sandboxes;
+        this.service = service;
     }
 
     /** A registered sandbox as the API shows it. */
@@ -41,11 +43,14 @@ public class SandboxResource {
         }
     }
 
-    /** Registers (or re-registers) the sandbox whose packets come from {@code ip}. */
+    /**
+     * Registers the run's sandbox at {@code ip}: claims a free address, or updates the run's own registration (e.g.
+     * with the container id once the container exists). 409 when another run holds the address.
+     */
     @PUT
     @Path("/{ip}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public RestResponse<Void> register(@PathParam("ip") String ip, SandboxRegistration body) {
+    public Uni<RestResponse<Void>> register(@PathParam("ip") String ip, SandboxRegistration body) {
         String address = address(ip);
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"company_id\", \"agent_id\", \"run_id\", "
@@ -54,31 +59,33 @@ public class SandboxResource {
         require("company_id", body.companyId());
         require("agent_id", body.agentId());
         require("run_id", body.runId());
-        if (body.containerId() == null || body.containerId().isBlank()) {
-            throw ProblemException.invalid("container_id", "is required");
+        if (body.containerId() != null && (body.containerId().isBlank() || body.containerId().length() > 128)) {
+            throw ProblemException.invalid("container_id", "must be 1 to 128 characters, or absent until the"
+                    + " container exists");
         }
-        if (body.containerId().length() > 128) {
-            throw ProblemException.invalid("container_id", "must be at most 128 characters");
-        }
-        Sandbox sandbox = new Sandbox(address, body.companyId(), body.agentId(), body.runId(), body.containerId());
-        Sandbox previous = sandboxes.lookup(address).orElse(null);
-        sandboxes.register(sandbox);
-        if (previous != null && !previous.equals(sandbox)) {
-            LOG.infof("Sandbox address %s moved from container %s (run %s) to container %s (run %s)", address,
-                    previous.containerId(), previous.runId(), sandbox.containerId(), sandbox.runId());
-        }
-        return RestResponse.noContent();
+        return service.register(new Sandbox(address, body.companyId(), body.agentId(), body.runId(),
+                        body.containerId()))
+                .map(stored -> RestResponse.noContent());
     }
 
-    /** Forgets the sandbox at {@code ip}; its packets are unattributed from now on. */
+    /**
+     * Forgets the sandbox at {@code ip}; its packets are unattributed from now on. Only the run that holds the address
+     * can: 409 when another run holds it, 404 when nothing does.
+     */
     @DELETE
     @Path("/{ip}")
-    public RestResponse<Void> deregister(@PathParam("ip") String ip) {
+    public Uni<RestResponse<Void>> deregister(@PathParam("ip") String ip, @QueryParam("run_id") String runId) {
         String address = address(ip);
-        if (!sandboxes.deregister(address)) {
-            throw ProblemException.notFound("sandbox at", address);
+        if (runId == null || runId.isBlank()) {
+            throw ProblemException.invalid("run_id", "is required: the run that holds the address");
         }
-        return RestResponse.noContent();
+        UUID run;
+        try {
+            run = UUID.fromString(runId);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalidValue("run_id", runId, "is not a UUID");
+        }
+        return service.deregister(address, run).map(done -> RestResponse.noContent());
     }
 
     /** Every registered sandbox, by address. */

@@ -1,0 +1,27 @@
+package io.trimus.egress.sandbox;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** The stored registration of a sandbox address: the run that holds it, since when. */
+@Entity
+@Table(name = "sandbox_registration")
+public class RegisteredSandbox {
+    @Id
+    public String ip;
+    public UUID companyId;
+    public UUID agentId;
+    public UUID runId;
+    /** Null between the claim of the address and the creation of its container. */
+    public String containerId;
+    public Instant registeredAt;
+
+    /** The registration as the resolver reads it. */
+    public Sandbox toSandbox() {
+        return new Sandbox(ip, companyId, agentId, runId, containerId);
+    }
+}

@@ -1,0 +1,57 @@
+package io.trimus.egress.sandbox;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** The stored sandbox registrations, one row per address. */
+@ApplicationScoped
+public class SandboxRegistrationRepository implements PanacheRepositoryBase<RegisteredSandbox, String> {
+
+    /**
+     * Registers {@code sandbox} at its address in one statement, so two concurrent claims of one address cannot both
+     * win: a free address is taken; an address held by the same run (same company and agent) is updated, keeping its
+     * container id when none is given and its registration time; an address held by another run is taken only when
+     * that registration is older than {@code expiredBefore}.
+     *
+     * @return the stored registration, or null when another run holds the address
+     */
+    public Uni<RegisteredSandbox> claim(Sandbox sandbox, Instant expiredBefore) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("insert into egress.sandbox_registration as r "
+                        + "(ip, company_id, agent_id, run_id, container_id, registered_at) "
+                        + "values (?1, ?2, ?3, ?4, ?5, now()) on conflict (ip) do update set "
+                        + "company_id = excluded.company_id, agent_id = excluded.agent_id, run_id = excluded.run_id, "
+                        + "container_id = case when r.run_id = excluded.run_id "
+                        + "then coalesce(excluded.container_id, r.container_id) else excluded.container_id end, "
+                        + "registered_at = case when r.run_id = excluded.run_id "
+                        + "then r.registered_at else excluded.registered_at end "
+                        + "where (r.run_id = excluded.run_id and r.company_id = excluded.company_id "
+                        + "and r.agent_id = excluded.agent_id) or r.registered_at < ?6 "
+                        + "returning ip, company_id, agent_id, run_id, container_id, registered_at",
+                        RegisteredSandbox.class)
+                .setParameter(1, sandbox.ip())
+                .setParameter(2, sandbox.companyId())
+                .setParameter(3, sandbox.agentId())
+                .setParameter(4, sandbox.runId())
+                .setParameter(5, sandbox.containerId())
+                .setParameter(6, expiredBefore)
+                .getResultList())
+                .map(rows -> rows.isEmpty() ? null : rows.get(0));
+    }
+
+    /** Removes the registration of {@code ip} if {@code runId} holds it; true when one was removed. */
+    public Uni<Boolean> release(String ip, UUID runId) {
+        return delete("ip = ?1 and runId = ?2", ip, runId).map(count -> count > 0);
+    }
+
+    /** Every stored registration. */
+    public Uni<List<RegisteredSandbox>> all() {
+        return listAll();
+    }
+}

@@ -1,0 +1,26 @@
+package io.trimus.egress.dns;
+
+import io.trimus.egress.sandbox.SandboxRegistry;
+import io.trimus.egress.sandbox.SandboxRegistryLoader;
+
+import java.util.List;
+
+/**
+ * A restart of egress-service's resolver inside a running test application, along the path a new process takes: the
+ * old process's sockets close and its memory is gone; the new one loads the stored registrations
+ * ({@link SandboxRegistryLoader}, which runs before the resolver at start), then binds and answers. Sandboxes keep
+ * running meanwhile, as they do on a real restart.
+ */
+public final class ResolverRestart {
+    private ResolverRestart() {
+    }
+
+    /** Stops the resolver, forgets every registration in memory, then starts as a new process would. */
+    public static void restart(DnsServerLifecycle resolver, SandboxRegistry registry, SandboxRegistryLoader loader)
+            throws Throwable {
+        resolver.stop();
+        registry.load(List.of());
+        loader.load();
+        resolver.onStart(null);
+    }
+}
