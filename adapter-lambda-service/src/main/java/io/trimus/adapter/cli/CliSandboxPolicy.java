@@ -32,7 +32,7 @@ public final class CliSandboxPolicy {
                                      String egressNetwork, RunRequested run, CliCommand cli,
                                      Map<String, String> secrets) {
         Map<String, String> tmpfs = new LinkedHashMap<>();
-        tmpfs.put("/tmp", ContainerPolicy.TMP_OPTIONS + ",size=" + defaults.tmpfsSize());
+        tmpfs.put("/tmp", ContainerPolicy.tmpOptions(agent.tmpNoexec()) + ",size=" + defaults.tmpfsSize());
         // the image's /workspace belongs to root; the CLI runs as its own user
         tmpfs.put(ContainerPolicy.WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();

@@ -28,7 +28,7 @@ import java.util.Set;
  * @param image        the agent's image, never pulled
  * @param command      argv replacing the image's CMD; empty keeps the image's
  * @param readOnlyRoot {@code --read-only}, unless the agent opted out with {@code "writable": true}
- * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,nosuid,nodev,noexec,size=…}; empty when writable
+ * @param tmpfs        mounts backing a read-only root: {@code /tmp:rw,exec,nosuid,nodev,size=…} ({@code noexec} on request); empty when writable
  * @param capDrop      capabilities dropped: always {@code ALL}
  * @param securityOpts {@code no-new-privileges} always, then each TRIMUS_DOCKER_SECURITY_OPTS entry
  * @param pidsLimit    the agent's pids_limit, else TRIMUS_DOCKER_PIDS_LIMIT
@@ -66,10 +66,13 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public static final String NO_NEW_PRIVILEGES = DockerDefaults.NO_NEW_PRIVILEGES;
 
     /**
-     * Options of a {@code /tmp} tmpfs: no device files, no setuid, nothing executed from it. Docker adds
-     * {@code nodev,noexec} to a tmpfs on its own; they are written out so the policy says what a container gets.
+     * The options of a {@code /tmp} tmpfs: no device files, no setuid; programs may run from it (agents' tools build
+     * and run helpers there) unless the agent asks for {@code tmp_noexec}. Docker adds {@code nodev,noexec} to a
+     * tmpfs on its own, so every option is written out: the policy says exactly what a container gets.
      */
-    public static final String TMP_OPTIONS = "rw,nosuid,nodev,noexec";
+    public static String tmpOptions(boolean noexec) {
+        return noexec ? "rw,nosuid,nodev,noexec" : "rw,exec,nosuid,nodev";
+    }
 
     /** Where a sandboxed CLI works: a tmpfs, like /tmp, since the root is read-only. */
     public static final String WORKSPACE = "/workspace";
@@ -87,7 +90,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     /** The policy of one run of a docker agent. */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run) {
         boolean readOnly = !agent.writable();
-        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", TMP_OPTIONS + ",size="
+        Map<String, String> tmpfs = readOnly ? Map.of("/tmp", tmpOptions(agent.tmpNoexec()) + ",size="
                 + defaults.tmpfsSize()) : Map.of();
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : defaults.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaults.timeoutSec();

@@ -51,9 +51,9 @@ class ContainerPolicyTest {
     void rootIsReadOnlyWithANosuidNodevNoexecTmpfsOf64m() {
         ContainerPolicy p = policy(Map.of("image", "busybox"));
         assertThat(p.readOnlyRoot()).isTrue();
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,exec,nosuid,nodev,size=64m"));
         assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
-        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=64m"));
+        assertThat(p.hostConfig().getTmpFs()).isEqualTo(Map.of("/tmp", "rw,exec,nosuid,nodev,size=64m"));
     }
 
     @Test
@@ -86,7 +86,7 @@ class ContainerPolicyTest {
     void tmpfsSizeComesFromTheConfig() {
         ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")),
                 new DockerDefaults(100, "128M", List.of(), 3600), run);
-        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=128m"));
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,exec,nosuid,nodev,size=128m"));
     }
 
     @Test

@@ -42,7 +42,8 @@ final class IsolationView {
                         ? "writable (the agent opted out with \"writable\": true), at most"
                         + " TRIMUS_DOCKER_WRITABLE_LAYER_SIZE where the storage driver can enforce it, else refused"
                         + " unless TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER"
-                        : "read-only; /tmp is a tmpfs (nosuid, size TRIMUS_DOCKER_TMPFS_SIZE, default 64m)"));
+                        : "read-only; /tmp is a tmpfs (nosuid, nodev" + (cfg.path("tmp_noexec").asBoolean(false)
+                        ? ", noexec" : "") + ", size TRIMUS_DOCKER_TMPFS_SIZE, default 64m)"));
                 String network = text(cfg, "network", "none");
                 flags.add(new Flag("Network", network.equals("none") ? "none (no network at all)"
                         : network.equals(EGRESS_NETWORK)

@@ -32,17 +32,20 @@ import java.util.regex.Pattern;
  *                                   for the CLI's name
  * @param user                       sandbox only: {@code uid[:gid]} to run as, or null for the image's non-root USER,
  *                                   else {@link ContainerUser#DEFAULT}; root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
+ * @param tmpNoexec                  sandbox only: true mounts {@code /tmp} {@code noexec} (default: exec)
  */
 public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, boolean dangerouslySkipPermissions,
                                List<String> extraArgs, String apiKeySecret, Integer timeoutSec, String image,
-                               String memory, Double cpus, Long pidsLimit, String command, String user)
+                               String memory, Double cpus, Long pidsLimit, String command, String user,
+                               boolean tmpNoexec)
         implements AdapterConfig {
 
     /** Names of company secrets (and so of the variables they may become). */
     public static final Pattern SECRET_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Set<String> COMMON = Set.of("model", "dangerously_skip_permissions", "extra_args",
             "api_key_secret", "timeout_sec");
-    private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit", "user");
+    private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit", "user",
+            "tmp_noexec");
     private static final Set<String> LOCAL_ONLY = Set.of("command");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/\\[\\]-]{0,99}");
     private static final Pattern COMMAND = Pattern.compile("(/[A-Za-z0-9._+-]+)+|[A-Za-z0-9._+-]{1,255}");
@@ -99,7 +102,7 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
                 ConfigFields.timeoutSec(config.get("timeout_sec")), ConfigFields.image(config.get("image")),
                 ConfigFields.memory(config.get("memory")), ConfigFields.cpus(config.get("cpus")),
                 ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")),
-                ContainerUser.parse(config.get("user")));
+                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"));
     }
 
     private static String model(JsonNode node) {

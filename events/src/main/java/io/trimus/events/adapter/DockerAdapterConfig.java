@@ -29,17 +29,19 @@ import java.util.regex.Pattern;
  *                   TRIMUS_DOCKER_MAX_TIMEOUT_SEC (the operator's ceilings are checked by {@link ResourceCeilings})
  * @param user       {@code uid[:gid]} to run as, or null for the image's non-root USER, else {@link ContainerUser#DEFAULT};
  *                   root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
+ * @param tmpNoexec  true mounts the read-only root's {@code /tmp} tmpfs {@code noexec} as well (default: exec, so
+ *                   tools that build and run helpers there work)
  */
 public record DockerAdapterConfig(String image, List<String> command, Map<String, String> env, String network,
                                   boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec,
-                                  String user)
+                                  String user, boolean tmpNoexec)
         implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
     public static final int MIN_TIMEOUT_SEC = 10;
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
-            "memory", "cpus", "timeout_sec", "user");
+            "memory", "cpus", "timeout_sec", "user", "tmp_noexec");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX;
@@ -66,7 +68,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
                 env(config.get("env")), network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
                 ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
                 ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")),
-                ContainerUser.parse(config.get("user")));
+                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"));
     }
 
     private static String image(JsonNode node) {
