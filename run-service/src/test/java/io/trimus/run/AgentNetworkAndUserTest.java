@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
-import static io.trimus.run.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertInvalidField;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;

@@ -24,8 +24,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import static io.restassured.RestAssured.given;
-import static io.trimus.run.Problems.assertInvalidField;
-import static io.trimus.run.Problems.assertProblem;
+import static io.trimus.testing.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.containsString;

@@ -23,7 +23,7 @@ import static io.trimus.egress.api.AnomalyTopic.anomaly;
 import static io.trimus.egress.api.EgressApi.anomalies;
 import static io.trimus.egress.api.EgressApi.anomalyIds;
 import static io.trimus.egress.api.EgressApi.awaitListed;
-import static io.trimus.egress.api.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertInvalidField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;

@@ -21,7 +21,7 @@ import java.util.UUID;
 import static io.restassured.RestAssured.given;
 import static io.trimus.egress.api.EgressApi.anomalies;
 import static io.trimus.egress.api.EgressApi.awaitListed;
-import static io.trimus.egress.api.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertInvalidField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static io.trimus.egress.api.AnomalyTopic.anomaly;
-import static io.trimus.egress.api.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertInvalidField;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -28,8 +28,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
-import static io.trimus.egress.api.Problems.assertInvalidField;
-import static io.trimus.egress.api.Problems.assertProblem;
+import static io.trimus.testing.Problems.assertInvalidField;
+import static io.trimus.testing.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,4 +1,4 @@
-package io.trimus.egress.api;
+package io.trimus.testing;
 
 import io.restassured.response.ValidatableResponse;
 
@@ -7,12 +7,15 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
-/** Assertions every error response must pass: problem+json, a human detail, nothing internal leaked. */
-final class Problems {
+/**
+ * Assertions every error response of a Trimus API must pass, for the services' REST tests: problem+json, a human detail,
+ * nothing internal leaked.
+ */
+public final class Problems {
     private Problems() {
     }
 
-    static ValidatableResponse assertProblem(ValidatableResponse response, int status) {
+    public static ValidatableResponse assertProblem(ValidatableResponse response, int status) {
         return response.statusCode(status)
                 .contentType("application/problem+json")
                 .body("status", equalTo(status))
@@ -23,7 +26,7 @@ final class Problems {
                 .body(not(containsString("\tat ")));
     }
 
-    static ValidatableResponse assertInvalidField(ValidatableResponse response, String field) {
+    public static ValidatableResponse assertInvalidField(ValidatableResponse response, String field) {
         return assertProblem(response, 400).body("field", equalTo(field));
     }
 }
