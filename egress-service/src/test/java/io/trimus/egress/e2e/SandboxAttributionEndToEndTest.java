@@ -37,6 +37,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -70,7 +71,9 @@ class SandboxAttributionEndToEndTest {
     private static final int RUNS = 20;
     private static final Pattern ADDRESS = Pattern.compile("inet (172\\.30\\.0\\.\\d+)/");
 
-    private static final String ENCRYPTION_KEY = Base64.getEncoder().encodeToString(new byte[32]);
+    private static final String ENCRYPTION_KEY = Base64.getEncoder().encodeToString(randomKey());
+    /** The run-request topics of this class's two adapters: fresh per test run, so a failed start leaves nothing behind. */
+    private static final String TOPIC_PREFIX = "trimus.run.requested.attribution-" + UUID.randomUUID() + "-";
     private static final DockerClient DOCKER = DockerClients.local();
     private static TestUpstreamDns upstream;
     private static KafkaCompanion kafka;
@@ -192,8 +195,10 @@ class SandboxAttributionEndToEndTest {
         if (first != null) {
             return;
         }
-        kafka.topics().createAndWait(topicOf("a"), 1);
-        kafka.topics().createAndWait(topicOf("b"), 1);
+        if (!kafka.topics().list().contains(topicOf("a"))) {
+            kafka.topics().createAndWait(topicOf("a"), 1);
+            kafka.topics().createAndWait(topicOf("b"), 1);
+        }
         List<Integer> ports = Ports.free(2);
         CompletableFuture<ServiceProcess> a = CompletableFuture.supplyAsync(() -> adapter("a", ports.get(0)));
         CompletableFuture<ServiceProcess> b = CompletableFuture.supplyAsync(() -> adapter("b", ports.get(1)));
@@ -214,7 +219,13 @@ class SandboxAttributionEndToEndTest {
     }
 
     private static String topicOf(String adapter) {
-        return "trimus.run.requested.attribution-" + adapter;
+        return TOPIC_PREFIX + adapter;
+    }
+
+    private static byte[] randomKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return key;
     }
 
     private static ObjectNode sandboxRequest(UUID run, UUID company, String script) {
