@@ -3,7 +3,6 @@ package io.trimus.adapter;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
-import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Statistics;
 import io.quarkus.test.common.TestResourceScope;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -320,7 +318,7 @@ class DockerHardeningTest {
                 .isEqualTo(Map.of("max-size", "10m", "max-file", "2"));
 
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> lastLines(container.getId()).contains("chatted"));
+                .until(() -> Engine.lastLinesOf(container.getId(), 3).contains("chatted"));
 
         // the test runs on the engine's host as root: the files the engine keeps, as they are on its disk
         Path log = Path.of(container.getLogPath());
@@ -338,27 +336,6 @@ class DockerHardeningTest {
         RunStatusChanged end = bus.awaitEnd(run.runId(), Duration.ofSeconds(30));
         assertThat(end.status()).isEqualTo(CANCELLED);
         assertThat(end.output()).endsWith("chatted\n");
-    }
-
-    /** The container's last lines, read through the engine without reading the whole log each time. */
-    private static String lastLines(String containerId) throws InterruptedException {
-        StringBuilder out = new StringBuilder();
-        try (var callback = Engine.docker().logContainerCmd(containerId).withStdOut(true).withTail(3)
-                .exec(new ResultCallback.Adapter<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        synchronized (out) {
-                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
-                        }
-                    }
-                })) {
-            callback.awaitCompletion(10, TimeUnit.SECONDS);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        synchronized (out) {
-            return out.toString();
-        }
     }
 
     // --- network -------------------------------------------------------------------------------------------

@@ -107,9 +107,20 @@ public final class Engine {
 
     /** A container's output so far (stdout and stderr), or "" once it is gone. */
     public static String logsOf(String containerId) {
+        return lastLinesOf(containerId, -1);
+    }
+
+    /**
+     * The last {@code lines} lines of a container's output (all of it when negative), read through the engine without
+     * reading the whole log; "" once the container is gone.
+     */
+    public static String lastLinesOf(String containerId, int lines) {
         StringBuilder out = new StringBuilder();
-        try (var callback = docker().logContainerCmd(containerId).withStdOut(true).withStdErr(true)
-                .exec(new ResultCallback.Adapter<Frame>() {
+        var command = docker().logContainerCmd(containerId).withStdOut(true).withStdErr(true);
+        if (lines >= 0) {
+            command.withTail(lines);
+        }
+        try (var callback = command.exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
                         synchronized (out) {
@@ -126,7 +137,9 @@ public final class Engine {
         } catch (RuntimeException containerGone) {
             return "";
         }
-        return out.toString();
+        synchronized (out) {
+            return out.toString();
+        }
     }
 
     /** Waits until the run's container has printed {@code text}. */
