@@ -23,13 +23,27 @@ import java.util.UUID;
  * @param reason the resolver's {@code not_allowlisted}, {@code qtype_denied} or {@code unattributed_source}; the
  *               proxy's {@code proxy_not_allowlisted}, {@code proxy_address_denied}, {@code proxy_port_denied} or
  *               {@code proxy_host_mismatch} (an unattributed source of the proxy is {@code unattributed_source} too)
+ * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
+ *                 report mode and they were let through, so the event records what enforce mode would have denied.
+ *                 Absent in events written before the field existed, which were all enforced: read as true
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                             String qname, String qtype, String reason, long count, Instant firstSeen,
-                            Instant lastSeen) {
+                            Instant lastSeen, Boolean enforced) {
+    public EgressAnomaly {
+        enforced = enforced == null ? Boolean.TRUE : enforced;
+    }
+
+    /** An enforced anomaly: the lookups or connections it counts were denied. */
+    public EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
+                         String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen) {
+        this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
+                Boolean.TRUE);
+    }
+
     public static final String NOT_ALLOWLISTED = "not_allowlisted";
     public static final String QTYPE_DENIED = "qtype_denied";
     public static final String UNATTRIBUTED_SOURCE = "unattributed_source";

@@ -50,7 +50,8 @@ class EventSchemaTest {
                         java.time.Duration.ofSeconds(5), List.of())),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()),
-                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)));
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()));
     }
 
     static Stream<Arguments> requiredFields() {
@@ -213,6 +214,18 @@ class EventSchemaTest {
         json.put("qname", "api.example.com:8443");
 
         assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+    }
+
+    @Test
+    void enforcedIsAnOptionalBooleanThatDefaultsToTrue() {
+        JsonNode enforced = schemaJson(EventTypes.EGRESS_ANOMALY).at("/properties/enforced");
+        ObjectNode json = Json.tree(Fixtures.reportedAnomaly());
+
+        assertThat(enforced.path("default").asBoolean(false)).isTrue();
+        assertThat(schemaJson(EventTypes.EGRESS_ANOMALY).path("required")).extracting(JsonNode::asText)
+                .doesNotContain("enforced");
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json.put("enforced", "no"))).isNotEmpty();
     }
 
     @Test

@@ -25,6 +25,7 @@ import static io.trimus.testing.Problems.assertInvalidField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 
 /**
  * What the dashboard reads besides the plain list: a company's anomalies filtered by reason (exact) and name
@@ -65,6 +66,11 @@ class AnomalyFilterAndSummaryTest {
         events.add(anomaly(INITECH, "metadata.attacker.example", EgressAnomaly.PROXY_ADDRESS_DENIED, 2,
                 t.plusMillis(7)));
         events.add(anomaly(INITECH, "api.example.com:8443", EgressAnomaly.PROXY_PORT_DENIED, 1, t.plusMillis(8)));
+        EgressAnomaly reported = anomaly(INITECH, "registry.npmjs.org", EgressAnomaly.PROXY_NOT_ALLOWLISTED, 12,
+                t.plusMillis(9));
+        events.add(new EgressAnomaly(reported.id(), reported.companyId(), reported.agentId(), reported.runId(),
+                reported.containerId(), reported.sourceIp(), reported.qname(), "TLS", reported.reason(),
+                reported.count(), reported.firstSeen(), reported.lastSeen(), false));
         topic.publish(events);
         events.forEach(e -> awaitListed(e, FIRST));
     }
@@ -106,10 +112,19 @@ class AnomalyFilterAndSummaryTest {
         anomalies(INITECH, Map.of("reason", "proxy_port_denied")).statusCode(200)
                 .body("qname", equalTo(List.of("api.example.com:8443")));
         anomalies(INITECH, Map.of("reason", "proxy_host_mismatch")).statusCode(200).body("size()", equalTo(0));
-        anomalies(INITECH, Map.of("reason", "proxy_not_allowlisted")).statusCode(200).body("size()", equalTo(0));
         anomalies(INITECH, Map.of("reason", "bogus")).statusCode(400)
                 .body("detail", containsString("proxy_not_allowlisted, proxy_address_denied, proxy_port_denied,"
                         + " proxy_host_mismatch"));
+    }
+
+    @Test
+    void whatReportModeLetThroughIsStoredAsNotEnforcedAndEverythingElseAsEnforced() {
+        anomalies(INITECH, Map.of("reason", "proxy_not_allowlisted")).statusCode(200)
+                .body("qname", equalTo(List.of("registry.npmjs.org"))).body("enforced", equalTo(List.of(false)))
+                .body("count", equalTo(List.of(12)));
+        anomalies(INITECH, Map.of("reason", "proxy_address_denied")).statusCode(200)
+                .body("enforced", equalTo(List.of(true)));
+        anomalies(ACME, Map.of()).statusCode(200).body("enforced", everyItem(equalTo(true)));
     }
 
     @Test
