@@ -74,8 +74,12 @@ public class DestinationAddressPolicy {
         return type;
     }
 
-    /** Interfaces come and go (Docker creates a bridge per network): the host's addresses are read again each minute. */
-    @Scheduled(every = "60s", delayed = "60s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /**
+     * Interfaces come and go (Docker creates a bridge per network), so the host's addresses are read again every 10 s
+     * on a worker thread. Until then a new interface's address is judged by its class alone: refused as private unless
+     * a TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE range covers it.
+     */
+    @Scheduled(every = "10s", delayed = "10s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refreshHostAddresses() {
         try {
             host = HostAddresses.ofThisHost();
