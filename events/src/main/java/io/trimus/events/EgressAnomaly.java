@@ -6,22 +6,56 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
- * {@code io.trimus.egress.anomaly.v1} on {@link Topics#EGRESS_ANOMALIES}: egress-service denied DNS lookups of
- * one sandbox for one name. Repeats within the rate-limit window are folded into one event: {@code count}
- * lookups between {@code first_seen} and {@code last_seen}. Sandbox fields are null for an unattributed source.
+ * {@code io.trimus.egress.anomaly.v1} on {@link Topics#EGRESS_ANOMALIES}: egress-service denied DNS lookups, or
+ * connections through its egress proxy, of one sandbox for one name. Repeats within the rate-limit window are folded
+ * into one event: {@code count} lookups or connections between {@code first_seen} and {@code last_seen}. Sandbox
+ * fields are null for an unattributed source.
  *
- * @param reason {@code not_allowlisted}, {@code qtype_denied} or {@code unattributed_source}
+ * @param qname  the name asked for; for a {@code proxy_*} reason the host the connection asked for (CONNECT target,
+ *               TLS SNI or HTTP Host), with {@code :port} when the port is neither 443 nor 80
+ * @param qtype  the DNS query type, e.g. {@code A}; for a {@code proxy_*} reason how the connection came in:
+ *               {@code CONNECT} (explicit proxy), {@code TLS} (steered, port 443) or {@code HTTP} (steered port 80, or
+ *               absolute-form through the explicit proxy)
+ * @param reason the resolver's {@code not_allowlisted}, {@code qtype_denied} or {@code unattributed_source}; the
+ *               proxy's {@code proxy_not_allowlisted}, {@code proxy_address_denied}, {@code proxy_port_denied} or
+ *               {@code proxy_host_mismatch} (an unattributed source of the proxy is {@code unattributed_source} too)
+ * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
+ *                 report mode and they were let through, so the event records what enforce mode would have denied.
+ *                 Absent in events written before the field existed, which were all enforced: read as true
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                             String qname, String qtype, String reason, long count, Instant firstSeen,
-                            Instant lastSeen) {
+                            Instant lastSeen, Boolean enforced) {
+    public EgressAnomaly {
+        enforced = enforced == null ? Boolean.TRUE : enforced;
+    }
+
+    /** An enforced anomaly: the lookups or connections it counts were denied. */
+    public EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
+                         String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen) {
+        this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
+                Boolean.TRUE);
+    }
+
     public static final String NOT_ALLOWLISTED = "not_allowlisted";
     public static final String QTYPE_DENIED = "qtype_denied";
     public static final String UNATTRIBUTED_SOURCE = "unattributed_source";
+    /** The proxy refused a connection to a host that is not on the company's allowlist. */
+    public static final String PROXY_NOT_ALLOWLISTED = "proxy_not_allowlisted";
+    /** The proxy refused a connection because every address the host resolves to is of a refused class (private…). */
+    public static final String PROXY_ADDRESS_DENIED = "proxy_address_denied";
+    /** The proxy refused a connection to an allow-listed host on a port its allowlist entry does not open. */
+    public static final String PROXY_PORT_DENIED = "proxy_port_denied";
+    /** The TLS SNI or HTTP Host differed from the host the connection was allowed for (domain fronting), or no TLS. */
+    public static final String PROXY_HOST_MISMATCH = "proxy_host_mismatch";
+    /** Every reason, the resolver's first, in the order filters offer them. */
+    public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
+            PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH);
 }

@@ -87,6 +87,14 @@ class AsyncApiDocumentTest {
     }
 
     @Test
+    void theAnomalyChannelTellsOutsideConsumersOfTheProxyReasons() {
+        String description = doc.at("/channels/egressAnomalies/description").asText();
+
+        assertThat(description).contains(EgressAnomaly.PROXY_NOT_ALLOWLISTED, EgressAnomaly.PROXY_ADDRESS_DENIED,
+                EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH);
+    }
+
+    @Test
     void everyOperationPointsAtAChannelThatExists() {
         doc.path("operations").forEach(op -> {
             String ref = op.at("/channel/$ref").asText();

@@ -81,9 +81,23 @@ class EventJsonTest {
         assertThat(Json.MAPPER.readValue(json, EgressAnomaly.class)).isEqualTo(event);
         assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "company_id",
                 "agent_id", "run_id", "container_id", "source_ip", "qname", "qtype", "reason", "count", "first_seen",
-                "last_seen");
+                "last_seen", "enforced");
         assertThat(Json.parse(json).get("count").asLong()).isEqualTo(37);
         assertThat(Json.parse(json).get("last_seen").asText()).isEqualTo("2026-01-15T09:30:09.123456789Z");
+    }
+
+    @Test
+    void anAnomalyIsEnforcedUnlessItSaysOtherwiseSoEventsWrittenBeforeTheFieldReadAsEnforced()
+            throws JsonProcessingException {
+        EgressAnomaly event = Fixtures.egressAnomaly();
+        var old = Json.tree(event);
+        old.remove("enforced");
+
+        assertThat(event.enforced()).isTrue();
+        assertThat(Json.MAPPER.treeToValue(old, EgressAnomaly.class)).isEqualTo(event);
+        assertThat(Json.MAPPER.treeToValue(old.put("enforced", false), EgressAnomaly.class).enforced()).isFalse();
+        assertThat(Json.parse(Json.MAPPER.writeValueAsString(Fixtures.reportedAnomaly())).get("enforced").asBoolean())
+                .isFalse();
     }
 
     @Test
@@ -93,7 +107,7 @@ class EventJsonTest {
         String json = Json.MAPPER.writeValueAsString(event);
 
         assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "source_ip", "qname",
-                "qtype", "reason", "count", "first_seen", "last_seen");
+                "qtype", "reason", "count", "first_seen", "last_seen", "enforced");
         assertThat(Json.MAPPER.readValue(json, EgressAnomaly.class)).isEqualTo(event);
     }
 

@@ -49,7 +49,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, WorkerHeartbeat.now("idle-worker", List.of("gpu"),
                         java.time.Duration.ofSeconds(5), List.of())),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
-                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()));
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()));
     }
 
     static Stream<Arguments> requiredFields() {
@@ -188,8 +190,51 @@ class EventSchemaTest {
     @Test
     void theAnomalyReasonEnumIsExactlyTheRecordsReasons() {
         assertThat(schemaJson(EventTypes.EGRESS_ANOMALY).at("/properties/reason/enum")).extracting(JsonNode::asText)
-                .containsExactlyInAnyOrder(EgressAnomaly.NOT_ALLOWLISTED, EgressAnomaly.QTYPE_DENIED,
-                        EgressAnomaly.UNATTRIBUTED_SOURCE);
+                .containsExactlyElementsOf(EgressAnomaly.REASONS);
+        assertThat(EgressAnomaly.REASONS).containsExactlyInAnyOrder(EgressAnomaly.NOT_ALLOWLISTED,
+                EgressAnomaly.QTYPE_DENIED, EgressAnomaly.UNATTRIBUTED_SOURCE, EgressAnomaly.PROXY_NOT_ALLOWLISTED,
+                EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"proxy_not_allowlisted", "proxy_address_denied", "proxy_port_denied",
+            "proxy_host_mismatch"})
+    void aRefusedProxyConnectionIsAnAnomalyOfTheSameShape(String reason) {
+        ObjectNode json = Json.tree(Fixtures.proxyAnomaly(reason));
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+        assertThat(fieldNames(json)).isEqualTo(fieldNames(Json.tree(Fixtures.egressAnomaly())));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CONNECT", "TLS", "HTTP"})
+    void aProxyAnomalyNamesHowTheConnectionCameInAsItsQtype(String way) {
+        ObjectNode json = Json.tree(Fixtures.proxyAnomaly(EgressAnomaly.PROXY_PORT_DENIED));
+        json.put("qtype", way);
+        json.put("qname", "api.example.com:8443");
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+    }
+
+    @Test
+    void enforcedIsAnOptionalBooleanThatDefaultsToTrue() {
+        JsonNode enforced = schemaJson(EventTypes.EGRESS_ANOMALY).at("/properties/enforced");
+        ObjectNode json = Json.tree(Fixtures.reportedAnomaly());
+
+        assertThat(enforced.path("default").asBoolean(false)).isTrue();
+        assertThat(schemaJson(EventTypes.EGRESS_ANOMALY).path("required")).extracting(JsonNode::asText)
+                .doesNotContain("enforced");
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json.put("enforced", "no"))).isNotEmpty();
+    }
+
+    @Test
+    void everyExampleOfTheAnomalySchemaIsValidAndTheProxyReasonsHaveOne() {
+        JsonNode examples = schemaJson(EventTypes.EGRESS_ANOMALY).path("examples");
+
+        examples.forEach(example -> assertThat(validate(EventTypes.EGRESS_ANOMALY, example))
+                .as(example.toString()).isEmpty());
+        assertThat(examples).extracting(e -> e.path("reason").asText()).contains("proxy_address_denied");
     }
 
     @ParameterizedTest

@@ -47,7 +47,20 @@ final class Fixtures {
                 AT, AT.plusSeconds(9));
     }
 
-    static EgressAnomaly unattributedAnomaly() {
+    /** A connection the egress proxy refused, e.g. a name that resolves to the metadata endpoint. */
+    static EgressAnomaly proxyAnomaly(String reason) {
+        return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "0b5c3f7e9a1d", "172.30.0.17", "metadata.attacker.example", "CONNECT", reason, 1, AT, AT);
+    }
+
+        /** A connection report mode let through: it would have been denied in enforce mode. */
+    static EgressAnomaly reportedAnomaly() {
+        return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "0b5c3f7e9a1d", "172.30.0.17", "registry.npmjs.org", "TLS", EgressAnomaly.PROXY_NOT_ALLOWLISTED, 12, AT,
+                AT, false);
+    }
+
+        static EgressAnomaly unattributedAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
                 EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT);
     }

@@ -12,8 +12,7 @@ import java.util.UUID;
 /** Anomalies as rows of a page, from the REST list or from the live topic, and the reasons in words. */
 final class AnomalyRows {
     /** The reasons an anomaly can have, in the order the filter offers them. */
-    static final List<String> REASONS = List.of(EgressAnomaly.NOT_ALLOWLISTED, EgressAnomaly.QTYPE_DENIED,
-            EgressAnomaly.UNATTRIBUTED_SOURCE);
+    static final List<String> REASONS = EgressAnomaly.REASONS;
 
     private AnomalyRows() {
     }
@@ -45,6 +44,10 @@ final class AnomalyRows {
             case EgressAnomaly.NOT_ALLOWLISTED -> "not on the allowlist";
             case EgressAnomaly.QTYPE_DENIED -> "record type not allowed";
             case EgressAnomaly.UNATTRIBUTED_SOURCE -> "unknown sandbox address";
+            case EgressAnomaly.PROXY_NOT_ALLOWLISTED -> "proxy: host not on the allowlist";
+            case EgressAnomaly.PROXY_ADDRESS_DENIED -> "proxy: forbidden address";
+            case EgressAnomaly.PROXY_PORT_DENIED -> "proxy: port not allowed";
+            case EgressAnomaly.PROXY_HOST_MISMATCH -> "proxy: TLS name or Host mismatch";
             default -> reason;
         };
     }

@@ -30,4 +30,6 @@ public class AnomalyEvent {
     public Instant firstSeen;
     public Instant lastSeen;
     public Instant receivedAt;
+    /** False for what report mode let through, which enforce mode would have denied. */
+    public boolean enforced = true;
 }

@@ -20,8 +20,9 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
     public Uni<Boolean> insertIfAbsent(AnomalyEvent row) {
         return Panache.getSession().flatMap(session -> session
                 .createNativeQuery("insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, "
-                        + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at) "
-                        + "values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) on conflict (id) do nothing")
+                        + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, "
+                        + "enforced) values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+                        + "on conflict (id) do nothing")
                 .setParameter(1, row.id)
                 .setParameter(2, row.companyId)
                 .setParameter(3, row.agentId)
@@ -35,6 +36,7 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
                 .setParameter(11, row.firstSeen)
                 .setParameter(12, row.lastSeen)
                 .setParameter(13, row.receivedAt)
+                .setParameter(14, row.enforced)
                 .executeUpdate()
                 .map(rows -> rows == 1));
     }

@@ -118,6 +118,7 @@ public class AnomalyService {
         row.firstSeen = e.firstSeen();
         row.lastSeen = e.lastSeen();
         row.receivedAt = Instant.now();
+        row.enforced = e.enforced();
         return row;
     }
 

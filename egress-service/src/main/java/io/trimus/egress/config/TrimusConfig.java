@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Knobs of egress-service; environment names follow the Trimus operator docs (TRIMUS_EGRESS_DNS_ADDR …). */
@@ -23,6 +24,22 @@ public interface TrimusConfig {
 
         /** The registry of sandbox addresses. */
         Sandboxes sandboxes();
+
+        /** The egress proxy that carries sandboxes' connections to their allow-listed hosts. */
+        Proxy proxy();
+    }
+
+    /** The egress proxy that carries sandboxes' connections to their allow-listed hosts. */
+    interface Proxy {
+        /**
+         * Address ranges the proxy may dial although they are not public (private, CGNAT, link-local…), e.g. a test
+         * network or a private service: {@code 10.20.0.0/16,fd00:1::/64}, a bare address meaning that address alone.
+         * Matched against the IPv4 address an IPv6 form embeds, never against the form; loopback only through an
+         * entry inside 127.0.0.0/8 or ::1, an address of the host itself only through a /32 or /128 entry naming it;
+         * the unspecified address never. An entry that is no such range stops the service at start
+         * (TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE, comma-separated CIDRs, default none: public addresses only).
+         */
+        Optional<List<String>> allowPrivate();
     }
 
     /** The registry of sandbox addresses. */

@@ -43,20 +43,24 @@ public class AnomalyResource {
         this.broadcast = broadcast;
     }
 
-    /** A persisted anomaly: every field of the event, plus when egress-service stored it. */
+    /**
+     * A persisted anomaly: every field of the event, plus when egress-service stored it; {@code enforced} is false
+     * for what report mode let through (it would have been denied).
+     */
     public record AnomalyView(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                               String qname, String qtype, String reason, long count, Instant firstSeen,
-                              Instant lastSeen, Instant receivedAt) {
+                              Instant lastSeen, Instant receivedAt, boolean enforced) {
         static AnomalyView of(AnomalyEvent a) {
             return new AnomalyView(a.id, a.companyId, a.agentId, a.runId, a.containerId, a.sourceIp, a.qname, a.qtype,
-                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt);
+                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt, a.enforced);
         }
     }
 
     /**
      * The company's latest anomalies, newest {@code last_seen} first. Page on with {@code before} = the
      * {@code last_seen} of the last item received. {@code reason} keeps one reason (exact match, one of
-     * not_allowlisted, qtype_denied, unattributed_source); {@code qname} keeps names that contain the text, ignoring
+     * not_allowlisted, qtype_denied, unattributed_source, proxy_not_allowlisted, proxy_address_denied,
+     * proxy_port_denied, proxy_host_mismatch); {@code qname} keeps names that contain the text, ignoring
      * case ({@code github} matches {@code api.GitHub.com}).
      */
     @GET

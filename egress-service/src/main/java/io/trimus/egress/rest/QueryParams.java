@@ -10,8 +10,7 @@ import java.util.List;
 /** Parses and validates the query parameters of the anomaly endpoints, naming the one at fault. */
 final class QueryParams {
     /** Reasons an anomaly can have; a filter on any other is refused rather than silently empty. */
-    static final List<String> REASONS = List.of(EgressAnomaly.NOT_ALLOWLISTED, EgressAnomaly.QTYPE_DENIED,
-            EgressAnomaly.UNATTRIBUTED_SOURCE);
+    static final List<String> REASONS = EgressAnomaly.REASONS;
     /** Longest text a name filter may hold: a DNS name has at most 253 characters. */
     static final int MAX_QNAME_FILTER = 253;
 

@@ -23,7 +23,9 @@ import static io.trimus.egress.api.EgressApi.anomalies;
 import static io.trimus.egress.api.EgressApi.awaitListed;
 import static io.trimus.testing.Problems.assertInvalidField;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 
 /**
  * What the dashboard reads besides the plain list: a company's anomalies filtered by reason (exact) and name
@@ -38,6 +40,7 @@ class AnomalyFilterAndSummaryTest {
     private static AnomalyTopic topic;
     private static final UUID ACME = UUID.randomUUID();
     private static final UUID GLOBEX = UUID.randomUUID();
+    private static final UUID INITECH = UUID.randomUUID();
     private static volatile Instant start;
 
     @BeforeAll
@@ -60,6 +63,14 @@ class AnomalyFilterAndSummaryTest {
         events.add(anomaly(ACME, "pypi.org", EgressAnomaly.NOT_ALLOWLISTED, 1, t.plusMillis(4)));
         events.add(anomaly(ACME, "50%_off.example", EgressAnomaly.NOT_ALLOWLISTED, 1, t.plusMillis(5)));
         events.add(anomaly(GLOBEX, "api.github.com", EgressAnomaly.NOT_ALLOWLISTED, 7, t.plusMillis(6)));
+        events.add(anomaly(INITECH, "metadata.attacker.example", EgressAnomaly.PROXY_ADDRESS_DENIED, 2,
+                t.plusMillis(7)));
+        events.add(anomaly(INITECH, "api.example.com:8443", EgressAnomaly.PROXY_PORT_DENIED, 1, t.plusMillis(8)));
+        EgressAnomaly reported = anomaly(INITECH, "registry.npmjs.org", EgressAnomaly.PROXY_NOT_ALLOWLISTED, 12,
+                t.plusMillis(9));
+        events.add(new EgressAnomaly(reported.id(), reported.companyId(), reported.agentId(), reported.runId(),
+                reported.containerId(), reported.sourceIp(), reported.qname(), "TLS", reported.reason(),
+                reported.count(), reported.firstSeen(), reported.lastSeen(), false));
         topic.publish(events);
         events.forEach(e -> awaitListed(e, FIRST));
     }
@@ -91,6 +102,29 @@ class AnomalyFilterAndSummaryTest {
                 .statusCode(200).body("count", equalTo(List.of(4))).extract().path("last_seen");
         anomalies(ACME, Map.of("reason", "not_allowlisted", "qname", "github", "before", lastSeen.get(0)))
                 .statusCode(200).body("count", equalTo(List.of(3)));
+    }
+
+    @Test
+    void refusedProxyConnectionsAreListedAndFilteredByTheirReasons() {
+        anomalies(INITECH, Map.of("reason", "proxy_address_denied")).statusCode(200)
+                .body("qname", equalTo(List.of("metadata.attacker.example"))).body("qtype", equalTo(List.of("CONNECT")))
+                .body("count", equalTo(List.of(2)));
+        anomalies(INITECH, Map.of("reason", "proxy_port_denied")).statusCode(200)
+                .body("qname", equalTo(List.of("api.example.com:8443")));
+        anomalies(INITECH, Map.of("reason", "proxy_host_mismatch")).statusCode(200).body("size()", equalTo(0));
+        anomalies(INITECH, Map.of("reason", "bogus")).statusCode(400)
+                .body("detail", containsString("proxy_not_allowlisted, proxy_address_denied, proxy_port_denied,"
+                        + " proxy_host_mismatch"));
+    }
+
+    @Test
+    void whatReportModeLetThroughIsStoredAsNotEnforcedAndEverythingElseAsEnforced() {
+        anomalies(INITECH, Map.of("reason", "proxy_not_allowlisted")).statusCode(200)
+                .body("qname", equalTo(List.of("registry.npmjs.org"))).body("enforced", equalTo(List.of(false)))
+                .body("count", equalTo(List.of(12)));
+        anomalies(INITECH, Map.of("reason", "proxy_address_denied")).statusCode(200)
+                .body("enforced", equalTo(List.of(true)));
+        anomalies(ACME, Map.of()).statusCode(200).body("enforced", everyItem(equalTo(true)));
     }
 
     @Test
@@ -165,7 +199,11 @@ class AnomalyFilterAndSummaryTest {
 
     private static EgressAnomaly anomaly(UUID company, String qname, String reason, long count, Instant lastSeen) {
         return new EgressAnomaly(UUID.randomUUID(), company, UUID.randomUUID(), UUID.randomUUID(), "c0ffee",
-                "172.30.0.21", qname, reason.equals(EgressAnomaly.QTYPE_DENIED) ? "TXT" : "A", reason, count,
+                "172.30.0.21", qname, qtype(reason), reason, count,
                 lastSeen.minusSeconds(1), lastSeen);
+    }
+
+    private static String qtype(String reason) {
+        return reason.equals(EgressAnomaly.QTYPE_DENIED) ? "TXT" : reason.startsWith("proxy_") ? "CONNECT" : "A";
     }
 }
