@@ -27,7 +27,6 @@ import java.util.List;
 final class ProxyConnection {
     private static final byte[] ESTABLISHED =
             "HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
-    private static final int TLS_PORT = 443;
 
     private enum State { HEAD, DECIDING, PEEKING, TUNNEL, HTTP, CLOSED }
 
@@ -189,7 +188,7 @@ final class ProxyConnection {
         socket.exceptionHandler(failure -> closeAll());
         if (head.isConnect()) {
             client.write(Buffer.buffer(ESTABLISHED));
-            if (port == TLS_PORT) {
+            if (parts.limits().tlsPorts().contains(port)) {
                 state = State.PEEKING;
                 client.resume();
                 peek();

@@ -70,7 +70,7 @@ public class ProxyLifecycle {
         ProxyServer starting = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, ports),
                 new DestinationResolver(upstream, addresses), anomalies,
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
-                        proxy.totalTimeout(), proxy.connectTimeout()));
+                        proxy.totalTimeout(), proxy.connectTimeout(), Set.of(443)));
         try {
             starting.start(host, proxy.port()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
