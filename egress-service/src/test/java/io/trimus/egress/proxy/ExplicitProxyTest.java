@@ -104,7 +104,7 @@ class ExplicitProxyTest {
     void startProxy() {
         sandboxes.register(SANDBOX);
         allowlists.replace(COMPANY, List.of(TLS_HOST, PLAIN_HOST, OTHER_PLAIN_HOST, "loopback.example.test",
-                "metadata.example.test", "nowhere.example.test"));
+                "metadata.example.test", "nowhere.example.test", HTTPS_IP));
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
         proxy = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort)),
@@ -165,7 +165,7 @@ class ExplicitProxyTest {
     }
 
     @Test
-    void anIpLiteralIsNeverAllowListed() throws Exception {
+    void anIpLiteralIsNeverAllowListedEvenWhenTheListNamesIt() throws Exception {
         try (Socket socket = fromSandbox()) {
             assertThat(send(socket, connect(HTTPS_IP, httpsPort()))).startsWith("HTTP/1.1 403 ");
         }
