@@ -15,6 +15,9 @@ public final class ClientHelloSni {
     /** A ClientHello longer than this is not waited for (real ones, post-quantum key shares included, are ~2 KiB). */
     public static final int MAX_CLIENT_HELLO_BYTES = 16 * 1024;
 
+    private static final byte TLS_HANDSHAKE = 22;
+    private static final byte TLS_MAJOR_VERSION = 3;
+
     private ClientHelloSni() {
     }
 
@@ -36,6 +39,11 @@ public final class ClientHelloSni {
 
     /** Inspects everything the client sent so far (from its first byte). */
     public static Result inspect(byte[] firstBytes) {
+        // Netty reads a record that is no handshake as "a ClientHello without a name": tell plain bytes apart here
+        if (firstBytes.length >= 1 && firstBytes[0] != TLS_HANDSHAKE
+                || firstBytes.length >= 2 && firstBytes[1] != TLS_MAJOR_VERSION) {
+            return new NotTls();
+        }
         String[] name = {null};
         boolean[] complete = {false};
         EmbeddedChannel channel = new EmbeddedChannel(new AbstractSniHandler<Void>(MAX_CLIENT_HELLO_BYTES, 0L) {

@@ -50,6 +50,8 @@ class ExplicitProxyTest {
     private static final String STRANGER_IP = "127.0.0.9";
     private static final String HTTPS_IP = "127.0.0.5";
     private static final String HTTP_IP = "127.0.0.6";
+    /** An address the test policy refuses, where a listener counts whoever dials it. */
+    private static final String FORBIDDEN_IP = "127.0.0.7";
     private static final String TLS_HOST = "api.example.test";
     private static final String PLAIN_HOST = "plain.example.test";
     private static final String OTHER_PLAIN_HOST = "other.example.test";
@@ -86,6 +88,8 @@ class ExplicitProxyTest {
                 .a(OTHER_PLAIN_HOST, HTTP_IP)
                 .a("unlisted.example.test", HTTPS_IP)
                 .a("loopback.example.test", "127.0.0.1")
+                .a("mixed.example.test", FORBIDDEN_IP)
+                .a("mixed.example.test", HTTP_IP)
                 .a("metadata.example.test", "169.254.169.254")
                 .start();
         upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", dns.port()), Duration.ofSeconds(2),
@@ -104,7 +108,7 @@ class ExplicitProxyTest {
     void startProxy() {
         sandboxes.register(SANDBOX);
         allowlists.replace(COMPANY, List.of(TLS_HOST, PLAIN_HOST, OTHER_PLAIN_HOST, "loopback.example.test",
-                "metadata.example.test", "nowhere.example.test", HTTPS_IP));
+                "metadata.example.test", "nowhere.example.test", "mixed.example.test", HTTPS_IP));
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
         proxy = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort)),
@@ -191,6 +195,22 @@ class ExplicitProxyTest {
         assertThat(anomalies.all()).extracting(Recorded::qname, Recorded::reason).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("loopback.example.test", "proxy_address_denied"),
                 org.assertj.core.groups.Tuple.tuple("metadata.example.test", "proxy_address_denied"));
+    }
+
+    @Test
+    void onlyAnAddressThatPassedIsDialled() throws Exception {
+        // the refused address comes first in the answer and has a listener on the same port
+        try (java.net.ServerSocket forbidden = new java.net.ServerSocket(httpPort(), 50,
+                InetAddress.getByName(FORBIDDEN_IP))) {
+            forbidden.setSoTimeout(500);
+            try (Socket socket = fromSandbox()) {
+                String answer = send(socket, "GET http://mixed.example.test:" + httpPort() + "/m HTTP/1.1\r\n\r\n");
+
+                assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("path=/m body=");
+            }
+            assertThatThrownBy(forbidden::accept).isInstanceOf(java.net.SocketTimeoutException.class);
+        }
+        assertThat(anomalies.all()).isEmpty();
     }
 
     @Test
