@@ -64,7 +64,13 @@ public class ProxyLifecycle {
         start(host.get(), upstream.get());
     }
 
-    synchronized void start(String host, Upstream upstream) {
+    /** Binds the proxy to {@code host} and TRIMUS_EGRESS_PROXY_PORT; throws when it cannot serve. */
+    void start(String host, Upstream upstream) {
+        start(host, config.egress().proxy().port(), upstream);
+    }
+
+    /** Binds the proxy to {@code host:port} (0: any free port); throws when it cannot serve. */
+    synchronized void start(String host, int port, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
         ProxyServer starting = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, ports),
@@ -72,14 +78,14 @@ public class ProxyLifecycle {
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
                         proxy.totalTimeout(), proxy.connectTimeout(), Set.of(443)));
         try {
-            starting.start(host, proxy.port()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            starting.start(host, port).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             starting.close();
             throw new IllegalStateException(e.getCause().getMessage()
                     + " (TRIMUS_EGRESS_PROXY_PORT; is another proxy listening there?)", e.getCause());
         } catch (TimeoutException e) {
             starting.close();
-            throw new IllegalStateException("binding the egress proxy to " + host + ":" + proxy.port()
+            throw new IllegalStateException("binding the egress proxy to " + host + ":" + port
                     + " took over 30 s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
