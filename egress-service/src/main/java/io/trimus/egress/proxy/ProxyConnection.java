@@ -329,7 +329,9 @@ final class ProxyConnection {
         state = State.CLOSED;
         parts.vertx().cancelTimer(totalTimer);
         onClosed.run();
-        DecisionLog.log(sourceIp, sandbox, host, port, address, refusal, bytesUp, bytesDown,
+        String decision = refusal != null ? "refused" : upstream != null ? "allowed" : "abandoned";
+        String reason = refusal != null ? refusal.reason() : upstream != null ? "-" : "closed_before_decision";
+        DecisionLog.log(sourceIp, sandbox, host, port, address, decision, reason, bytesUp, bytesDown,
                 (System.nanoTime() - startedNanos) / 1_000_000);
     }
 
