@@ -40,7 +40,8 @@ public interface TrimusConfig {
 
         /**
          * Destination ports a sandbox may reach through the proxy; any other is refused with 403 and anomaly
-         * {@code proxy_port_denied} (TRIMUS_EGRESS_PROXY_PORTS).
+         * {@code proxy_port_denied}. A CONNECT tunnel goes to 443 only, whose TLS ClientHello the proxy checks
+         * (TRIMUS_EGRESS_PROXY_PORTS).
          */
         @WithDefault("443,80")
         List<Integer> ports();

@@ -123,7 +123,7 @@ final class ProxyConnection {
         protocol = head.isConnect() ? "CONNECT" : "HTTP";
         host = head.target().host();
         port = head.target().port();
-        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, head.target());
+        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, head.target(), head.isConnect());
         sandbox = admission.sandbox();
         host = admission.host();
         if (!admission.admitted()) {
@@ -187,14 +187,11 @@ final class ProxyConnection {
         socket.closeHandler(closed -> closeAfterFlush(client));
         socket.exceptionHandler(failure -> closeAll());
         if (head.isConnect()) {
+            // the policy admits a CONNECT to TLS ports only: every tunnel must open with a ClientHello for its host
             client.write(Buffer.buffer(ESTABLISHED));
-            if (parts.limits().tlsPorts().contains(port)) {
-                state = State.PEEKING;
-                client.resume();
-                peek();
-            } else {
-                tunnel();
-            }
+            state = State.PEEKING;
+            client.resume();
+            peek();
             return;
         }
         state = State.HTTP;
@@ -206,7 +203,7 @@ final class ProxyConnection {
         onHttpBytes(rest, 0);
     }
 
-    /** On 443 the first bytes must be a ClientHello naming the host the CONNECT was allowed for. */
+    /** A tunnel's first bytes must be a ClientHello naming the host the CONNECT was allowed for. */
     private void peek() {
         if (pending.length() == 0) {
             return;

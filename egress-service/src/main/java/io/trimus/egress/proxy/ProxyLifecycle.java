@@ -31,6 +31,8 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class ProxyLifecycle {
     private static final Logger LOG = Logger.getLogger(ProxyLifecycle.class);
+    /** The ports a CONNECT may tunnel to: those whose ClientHello the proxy checks. */
+    private static final Set<Integer> TLS_PORTS = Set.of(443);
 
     private final TrimusConfig config;
     private final Vertx vertx;
@@ -73,10 +75,10 @@ public class ProxyLifecycle {
     synchronized void start(String host, int port, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
-        ProxyServer starting = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, ports),
+        ProxyServer starting = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, ports, TLS_PORTS),
                 new DestinationResolver(upstream, addresses), anomalies,
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
-                        proxy.totalTimeout(), proxy.connectTimeout(), Set.of(443)));
+                        proxy.totalTimeout(), proxy.connectTimeout()));
         try {
             starting.start(host, port).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

@@ -12,17 +12,26 @@ import java.util.Set;
 /**
  * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
  * the host is on that sandbox's company's allowlist (matched as the resolver matches names; an IP literal never is),
- * the port is one the proxy serves. Pure, like the resolver's {@code QueryPolicy}.
+ * the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the resolver's {@code QueryPolicy}.
  */
 public final class ProxyPolicy {
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
     private final Set<Integer> ports;
+    private final Set<Integer> tlsPorts;
 
-    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, Set<Integer> ports) {
+    /**
+     * @param ports    destination ports served at all
+     * @param tlsPorts ports a CONNECT tunnel may go to (443): a tunnel's first bytes must be a ClientHello naming
+     *                 its host, which is checkable only for TLS; a tunnel to port 80 would carry requests for any
+     *                 Host unchecked, so plain HTTP goes as absolute-form requests, each one checked
+     */
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, Set<Integer> ports,
+                       Set<Integer> tlsPorts) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
         this.ports = Set.copyOf(ports);
+        this.tlsPorts = Set.copyOf(tlsPorts);
     }
 
     /**
@@ -44,8 +53,8 @@ public final class ProxyPolicy {
         return sandboxes.lookup(sourceIp);
     }
 
-    /** Decides a request, checking in the documented order. */
-    public Admission admit(String sourceIp, ProxyTarget target) {
+    /** Decides a request (a CONNECT when {@code tunnel}), checking in the documented order. */
+    public Admission admit(String sourceIp, ProxyTarget target, boolean tunnel) {
         Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
         if (sandbox == null) {
             return new Admission(null, target.host(), ProxyRefusal.UNATTRIBUTED_SOURCE);
@@ -54,7 +63,7 @@ public final class ProxyPolicy {
         if (name.isEmpty() || !allowlists.allows(sandbox.companyId(), name.get())) {
             return new Admission(sandbox, name.orElse(target.host()), ProxyRefusal.NOT_ALLOWLISTED);
         }
-        if (!ports.contains(target.port())) {
+        if (!ports.contains(target.port()) || tunnel && !tlsPorts.contains(target.port())) {
             return new Admission(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
         }
         return new Admission(sandbox, name.get(), null);

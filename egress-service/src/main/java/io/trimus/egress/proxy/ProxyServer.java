@@ -11,7 +11,6 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -30,11 +29,9 @@ public final class ProxyServer {
      * @param idleTimeout              a connection with no traffic either way for this long is closed
      * @param totalTimeout             a connection is closed after this long whatever its traffic
      * @param connectTimeout           how long dialling a destination may take
-     * @param tlsPorts                 destination ports whose CONNECT tunnels must open with a ClientHello naming
-     *                                 the CONNECT host (443)
      */
     public record Limits(int maxHeadBytes, int maxConnectionsPerSandbox, Duration idleTimeout, Duration totalTimeout,
-                         Duration connectTimeout, Set<Integer> tlsPorts) {
+                         Duration connectTimeout) {
         public Limits {
             if (maxHeadBytes < 64 || maxConnectionsPerSandbox < 1) {
                 throw new IllegalArgumentException("TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES must be at least 64 and"

@@ -111,10 +111,10 @@ class ExplicitProxyTest {
                 "metadata.example.test", "nowhere.example.test", "mixed.example.test", HTTPS_IP));
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
-        proxy = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort)),
+        proxy = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
                 new DestinationResolver(upstream, new TestAddressPolicy()), anomalies,
                 new ProxyServer.Limits(8192, PER_SANDBOX, Duration.ofMinutes(1), Duration.ofMinutes(5),
-                        Duration.ofSeconds(5), Set.of(tlsPort)));
+                        Duration.ofSeconds(5)));
         OutsideServers.await(proxy.start("127.0.0.1", 0));
     }
 
@@ -183,6 +183,15 @@ class ExplicitProxyTest {
         }
         assertRecorded(SANDBOX, SANDBOX_IP, TLS_HOST, "CONNECT", "proxy_port_denied");
         assertThat(dns.namesSeen()).doesNotContain(TLS_HOST);
+    }
+
+    @Test
+    void aConnectTunnelToAPortWhoseTlsIsNotCheckedIsRefused() throws Exception {
+        // a raw tunnel to port 80 would carry requests for any Host unchecked: plain HTTP goes as absolute-form
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(PLAIN_HOST, httpPort()))).startsWith("HTTP/1.1 403 ");
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, PLAIN_HOST, "CONNECT", "proxy_port_denied");
     }
 
     @Test
@@ -276,19 +285,19 @@ class ExplicitProxyTest {
             for (int i = 0; i < PER_SANDBOX; i++) {
                 Socket socket = fromSandbox();
                 open.add(socket);
-                assertThat(send(socket, connect(PLAIN_HOST, httpPort()))).startsWith("HTTP/1.1 200 ");
+                assertThat(send(socket, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 200 ");
             }
             try (Socket over = fromSandbox()) {
                 assertThat(readResponse(over)).startsWith("HTTP/1.1 429 ");
             }
             try (Socket stranger = from(STRANGER_IP)) {
                 // another source is not held to this sandbox's share (it is refused for its own reason)
-                assertThat(send(stranger, connect(PLAIN_HOST, httpPort()))).startsWith("HTTP/1.1 403 ");
+                assertThat(send(stranger, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 403 ");
             }
             open.remove(0).close();
             await().atMost(Duration.ofSeconds(5)).until(() -> proxy.openFrom(SANDBOX_IP) < PER_SANDBOX);
             try (Socket again = fromSandbox()) {
-                assertThat(send(again, connect(PLAIN_HOST, httpPort()))).startsWith("HTTP/1.1 200 ");
+                assertThat(send(again, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 200 ");
             }
         } finally {
             for (Socket socket : open) {
