@@ -57,7 +57,8 @@ public final class ProxyPolicy {
     public Admission admit(String sourceIp, ProxyTarget target, boolean tunnel) {
         Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
         if (sandbox == null) {
-            return new Admission(null, target.host(), ProxyRefusal.UNATTRIBUTED_SOURCE);
+            return new Admission(null, allowListedName(target.host()).orElse(target.host()),
+                    ProxyRefusal.UNATTRIBUTED_SOURCE);
         }
         Optional<String> name = allowListedName(target.host());
         if (name.isEmpty() || !allowlists.allows(sandbox.companyId(), name.get())) {
