@@ -109,13 +109,23 @@ class ExplicitProxyTest {
         sandboxes.register(SANDBOX);
         allowlists.replace(COMPANY, List.of(TLS_HOST, PLAIN_HOST, OTHER_PLAIN_HOST, "loopback.example.test",
                 "metadata.example.test", "nowhere.example.test", "mixed.example.test", HTTPS_IP));
+        proxy = proxy(Duration.ofMinutes(1), Duration.ofMinutes(5));
+    }
+
+    private ProxyServer proxy(Duration idleTimeout, Duration totalTimeout) {
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
-        proxy = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
+        ProxyServer server = new ProxyServer(vertx,
+                new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
                 new DestinationResolver(upstream, new TestAddressPolicy()), anomalies,
-                new ProxyServer.Limits(8192, PER_SANDBOX, Duration.ofMinutes(1), Duration.ofMinutes(5),
-                        Duration.ofSeconds(5)));
-        OutsideServers.await(proxy.start("127.0.0.1", 0));
+                new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5)));
+        OutsideServers.await(server.start("127.0.0.1", 0));
+        return server;
+    }
+
+    private void restartProxy(Duration idleTimeout, Duration totalTimeout) {
+        OutsideServers.await(proxy.close());
+        proxy = proxy(idleTimeout, totalTimeout);
     }
 
     @AfterEach
@@ -135,6 +145,55 @@ class ExplicitProxyTest {
             }
         }
         assertThat(anomalies.all()).isEmpty();
+    }
+
+    @Test
+    void megabytesCrossTheTunnelBothWays() throws Exception {
+        String big = "x".repeat(4 * 1024 * 1024);
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, TLS_HOST)) {
+                String answer = send(tls, "POST /big HTTP/1.1\r\nHost: " + TLS_HOST + "\r\nContent-Length: "
+                        + big.length() + "\r\n\r\n" + big);
+
+                assertThat(answer).startsWith("HTTP/1.1 200").endsWith(" body=" + big);
+            }
+        }
+    }
+
+    @Test
+    void aConnectionIdleForTheIdleTimeoutIsClosed() throws Exception {
+        restartProxy(Duration.ofMillis(500), Duration.ofMinutes(5));
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/ HTTP/1.1\r\n\r\n"))
+                    .startsWith("HTTP/1.1 200 ");
+            long start = System.nanoTime();
+
+            assertThat(readsEndOfStream(socket)).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(300),
+                    Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void aBusyConnectionIsClosedAtTheTotalTimeout() throws Exception {
+        restartProxy(Duration.ofMinutes(1), Duration.ofSeconds(1));
+        long start = System.nanoTime();
+        try (Socket socket = fromSandbox()) {
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < Duration.ofSeconds(10).toNanos()) {
+                // one request after another: never idle
+                try {
+                    closed = !send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/ HTTP/1.1\r\n\r\n")
+                            .startsWith("HTTP/1.1 200 ");
+                } catch (SocketException reset) {
+                    closed = true;
+                }
+            }
+            assertThat(closed).isTrue();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(900),
+                Duration.ofSeconds(5));
     }
 
     @Test
