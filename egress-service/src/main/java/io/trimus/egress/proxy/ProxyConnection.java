@@ -4,7 +4,6 @@ import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.proxy.ClientHelloSni.Hello;
 import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
 import io.trimus.egress.proxy.DestinationResolver.Destinations;
-import io.trimus.egress.proxy.ProxyTarget.MalformedRequest;
 import io.trimus.egress.sandbox.Sandbox;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;

@@ -1,6 +1,5 @@
 package io.trimus.egress.proxy;
 
-import io.trimus.egress.proxy.ProxyTarget.MalformedRequest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,7 +43,7 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
      *
      * @throws MalformedRequest when it is not a request the proxy serves
      */
-    public static ProxyRequestHead parse(byte[] head) throws MalformedRequest {
+    static ProxyRequestHead parse(byte[] head) throws MalformedRequest {
         String text = new String(head, StandardCharsets.ISO_8859_1);
         if (!text.endsWith("\r\n\r\n")) {
             throw new MalformedRequest("no blank line ends the head");

@@ -52,11 +52,4 @@ public record ProxyTarget(String host, int port) {
         }
         return new ProxyTarget(host.toLowerCase(java.util.Locale.ROOT), number);
     }
-
-    /** The request head cannot be read as the proxy's HTTP. */
-    static final class MalformedRequest extends Exception {
-        MalformedRequest(String message) {
-            super(message, null, false, false);
-        }
-    }
 }

@@ -1,6 +1,5 @@
 package io.trimus.egress.proxy;
 
-import io.trimus.egress.proxy.ProxyTarget.MalformedRequest;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
