@@ -25,11 +25,11 @@ public interface TrimusConfig {
         /** The registry of sandbox addresses. */
         Sandboxes sandboxes();
 
-        /** The egress proxy that carries sandboxes' connections to their allow-listed hosts. */
+        /** The egress proxy sandboxes reach allow-listed hosts through. */
         Proxy proxy();
     }
 
-    /** The egress proxy that carries sandboxes' connections to their allow-listed hosts. */
+    /** The egress proxy: explicit HTTP proxy (CONNECT and absolute-form) on the resolver's address. */
     interface Proxy {
         /**
          * Address ranges the proxy may dial although they are not public (private, CGNAT, link-local…), e.g. a test
@@ -40,6 +40,50 @@ public interface TrimusConfig {
          * (TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE, comma-separated CIDRs, default none: public addresses only).
          */
         Optional<List<String>> allowPrivate();
+
+        /**
+         * TCP port of the explicit HTTP proxy, on the same address as the resolver (TRIMUS_EGRESS_DNS_ADDR's host);
+         * served only when the resolver is. 0: any free port (tests) (TRIMUS_EGRESS_PROXY_PORT).
+         */
+        @WithDefault("3128")
+        int port();
+
+        /**
+         * Destination ports a sandbox may reach through the proxy; any other is refused with 403 and anomaly
+         * {@code proxy_port_denied}. A CONNECT tunnel goes to 443 only, whose TLS ClientHello the proxy checks
+         * (TRIMUS_EGRESS_PROXY_PORTS).
+         */
+        @WithDefault("443,80")
+        List<Integer> ports();
+
+        /**
+         * Proxy connections one sandbox (one source address) may hold open at once; a further one is answered 429
+         * and closed (TRIMUS_EGRESS_PROXY_MAX_CONNECTIONS_PER_SANDBOX).
+         */
+        @WithDefault("64")
+        int maxConnectionsPerSandbox();
+
+        /** A connection with no traffic either way for this long is closed (TRIMUS_EGRESS_PROXY_IDLE_TIMEOUT). */
+        @WithDefault("5m")
+        Duration idleTimeout();
+
+        /**
+         * A connection is closed after this long whatever its traffic; the default is the longest run
+         * (TRIMUS_EGRESS_PROXY_TOTAL_TIMEOUT).
+         */
+        @WithDefault("24h")
+        Duration totalTimeout();
+
+        /** How long dialling the destination may take before the client gets 502 (TRIMUS_EGRESS_PROXY_CONNECT_TIMEOUT). */
+        @WithDefault("10s")
+        Duration connectTimeout();
+
+        /**
+         * Largest request head (request line and headers) the proxy reads; a longer one is answered 431 and the
+         * connection closed (TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES).
+         */
+        @WithDefault("8192")
+        int maxHeadBytes();
     }
 
     /** The registry of sandbox addresses. */

@@ -38,7 +38,8 @@ public class DnsServerLifecycle {
     private final AnomalyRecorder anomalies;
     private final MeterRegistry registry;
     private volatile DnsServer server;
-    private UpstreamResolver upstream;
+    private volatile UpstreamResolver upstream;
+    private volatile String listenHost;
 
     @Inject
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
@@ -106,6 +107,7 @@ public class DnsServerLifecycle {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding the DNS resolver to " + listen, e);
         }
+        listenHost = listen.getHostString();
         LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), forwarding allowed names to %s:%d",
                 listen.getHostString(), server.port(), upstreamAddress.getAddress().getHostAddress(),
                 upstreamAddress.getPort());
@@ -126,6 +128,7 @@ public class DnsServerLifecycle {
                 Thread.currentThread().interrupt();
             }
             server = null;
+            listenHost = null;
         }
         if (upstream != null) {
             upstream.close();
@@ -137,6 +140,16 @@ public class DnsServerLifecycle {
     public Optional<Integer> port() {
         DnsServer running = server;
         return running == null ? Optional.empty() : Optional.of(running.port());
+    }
+
+    /** The host the resolver serves on, once started: the egress proxy listens there too. */
+    public Optional<String> listenHost() {
+        return Optional.ofNullable(listenHost);
+    }
+
+    /** The resolver's upstream, once started: the egress proxy resolves allowed hosts with it. */
+    public Optional<Upstream> upstream() {
+        return Optional.ofNullable(upstream);
     }
 
     private static InetSocketAddress resolved(String setting, InetSocketAddress address) {

@@ -27,6 +27,7 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
         return Map.of(
                 "trimus.egress.dns.addr", GATEWAY + ":53",
                 "trimus.egress.dns.upstream", "127.0.0.1:" + upstreamPort,
+                "trimus.egress.proxy.port", "0",
                 UPSTREAM_PORT_KEY, String.valueOf(upstreamPort));
     }
 

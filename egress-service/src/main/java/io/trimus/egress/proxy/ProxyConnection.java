@@ -1,0 +1,345 @@
+package io.trimus.egress.proxy;
+
+import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.proxy.ClientHelloSni.Hello;
+import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
+import io.trimus.egress.proxy.DestinationResolver.Destinations;
+import io.trimus.egress.sandbox.Sandbox;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.SocketAddress;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One sandbox's connection to the explicit proxy, from its request head to its close: reads the head, asks the
+ * policy, resolves and checks the destination, dials the address that passed, then carries the bytes (a raw tunnel
+ * for CONNECT, after checking the TLS ClientHello's SNI on 443; request by request for plain HTTP, each one's Host
+ * checked). Every handler runs on the client socket's event loop, so the state needs no locks.
+ */
+final class ProxyConnection {
+    private static final byte[] ESTABLISHED =
+            "HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    private enum State { HEAD, DECIDING, PEEKING, TUNNEL, HTTP, CLOSED }
+
+    private final ProxyServer.Parts parts;
+    private final NetSocket client;
+    private final String sourceIp;
+    private final Context context;
+    private final Runnable onClosed;
+    private final long startedNanos = System.nanoTime();
+    private final long totalTimer;
+
+    private State state = State.HEAD;
+    private Buffer pending = Buffer.buffer();
+    private Sandbox sandbox;
+    private String protocol = "HTTP";
+    private String host;
+    private int port = -1;
+    private InetAddress address;
+    private NetSocket upstream;
+    private RequestBodyFraming body;
+    private ProxyRefusal refusal;
+    private long bytesUp;
+    private long bytesDown;
+
+    ProxyConnection(ProxyServer.Parts parts, NetSocket client, Context context, Runnable onClosed) {
+        this.parts = parts;
+        this.client = client;
+        this.sourceIp = client.remoteAddress().hostAddress();
+        this.context = context;
+        this.onClosed = onClosed;
+        this.sandbox = parts.policy().sandboxAt(sourceIp).orElse(null);
+        this.totalTimer = parts.vertx().setTimer(parts.limits().totalTimeout().toMillis(), t -> closeAll());
+    }
+
+    void start() {
+        client.closeHandler(closed -> finished());
+        client.exceptionHandler(failure -> closeAll());
+        client.handler(this::onClientData);
+    }
+
+    /** Refuses a connection over its sandbox's limit before reading anything from it. */
+    void refuseAtAccept(ProxyRefusal why) {
+        client.closeHandler(closed -> finished());
+        client.exceptionHandler(failure -> closeAll());
+        refuse(why);
+    }
+
+    private void onClientData(Buffer data) {
+        switch (state) {
+            case HEAD -> {
+                pending.appendBuffer(data);
+                readHead();
+            }
+            case DECIDING -> pending.appendBuffer(data);
+            case PEEKING -> {
+                pending.appendBuffer(data);
+                peek();
+            }
+            case HTTP -> onHttpBytes(data, 0);
+            default -> {
+                // TUNNEL: the relay has the handler; CLOSED: nothing more is read
+            }
+        }
+    }
+
+    private void readHead() {
+        int end = headEnd(pending, parts.limits().maxHeadBytes());
+        if (end < 0) {
+            if (pending.length() >= parts.limits().maxHeadBytes()) {
+                refuse(ProxyRefusal.HEAD_TOO_LARGE);
+            }
+            return;
+        }
+        ProxyRequestHead head;
+        try {
+            head = ProxyRequestHead.parse(pending.getBytes(0, end));
+        } catch (MalformedRequest e) {
+            refuse(ProxyRefusal.BAD_REQUEST);
+            return;
+        }
+        Buffer rest = pending.getBuffer(end, pending.length());
+        pending = Buffer.buffer();
+        if (upstream == null) {
+            client.pause();
+            state = State.DECIDING;
+            pending = rest;
+            decide(head);
+        } else {
+            nextRequest(head, rest);
+        }
+    }
+
+    private void decide(ProxyRequestHead head) {
+        protocol = head.isConnect() ? "CONNECT" : "HTTP";
+        host = head.target().host();
+        port = head.target().port();
+        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, head.target(), head.isConnect());
+        sandbox = admission.sandbox();
+        host = admission.host();
+        if (!admission.admitted()) {
+            refuse(admission.refusal());
+            return;
+        }
+        if (!head.isConnect()) {
+            if (!hostHeaderNames(head, head.target())) {
+                refuse(ProxyRefusal.HOST_MISMATCH);
+                return;
+            }
+            try {
+                body = RequestBodyFraming.of(head);
+            } catch (MalformedRequest e) {
+                refuse(ProxyRefusal.BAD_REQUEST);
+                return;
+            }
+        }
+        parts.resolver().resolve(host).onComplete(done -> context.runOnContext(v -> resolved(done, head)));
+    }
+
+    private void resolved(AsyncResult<Destinations> done, ProxyRequestHead head) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (done.failed() || done.result().resolved().isEmpty()) {
+            refuse(ProxyRefusal.UNRESOLVED);
+            return;
+        }
+        Destinations destinations = done.result();
+        if (destinations.permitted().isEmpty()) {
+            address = destinations.resolved().get(0);
+            refuse(ProxyRefusal.ADDRESS_DENIED);
+            return;
+        }
+        dial(destinations.permitted(), 0, head);
+    }
+
+    private void dial(List<InetAddress> permitted, int index, ProxyRequestHead head) {
+        address = permitted.get(index);
+        SocketAddress destination = SocketAddress.inetSocketAddress(new InetSocketAddress(address, port));
+        NetClient dialer = parts.dialer();
+        dialer.connect(destination).onComplete(connected -> context.runOnContext(v -> {
+            if (state == State.CLOSED) {
+                if (connected.succeeded()) {
+                    connected.result().close();
+                }
+            } else if (connected.succeeded()) {
+                opened(connected.result(), head);
+            } else if (index + 1 < permitted.size()) {
+                dial(permitted, index + 1, head);
+            } else {
+                refuse(ProxyRefusal.CONNECT_FAILED);
+            }
+        }));
+    }
+
+    private void opened(NetSocket socket, ProxyRequestHead head) {
+        upstream = socket;
+        socket.pause();
+        socket.closeHandler(closed -> closeAfterFlush(client));
+        socket.exceptionHandler(failure -> closeAll());
+        if (head.isConnect()) {
+            // the policy admits a CONNECT to TLS ports only: every tunnel must open with a ClientHello for its host
+            client.write(Buffer.buffer(ESTABLISHED));
+            state = State.PEEKING;
+            client.resume();
+            peek();
+            return;
+        }
+        state = State.HTTP;
+        Relay.pipe(socket, client, n -> bytesDown += n);
+        Buffer rest = pending;
+        pending = Buffer.buffer();
+        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> bytesUp += n);
+        client.resume();
+        onHttpBytes(rest, 0);
+    }
+
+    /** A tunnel's first bytes must be a ClientHello naming the host the CONNECT was allowed for. */
+    private void peek() {
+        if (pending.length() == 0) {
+            return;
+        }
+        ClientHelloSni.Result hello = ClientHelloSni.inspect(pending.getBytes());
+        if (hello instanceof NeedMore) {
+            return;
+        }
+        if (hello instanceof Hello named && ProxyPolicy.sameHost(host, named.serverName())) {
+            tunnel();
+        } else {
+            // no TLS, no SNI, or another name than the one allowed (domain fronting)
+            refuse(ProxyRefusal.HOST_MISMATCH);
+        }
+    }
+
+    private void tunnel() {
+        state = State.TUNNEL;
+        Buffer first = pending;
+        pending = Buffer.buffer();
+        Relay.forward(client, upstream, first, n -> bytesUp += n);
+        Relay.pipe(client, upstream, n -> bytesUp += n);
+        Relay.pipe(upstream, client, n -> bytesDown += n);
+    }
+
+    private void onHttpBytes(Buffer data, int offset) {
+        int from = offset;
+        if (body != null && !body.done()) {
+            int length;
+            try {
+                length = body.consume(data, from);
+            } catch (MalformedRequest e) {
+                refuse(ProxyRefusal.BAD_REQUEST);
+                return;
+            }
+            Relay.forward(client, upstream, data.getBuffer(from, from + length), n -> bytesUp += n);
+            from += length;
+        }
+        if (from < data.length()) {
+            pending.appendBuffer(data.getBuffer(from, data.length()));
+            readHead();
+        }
+    }
+
+    /** A later request on a kept-alive plain-HTTP connection: only for the same host and port. */
+    private void nextRequest(ProxyRequestHead head, Buffer rest) {
+        if (head.isConnect() || !ProxyPolicy.sameHost(host, head.target().host()) || head.target().port() != port
+                || !hostHeaderNames(head, head.target())) {
+            refuse(ProxyRefusal.HOST_MISMATCH);
+            return;
+        }
+        try {
+            body = RequestBodyFraming.of(head);
+        } catch (MalformedRequest e) {
+            refuse(ProxyRefusal.BAD_REQUEST);
+            return;
+        }
+        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> bytesUp += n);
+        onHttpBytes(rest, 0);
+    }
+
+    /** Whether the Host header, if any (one at most), names the request target's host and port. */
+    private boolean hostHeaderNames(ProxyRequestHead head, ProxyTarget target) {
+        if (head.count("Host") > 1) {
+            return false;
+        }
+        String value = head.header("Host");
+        if (value == null) {
+            return true;
+        }
+        try {
+            ProxyTarget named = ProxyTarget.parseAuthority(value, 80);
+            return named.port() == target.port() && ProxyPolicy.sameHost(host, named.host());
+        } catch (MalformedRequest e) {
+            return false;
+        }
+    }
+
+    private void refuse(ProxyRefusal why) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean answerable = state == State.HEAD || state == State.DECIDING || state == State.HTTP;
+        refusal = why;
+        state = State.CLOSED;
+        if (why.anomaly()) {
+            parts.anomalies().record(sandbox, sourceIp, anomalyName(), protocol, why.reason());
+        }
+        if (upstream != null) {
+            upstream.close();
+        }
+        if (answerable) {
+            client.write(Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)));
+        }
+        closeAfterFlush(client);
+    }
+
+    private String anomalyName() {
+        String name = host == null ? "" : host;
+        return name.length() > 253 ? name.substring(0, 253) : name;
+    }
+
+    private void closeAll() {
+        state = State.CLOSED;
+        if (upstream != null) {
+            upstream.close();
+        }
+        client.close();
+    }
+
+    /** Closes once what was written is sent, so a refusal's response or a tunnel's last bytes arrive. */
+    private static void closeAfterFlush(NetSocket socket) {
+        socket.write(Buffer.buffer()).onComplete(flushed -> socket.close());
+    }
+
+    private void finished() {
+        if (upstream != null) {
+            upstream.close();
+        }
+        state = State.CLOSED;
+        parts.vertx().cancelTimer(totalTimer);
+        onClosed.run();
+        String decision = refusal != null ? "refused" : upstream != null ? "allowed" : "abandoned";
+        String reason = refusal != null ? refusal.reason() : upstream != null ? "-" : "closed_before_decision";
+        DecisionLog.log(sourceIp, sandbox, host, port, address, decision, reason, bytesUp, bytesDown,
+                (System.nanoTime() - startedNanos) / 1_000_000);
+    }
+
+    /** The length of the head (through its blank line) at the start of {@code data}, or -1 when not all there. */
+    static int headEnd(Buffer data, int max) {
+        int limit = Math.min(data.length(), max);
+        for (int i = 3; i < limit; i++) {
+            if (data.getByte(i) == '\n' && data.getByte(i - 1) == '\r' && data.getByte(i - 2) == '\n'
+                    && data.getByte(i - 3) == '\r') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+}

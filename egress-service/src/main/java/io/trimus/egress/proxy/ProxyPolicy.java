@@ -1,0 +1,89 @@
+package io.trimus.egress.proxy;
+
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.sandbox.IpAddresses;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
+ * the host is on that sandbox's company's allowlist (matched as the resolver matches names; an IP literal never is),
+ * the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the resolver's {@code QueryPolicy}.
+ */
+public final class ProxyPolicy {
+    private final SandboxRegistry sandboxes;
+    private final AllowlistCache allowlists;
+    private final Set<Integer> ports;
+    private final Set<Integer> tlsPorts;
+
+    /**
+     * @param ports    destination ports served at all
+     * @param tlsPorts ports a CONNECT tunnel may go to (443): a tunnel's first bytes must be a ClientHello naming
+     *                 its host, which is checkable only for TLS; a tunnel to port 80 would carry requests for any
+     *                 Host unchecked, so plain HTTP goes as absolute-form requests, each one checked
+     */
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, Set<Integer> ports,
+                       Set<Integer> tlsPorts) {
+        this.sandboxes = sandboxes;
+        this.allowlists = allowlists;
+        this.ports = Set.copyOf(ports);
+        this.tlsPorts = Set.copyOf(tlsPorts);
+    }
+
+    /**
+     * The verdict on a request from {@code sourceIp} for {@code target}.
+     *
+     * @param sandbox the sandbox at {@code sourceIp}, null when none is registered there
+     * @param host    the normalised host name when admitted, else the host as asked for
+     * @param refusal null when admitted
+     */
+    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal) {
+        /** Whether the request may go on to resolution. */
+        public boolean admitted() {
+            return refusal == null;
+        }
+    }
+
+    /** The sandbox whose connections come from {@code sourceIp}. */
+    public Optional<Sandbox> sandboxAt(String sourceIp) {
+        return sandboxes.lookup(sourceIp);
+    }
+
+    /** Decides a request (a CONNECT when {@code tunnel}), checking in the documented order. */
+    public Admission admit(String sourceIp, ProxyTarget target, boolean tunnel) {
+        Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
+        if (sandbox == null) {
+            return new Admission(null, allowListedName(target.host()).orElse(target.host()),
+                    ProxyRefusal.UNATTRIBUTED_SOURCE);
+        }
+        Optional<String> name = allowListedName(target.host());
+        if (name.isEmpty() || !allowlists.allows(sandbox.companyId(), name.get())) {
+            return new Admission(sandbox, name.orElse(target.host()), ProxyRefusal.NOT_ALLOWLISTED);
+        }
+        if (!ports.contains(target.port()) || tunnel && !tlsPorts.contains(target.port())) {
+            return new Admission(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
+        }
+        return new Admission(sandbox, name.get(), null);
+    }
+
+    /**
+     * Whether {@code asked} (a TLS SNI, a later request's Host) names the host a connection was admitted for, after
+     * the same normalisation.
+     */
+    public static boolean sameHost(String admittedHost, String asked) {
+        return asked != null && allowListedName(asked).map(admittedHost::equals).orElse(false);
+    }
+
+    /** The normalised name, or empty for an IP literal or anything that is not a host name. */
+    private static Optional<String> allowListedName(String host) {
+        if (IpAddresses.canonical(host).isPresent()) {
+            return Optional.empty();
+        }
+        return DomainNames.normalize(host)
+                .filter(name -> IpAddresses.canonical(name).isEmpty());
+    }
+}

@@ -1,0 +1,73 @@
+package io.trimus.egress.proxy;
+
+/**
+ * Why the egress proxy refuses a connection: the status the client gets, the reason the decision log names and,
+ * for the security decisions, the anomaly reason recorded (the {@code EgressAnomaly} reasons of the event contract).
+ */
+public enum ProxyRefusal {
+    /** The source address belongs to no registered sandbox. */
+    UNATTRIBUTED_SOURCE("unattributed_source", 403, "Forbidden", true),
+    /** The host is not on the company's allowlist (an IP literal never is). */
+    NOT_ALLOWLISTED("proxy_not_allowlisted", 403, "Forbidden", true),
+    /** The destination port is not one of TRIMUS_EGRESS_PROXY_PORTS. */
+    PORT_DENIED("proxy_port_denied", 403, "Forbidden", true),
+    /** Every address the host resolves to is of a class the proxy does not dial (loopback, private, …). */
+    ADDRESS_DENIED("proxy_address_denied", 403, "Forbidden", true),
+    /** The TLS SNI or a later request's Host names another host than the one allowed, or 443 carried no TLS. */
+    HOST_MISMATCH("proxy_host_mismatch", 403, "Forbidden", true),
+    /** The request head is not HTTP/1.x the proxy understands. */
+    BAD_REQUEST("bad_request", 400, "Bad Request", false),
+    /** The request head is longer than TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES. */
+    HEAD_TOO_LARGE("head_too_large", 431, "Request Header Fields Too Large", false),
+    /** The sandbox holds TRIMUS_EGRESS_PROXY_MAX_CONNECTIONS_PER_SANDBOX connections already. */
+    TOO_MANY_CONNECTIONS("too_many_connections", 429, "Too Many Requests", false),
+    /** The upstream resolver gave no address for the host. */
+    UNRESOLVED("unresolved", 502, "Bad Gateway", false),
+    /** No permitted address of the host accepted a connection in time. */
+    CONNECT_FAILED("connect_failed", 502, "Bad Gateway", false);
+
+    private final String reason;
+    private final int status;
+    private final String statusText;
+    private final boolean anomaly;
+
+    ProxyRefusal(String reason, int status, String statusText, boolean anomaly) {
+        this.reason = reason;
+        this.status = status;
+        this.statusText = statusText;
+        this.anomaly = anomaly;
+    }
+
+    /** The reason as the decision log and, for anomalies, the event's {@code reason} spell it. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The HTTP status the client gets when the refusal comes before the tunnel is open. */
+    public int status() {
+        return status;
+    }
+
+    /** Whether this refusal is a security decision recorded as an anomaly, or only a failure to serve. */
+    public boolean anomaly() {
+        return anomaly;
+    }
+
+    /** The response the client gets: status line, a one-line plain-text body for people, then the close. */
+    String response() {
+        String body = switch (this) {
+            case UNATTRIBUTED_SOURCE -> "this address belongs to no Trimus sandbox";
+            case NOT_ALLOWLISTED -> "the host is not on your company's egress allowlist";
+            case PORT_DENIED -> "the proxy does not connect to this port";
+            case ADDRESS_DENIED -> "the host resolves only to addresses the proxy does not connect to";
+            case HOST_MISMATCH -> "a connection may carry requests for the host it was opened for only";
+            case BAD_REQUEST -> "the proxy accepts CONNECT host:port and absolute-form http:// requests";
+            case HEAD_TOO_LARGE -> "the request head is too large";
+            case TOO_MANY_CONNECTIONS -> "this sandbox has too many proxy connections open";
+            case UNRESOLVED -> "the host does not resolve";
+            case CONNECT_FAILED -> "the host did not accept the connection";
+        } + "\n";
+        return "HTTP/1.1 " + status + " " + statusText + "\r\nContent-Type: text/plain\r\nContent-Length: "
+                + body.length() + "\r\nConnection: close\r\n\r\n" + body;
+    }
+}
