@@ -392,7 +392,24 @@ class DockerHardeningTest {
         assertThat(sleeper().getName()).isEqualTo("/trimus-run-" + sleeper.runId());
     }
 
+    /**
+     * The container's process count, read from its pids cgroup on this host (the tests run beside the engine): the
+     * engine's stats call can stall for a minute under a fork bomb. Falls back to the stats call elsewhere.
+     */
     private static long pidsCurrent(String containerId) throws Exception {
+        Long pid = Engine.docker().inspectContainerCmd(containerId).exec().getState().getPidLong();
+        Path cgroups = Path.of("/proc", String.valueOf(pid), "cgroup");
+        if (pid != null && pid > 0 && Files.isReadable(cgroups)) {
+            for (String line : Files.readAllLines(cgroups)) {
+                String[] parts = line.split(":", 3);   // hierarchy-id:controllers:path
+                Path current = parts[1].isEmpty() ? Path.of("/sys/fs/cgroup" + parts[2], "pids.current")
+                        : List.of(parts[1].split(",")).contains("pids")
+                        ? Path.of("/sys/fs/cgroup/pids" + parts[2], "pids.current") : null;
+                if (current != null && Files.isReadable(current)) {
+                    return Long.parseLong(Files.readString(current).strip());
+                }
+            }
+        }
         AtomicReference<Statistics> last = new AtomicReference<>();
         try (var stats = Engine.docker().statsCmd(containerId).withNoStream(true)
                 .exec(new ResultCallback.Adapter<Statistics>() {
