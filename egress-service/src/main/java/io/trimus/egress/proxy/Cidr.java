@@ -1,6 +1,7 @@
 package io.trimus.egress.proxy;
 
 import com.google.common.net.InetAddresses;
+import io.trimus.commons.net.AddressPrefix;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -71,21 +72,7 @@ public final class Cidr {
 
     /** Whether the address (4 or 16 bytes) lies in this range; an address of the other family never does. */
     public boolean contains(byte[] address) {
-        if (address.length != network.length) {
-            return false;
-        }
-        int whole = prefix / 8;
-        for (int i = 0; i < whole; i++) {
-            if (address[i] != network[i]) {
-                return false;
-            }
-        }
-        int rest = prefix % 8;
-        if (rest == 0) {
-            return true;
-        }
-        int mask = (0xFF << (8 - rest)) & 0xFF;
-        return (address[whole] & mask) == (network[whole] & mask);
+        return AddressPrefix.matches(network, prefix, address);
     }
 
     /** Whether every address of this range lies in {@code other}. */
