@@ -3,7 +3,8 @@ package io.trimus.egress.anomaly;
 import io.trimus.egress.sandbox.Sandbox;
 
 /**
- * Where the resolver reports a denied lookup. Never blocks and never waits on Kafka or the database: the
+ * Where the resolver and the proxy report a denied lookup or connection (or, in report mode, one that would have
+ * been denied). Never blocks and never waits on Kafka or the database: the
  * implementation folds repeats per (sandbox, name, reason) and publishes {@code trimus.egress.anomalies}.
  */
 public interface AnomalyRecorder {
@@ -16,6 +17,12 @@ public interface AnomalyRecorder {
      * @param qname    the normalised name asked for (or the raw one when it could not be normalised)
      * @param qtype    the query type's mnemonic, e.g. {@code A}, {@code TXT}
      * @param reason   one of the {@code EgressAnomaly} reasons
+     * @param enforced false when the company's report mode let it through
      */
-    void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason);
+    void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason, boolean enforced);
+
+    /** Records one denial that was enforced. */
+    default void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason) {
+        record(sandbox, sourceIp, qname, qtype, reason, true);
+    }
 }

@@ -45,7 +45,8 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     public static final String ANY_NAME = "*";
 
     /** One tracked (source, name, type, reason); {@code qname} is null for a source's overflow key. */
-    private record Key(String sourceIp, Sandbox sandbox, String qname, String qtype, String reason) {
+    private record Key(String sourceIp, Sandbox sandbox, String qname, String qtype, String reason,
+                       boolean enforced) {
         boolean overflow() {
             return qname == null;
         }
@@ -167,10 +168,11 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     }
 
     @Override
-    public void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason) {
+    public void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason,
+                       boolean enforced) {
         denials.increment();
         Instant now = clock.instant();
-        Key key = new Key(sourceIp, sandbox, qname, qtype, reason);
+        Key key = new Key(sourceIp, sandbox, qname, qtype, reason, enforced);
         if (windows.size() >= maxKeys && !windows.containsKey(key)) {
             flushAll();
         }
@@ -190,7 +192,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         });
         if (overBudget[0]) {
             overflowDenials.increment();
-            windows.compute(new Key(sourceIp, sandbox, null, qtype, reason), (k, open) -> {
+            windows.compute(new Key(sourceIp, sandbox, null, qtype, reason, enforced), (k, open) -> {
                 Window folding = open == null ? new Window(now) : open;
                 folding.fold(now, qname);
                 return folding;
@@ -264,7 +266,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                 sandbox == null ? null : sandbox.agentId(),
                 sandbox == null ? null : sandbox.runId(),
                 sandbox == null ? null : sandbox.containerId(),
-                key.sourceIp(), qname, key.qtype(), key.reason(), count, firstSeen, lastSeen);
+                key.sourceIp(), qname, key.qtype(), key.reason(), count, firstSeen, lastSeen, key.enforced());
     }
 
     /**

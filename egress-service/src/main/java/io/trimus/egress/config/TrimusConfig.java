@@ -49,6 +49,25 @@ public interface TrimusConfig {
         int port();
 
         /**
+         * TCP port of the transparent TLS listener on the resolver's address: the resolver answers an allow-listed
+         * name's A query with its own address, so an unmodified client connects here, and the proxy reads the host
+         * from the TLS ClientHello's server name (never terminating TLS) and tunnels to that host's port 443. -1: not
+         * served, and then the resolver forwards allow-listed names to the upstream and hands out their real
+         * addresses instead of steering them (clients can only go out through HTTPS_PROXY), 0: any free port (tests)
+         * (TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT).
+         */
+        @WithDefault("443")
+        int transparentHttpsPort();
+
+        /**
+         * TCP port of the transparent plain-HTTP listener on the resolver's address: every request's Host header names
+         * the host, which must stay the same on a kept-alive connection; it goes to that host's port 80. -1: not
+         * served, 0: any free port (tests) (TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT).
+         */
+        @WithDefault("80")
+        int transparentHttpPort();
+
+        /**
          * Destination ports a sandbox may reach through the proxy; any other is refused with 403 and anomaly
          * {@code proxy_port_denied}. A CONNECT tunnel goes to 443 only, whose TLS ClientHello the proxy checks
          * (TRIMUS_EGRESS_PROXY_PORTS).

@@ -143,6 +143,20 @@ public final class DnsCodec {
         return response;
     }
 
+    /**
+     * The answer that steers an allowed name to the egress proxy: for an A question, one A record of the proxy's
+     * address with the question's name (as the client spelled it) and {@code ttl}; for AAAA and CNAME, NOERROR with no
+     * records (the proxy is reached over IPv4 only, and the name is answered as it was asked).
+     */
+    public static Message steered(Message query, java.net.Inet4Address proxy, long ttl) {
+        Message response = response(query, Rcode.NOERROR);
+        Record question = query.getQuestion();
+        if (question != null && question.getType() == Type.A) {
+            response.addRecord(new org.xbill.DNS.ARecord(question.getName(), DClass.IN, ttl, proxy), Section.ANSWER);
+        }
+        return response;
+    }
+
     /** SERVFAIL for the query: what a client gets when the upstream did not answer in time. */
     public static Message servfail(Message query) {
         return response(query, Rcode.SERVFAIL);

@@ -14,8 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What happens to one DNS packet, whichever transport brought it: parse (malformed → dropped and counted), charge the
  * source's query budget (over it → REFUSED and counted, before any other work), decide
- * ({@link QueryPolicy}), report a denial ({@link AnomalyRecorder}), then answer locally or from the cache or the
- * upstream. Never throws and never blocks; identical questions in flight share one upstream query.
+ * ({@link QueryPolicy}), report a denial ({@link AnomalyRecorder}), then answer locally: a denial with its rcode, an
+ * allowed name steered to the egress proxy; or, when there is no proxy to steer to, from the cache or the upstream.
+ * Never throws and never blocks; identical questions in flight share one upstream query.
  */
 public final class DnsQueryHandler {
     private static final Logger LOG = Logger.getLogger(DnsQueryHandler.class);
@@ -31,6 +32,7 @@ public final class DnsQueryHandler {
     private final Upstream upstream;
     private final DnsMetrics metrics;
     private final SourceQueryBudget budget;
+    private final Steering steering;
     private final ConcurrentHashMap<AnswerCache.Key, Future<Message>> inFlight = new ConcurrentHashMap<>();
 
     /** A handler without a per-source query budget. */
@@ -39,8 +41,25 @@ public final class DnsQueryHandler {
         this(policy, anomalies, cache, upstream, metrics, SourceQueryBudget.off());
     }
 
+    /** A handler that forwards allowed names to the upstream (no transparent proxy to steer them to). */
     public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
                            DnsMetrics metrics, SourceQueryBudget budget) {
+        this(policy, anomalies, cache, upstream, metrics, budget, null);
+    }
+
+    /**
+     * Where allowed names are steered: the egress proxy's IPv4 address, and the TTL of the steered answers.
+     *
+     * @param proxy the address the transparent proxy listens on, which sandboxes reach
+     * @param ttl   seconds a client may keep the steered answer
+     */
+    public record Steering(java.net.Inet4Address proxy, long ttl) {
+    }
+
+    /** @param steering where allowed names are steered, or null to forward them to the upstream */
+    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
+                           DnsMetrics metrics, SourceQueryBudget budget, Steering steering) {
+        this.steering = steering;
         this.budget = budget;
         this.policy = policy;
         this.anomalies = anomalies;
@@ -70,7 +89,12 @@ public final class DnsQueryHandler {
             Decision decision = policy.decide(sourceIp, query);
             metrics.counted(decision.verdict());
             report(sourceIp, decision);
-            if (decision.verdict() != Verdict.FORWARD) {
+            boolean answered = decision.verdict() == Verdict.FORWARD || decision.verdict() == Verdict.REPORTED;
+            if (answered && steering != null) {
+                Message steered = DnsCodec.steered(query, steering.proxy(), steering.ttl());
+                return Future.succeededFuture(finish(steered, maxLength, start));
+            }
+            if (!answered) {
                 Message local = DnsCodec.response(query, decision.verdict().rcode());
                 return Future.succeededFuture(finish(local, maxLength, start));
             }
@@ -98,7 +122,8 @@ public final class DnsQueryHandler {
             return;
         }
         try {
-            anomalies.record(decision.sandbox(), sourceIp, decision.qname(), decision.qtype(), reason);
+            anomalies.record(decision.sandbox(), sourceIp, decision.qname(), decision.qtype(), reason,
+                    decision.verdict() != Verdict.REPORTED);
         } catch (RuntimeException e) {
             // The answer matters more than the report; the recorder logs its own failures.
             LOG.debugf(e, "could not record a %s anomaly", reason);

@@ -6,6 +6,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,8 @@ import java.util.concurrent.TimeoutException;
 public class DnsServerLifecycle {
     private static final Logger LOG = Logger.getLogger(DnsServerLifecycle.class);
     static final Path RESOLV_CONF = Path.of("/etc/resolv.conf");
+    /** A steered answer never changes while the service runs; short anyway, so a moved proxy is found soon. */
+    static final long STEERED_TTL_SECONDS = 60;
 
     private final TrimusConfig config;
     private final Vertx vertx;
@@ -37,19 +40,21 @@ public class DnsServerLifecycle {
     private final AllowlistCache allowlists;
     private final AnomalyRecorder anomalies;
     private final MeterRegistry registry;
+    private final EgressModes modes;
     private volatile DnsServer server;
     private volatile UpstreamResolver upstream;
     private volatile String listenHost;
 
     @Inject
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
-                              AnomalyRecorder anomalies, MeterRegistry registry) {
+                              AnomalyRecorder anomalies, MeterRegistry registry, EgressModes modes) {
         this.config = config;
         this.vertx = vertx;
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
         this.anomalies = anomalies;
         this.registry = registry;
+        this.modes = modes;
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -90,8 +95,9 @@ public class DnsServerLifecycle {
                     + dns.perSandboxTcpConnections());
         }
         SourceQueryBudget budget = new SourceQueryBudget(dns.perSandboxQps(), dns.perSandboxBurst(), System::nanoTime);
-        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache,
-                upstream, metrics, budget);
+        DnsQueryHandler.Steering steering = steering(listen);
+        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes), anomalies, cache,
+                upstream, metrics, budget, steering);
         server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
                 dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));
         try {
@@ -108,9 +114,35 @@ public class DnsServerLifecycle {
             throw new IllegalStateException("interrupted while binding the DNS resolver to " + listen, e);
         }
         listenHost = listen.getHostString();
-        LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), forwarding allowed names to %s:%d",
-                listen.getHostString(), server.port(), upstreamAddress.getAddress().getHostAddress(),
-                upstreamAddress.getPort());
+        if (steering != null) {
+            LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), steering allowed names to the egress proxy at %s;"
+                            + " the proxy resolves them with %s:%d", listen.getHostString(), server.port(),
+                    steering.proxy().getHostAddress(), upstreamAddress.getAddress().getHostAddress(),
+                    upstreamAddress.getPort());
+        } else {
+            LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), forwarding allowed names to %s:%d"
+                            + " (TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1: no transparent proxy to steer them to)",
+                    listen.getHostString(), server.port(), upstreamAddress.getAddress().getHostAddress(),
+                    upstreamAddress.getPort());
+        }
+    }
+
+    /**
+     * Where allowed names are steered: the resolver's own address, where the proxy's transparent listeners are; null
+     * when the transparent proxy is off. The address must be one IPv4 address sandboxes can dial, not a wildcard.
+     */
+    private DnsQueryHandler.Steering steering(InetSocketAddress listen) {
+        if (config.egress().proxy().transparentHttpsPort() < 0) {
+            return null;
+        }
+        java.net.InetAddress address = resolved("TRIMUS_EGRESS_DNS_ADDR", listen).getAddress();
+        if (!(address instanceof java.net.Inet4Address proxy) || address.isAnyLocalAddress()) {
+            throw new IllegalStateException("TRIMUS_EGRESS_DNS_ADDR " + listen.getHostString() + " is no single IPv4"
+                    + " address the resolver can steer allow-listed names to (the transparent egress proxy listens"
+                    + " there); give the egress network's gateway, e.g. 172.30.0.1:53, or set"
+                    + " TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1");
+        }
+        return new DnsQueryHandler.Steering(proxy, STEERED_TTL_SECONDS);
     }
 
     void onStop(@Observes ShutdownEvent event) {

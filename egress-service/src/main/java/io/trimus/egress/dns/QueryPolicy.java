@@ -2,6 +2,8 @@ package io.trimus.egress.dns;
 
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import org.xbill.DNS.DClass;
@@ -16,9 +18,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The one place that decides what happens to a sandbox's DNS query: deny by default, forward only an A, AAAA or
- * CNAME question for a name the sandbox's company allow-listed. Pure: reads the in-memory registries, never the
- * network, so every rule has a plain unit test.
+ * The one place that decides what happens to a sandbox's DNS query: deny by default, answer only an A, AAAA or
+ * CNAME question for a name the sandbox's company allow-listed (or any name while the company's egress policy is in
+ * report mode, reported). Pure: reads the in-memory registries, never the network, so every rule has a plain unit
+ * test.
  */
 public final class QueryPolicy {
     /** Firefox asks for this name before it turns DNS-over-HTTPS on by itself; NXDOMAIN keeps it on this resolver. */
@@ -28,10 +31,17 @@ public final class QueryPolicy {
 
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final EgressModes modes;
 
+    /** A policy for companies that all enforce their allowlists. */
     public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists) {
+        this(sandboxes, allowlists, company -> EgressMode.ENFORCE);
+    }
+
+    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.modes = modes;
     }
 
     /** The decision for a parsed query from {@code sourceIp}. */
@@ -60,8 +70,13 @@ public final class QueryPolicy {
         if (type != Type.A && type != Type.AAAA && type != Type.CNAME) {
             return new Decision(Verdict.QTYPE_DENIED, sandbox, qname, qtype, type);
         }
-        if (normalized.isEmpty() || !allowlists.allows(sandbox.companyId(), normalized.get())) {
+        if (normalized.isEmpty()) {
             return new Decision(Verdict.NOT_ALLOWLISTED, sandbox, qname, qtype, type);
+        }
+        if (!allowlists.allows(sandbox.companyId(), normalized.get())) {
+            Verdict verdict = modes.mode(sandbox.companyId()) == EgressMode.REPORT
+                    ? Verdict.REPORTED : Verdict.NOT_ALLOWLISTED;
+            return new Decision(verdict, sandbox, qname, qtype, type);
         }
         return new Decision(Verdict.FORWARD, sandbox, qname, qtype, type);
     }

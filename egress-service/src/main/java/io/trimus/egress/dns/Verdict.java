@@ -8,8 +8,16 @@ import org.xbill.DNS.Rcode;
  * anomaly). The tag is the {@code decision} label of {@code trimus_egress_dns_queries_total}.
  */
 public enum Verdict {
-    /** Allow-listed A, AAAA or CNAME question of an attributed sandbox: answered from the cache or the upstream. */
+    /**
+     * Allow-listed A, AAAA or CNAME question of an attributed sandbox: steered to the egress proxy (A: the proxy's
+     * address; AAAA, CNAME: no data), or, when the transparent proxy is off, answered from the cache or the upstream.
+     */
     FORWARD(Rcode.NOERROR, null, "allowed"),
+    /**
+     * A name the company did not allow-list, asked while its egress policy is in report mode: answered like an
+     * allowed one, and recorded as a {@code not_allowlisted} anomaly that was not enforced.
+     */
+    REPORTED(Rcode.NOERROR, EgressAnomaly.NOT_ALLOWLISTED, "reported"),
     /** The sandbox's company did not allow-list the name (or it is no valid host name): NXDOMAIN, never upstream. */
     NOT_ALLOWLISTED(Rcode.NXDOMAIN, EgressAnomaly.NOT_ALLOWLISTED, "not_allowlisted"),
     /** Any query type other than A, AAAA and CNAME: REFUSED, even for an allow-listed name. */

@@ -1,10 +1,11 @@
 package io.trimus.egress.proxy;
 
-import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.proxy.ClientHelloSni.Hello;
 import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
 import io.trimus.egress.proxy.DestinationResolver.Destinations;
 import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.events.ProxyCheck;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
@@ -15,34 +16,44 @@ import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * One sandbox's connection to the explicit proxy, from its request head to its close: reads the head, asks the
- * policy, resolves and checks the destination, dials the address that passed, then carries the bytes (a raw tunnel
- * for CONNECT, after checking the TLS ClientHello's SNI on 443; request by request for plain HTTP, each one's Host
- * checked). Every handler runs on the client socket's event loop, so the state needs no locks.
+ * One sandbox connection to the proxy, from its first byte to its close. It learns the destination the way its
+ * {@link ProxyWay} says (request head; TLS ClientHello's SNI; Host header), asks the policy, resolves and checks the
+ * destination, dials the address that passed, then carries the bytes (a raw tunnel for TLS, after checking the
+ * ClientHello names the admitted host; request by request for plain HTTP, each one's Host checked). Every handler
+ * runs on the client socket's event loop, so the state needs no locks.
  */
 final class ProxyConnection {
     private static final byte[] ESTABLISHED =
             "HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] CHECKED = ("HTTP/1.1 204 No Content\r\n" + ProxyCheck.HEADER
+            + ": ok\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
 
-    private enum State { HEAD, DECIDING, PEEKING, TUNNEL, HTTP, CLOSED }
+    private enum State { SNIFFING, HEAD, DECIDING, PEEKING, TUNNEL, HTTP, CLOSED }
 
     private final ProxyServer.Parts parts;
     private final NetSocket client;
     private final String sourceIp;
     private final Context context;
+    private final ProxyWay way;
+    private final int destinationPort;
     private final Runnable onClosed;
+    private final Instant startedAt = Instant.now();
     private final long startedNanos = System.nanoTime();
     private final long totalTimer;
 
-    private State state = State.HEAD;
+    private State state;
     private Buffer pending = Buffer.buffer();
     private Sandbox sandbox;
-    private String protocol = "HTTP";
+    private String protocol;
     private String host;
     private int port = -1;
+    private boolean enforced = true;
+    private boolean checked;
     private InetAddress address;
     private NetSocket upstream;
     private RequestBodyFraming body;
@@ -50,12 +61,21 @@ final class ProxyConnection {
     private long bytesUp;
     private long bytesDown;
 
-    ProxyConnection(ProxyServer.Parts parts, NetSocket client, Context context, Runnable onClosed) {
+    /**
+     * @param destinationPort for a transparent way, the port the destination is dialled on; ignored for the explicit
+     *                        proxy, whose requests name it
+     */
+    ProxyConnection(ProxyServer.Parts parts, NetSocket client, Context context, ProxyWay way, int destinationPort,
+                    Runnable onClosed) {
         this.parts = parts;
         this.client = client;
         this.sourceIp = client.remoteAddress().hostAddress();
         this.context = context;
+        this.way = way;
+        this.destinationPort = destinationPort;
         this.onClosed = onClosed;
+        this.state = way == ProxyWay.TRANSPARENT_TLS ? State.SNIFFING : State.HEAD;
+        this.protocol = way == ProxyWay.TRANSPARENT_TLS ? "TLS" : "HTTP";
         this.sandbox = parts.policy().sandboxAt(sourceIp).orElse(null);
         this.totalTimer = parts.vertx().setTimer(parts.limits().totalTimeout().toMillis(), t -> closeAll());
     }
@@ -75,6 +95,10 @@ final class ProxyConnection {
 
     private void onClientData(Buffer data) {
         switch (state) {
+            case SNIFFING -> {
+                pending.appendBuffer(data);
+                sniff();
+            }
             case HEAD -> {
                 pending.appendBuffer(data);
                 readHead();
@@ -88,6 +112,22 @@ final class ProxyConnection {
             default -> {
                 // TUNNEL: the relay has the handler; CLOSED: nothing more is read
             }
+        }
+    }
+
+    /** A steered TLS connection: the ClientHello's server name is the destination. */
+    private void sniff() {
+        ClientHelloSni.Result hello = ClientHelloSni.inspect(pending.getBytes());
+        if (hello instanceof NeedMore) {
+            return;
+        }
+        if (hello instanceof Hello named && named.serverName() != null) {
+            client.pause();
+            state = State.DECIDING;
+            decide(new ProxyTarget(named.serverName().toLowerCase(Locale.ROOT), destinationPort), true, null);
+        } else {
+            // no TLS, or TLS without a name: nothing says where it may go
+            refuse(ProxyRefusal.HOST_MISMATCH);
         }
     }
 
@@ -108,29 +148,67 @@ final class ProxyConnection {
         }
         Buffer rest = pending.getBuffer(end, pending.length());
         pending = Buffer.buffer();
-        if (upstream == null) {
-            client.pause();
-            state = State.DECIDING;
-            pending = rest;
-            decide(head);
-        } else {
+        if (upstream != null) {
             nextRequest(head, rest);
+            return;
         }
+        if (way == ProxyWay.EXPLICIT && isCheck(head)) {
+            answerCheck();
+            return;
+        }
+        ProxyTarget target = targetOf(head);
+        if (target == null) {
+            refuse(ProxyRefusal.BAD_REQUEST);
+            return;
+        }
+        client.pause();
+        state = State.DECIDING;
+        pending = rest;
+        decide(target, head.isConnect(), head);
     }
 
-    private void decide(ProxyRequestHead head) {
-        protocol = head.isConnect() ? "CONNECT" : "HTTP";
-        host = head.target().host();
-        port = head.target().port();
-        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, head.target(), head.isConnect());
+    /**
+     * Where a request goes: for the explicit proxy, the target it names (CONNECT or absolute-form); on the
+     * transparent port, its Host (which must name that port, or none when it is 80). Null for a request the way does
+     * not serve.
+     */
+    private ProxyTarget targetOf(ProxyRequestHead head) {
+        if (way == ProxyWay.EXPLICIT) {
+            return head.absoluteForm() ? head.target() : null;
+        }
+        if (head.isConnect() || head.target() == null || head.target().port() != destinationPort) {
+            return null;
+        }
+        return head.target();
+    }
+
+    private static boolean isCheck(ProxyRequestHead head) {
+        return !head.absoluteForm() && head.method().equals("GET") && head.originForm().equals(ProxyCheck.PATH);
+    }
+
+    /** The adapter service's probe: answered from any source, nothing dialled, nothing recorded. */
+    private void answerCheck() {
+        checked = true;
+        state = State.CLOSED;
+        client.write(Buffer.buffer(CHECKED));
+        closeAfterFlush(client);
+    }
+
+    private void decide(ProxyTarget target, boolean tunnel, ProxyRequestHead head) {
+        if (head != null) {
+            protocol = head.isConnect() ? "CONNECT" : "HTTP";
+        }
+        host = target.host();
+        port = target.port();
+        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, target, tunnel);
         sandbox = admission.sandbox();
         host = admission.host();
         if (!admission.admitted()) {
             refuse(admission.refusal());
             return;
         }
-        if (!head.isConnect()) {
-            if (!hostHeaderNames(head, head.target())) {
+        if (head != null && !head.isConnect()) {
+            if (!hostHeaderNames(head, target)) {
                 refuse(ProxyRefusal.HOST_MISMATCH);
                 return;
             }
@@ -140,6 +218,11 @@ final class ProxyConnection {
                 refuse(ProxyRefusal.BAD_REQUEST);
                 return;
             }
+        }
+        if (!admission.enforced()) {
+            // report mode: the host is not on the list, the connection goes on, the admin sees what would have failed
+            enforced = false;
+            record(ProxyRefusal.NOT_ALLOWLISTED, false);
         }
         parts.resolver().resolve(host).onComplete(done -> context.runOnContext(v -> resolved(done, head)));
     }
@@ -185,6 +268,12 @@ final class ProxyConnection {
         socket.pause();
         socket.closeHandler(closed -> closeAfterFlush(client));
         socket.exceptionHandler(failure -> closeAll());
+        if (head == null) {
+            // steered TLS: the ClientHello that named the host is the tunnel's first bytes
+            tunnel();
+            client.resume();
+            return;
+        }
         if (head.isConnect()) {
             // the policy admits a CONNECT to TLS ports only: every tunnel must open with a ClientHello for its host
             client.write(Buffer.buffer(ESTABLISHED));
@@ -201,7 +290,6 @@ final class ProxyConnection {
         client.resume();
         onHttpBytes(rest, 0);
     }
-
     /** A tunnel's first bytes must be a ClientHello naming the host the CONNECT was allowed for. */
     private void peek() {
         if (pending.length() == 0) {
@@ -249,8 +337,9 @@ final class ProxyConnection {
 
     /** A later request on a kept-alive plain-HTTP connection: only for the same host and port. */
     private void nextRequest(ProxyRequestHead head, Buffer rest) {
-        if (head.isConnect() || !ProxyPolicy.sameHost(host, head.target().host()) || head.target().port() != port
-                || !hostHeaderNames(head, head.target())) {
+        ProxyTarget target = targetOf(head);
+        if (target == null || head.isConnect() || !ProxyPolicy.sameHost(host, target.host()) || target.port() != port
+                || !hostHeaderNames(head, target)) {
             refuse(ProxyRefusal.HOST_MISMATCH);
             return;
         }
@@ -285,11 +374,13 @@ final class ProxyConnection {
         if (state == State.CLOSED) {
             return;
         }
-        boolean answerable = state == State.HEAD || state == State.DECIDING || state == State.HTTP;
+        // a steered TLS client speaks TLS from its first byte: an HTTP answer would be garbage to it
+        boolean answerable = way != ProxyWay.TRANSPARENT_TLS
+                && (state == State.HEAD || state == State.DECIDING || state == State.HTTP);
         refusal = why;
         state = State.CLOSED;
         if (why.anomaly()) {
-            parts.anomalies().record(sandbox, sourceIp, anomalyName(), protocol, why.reason());
+            record(why, true);
         }
         if (upstream != null) {
             upstream.close();
@@ -298,6 +389,10 @@ final class ProxyConnection {
             client.write(Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)));
         }
         closeAfterFlush(client);
+    }
+
+    private void record(ProxyRefusal why, boolean enforcedHere) {
+        parts.anomalies().record(sandbox, sourceIp, anomalyName(), protocol, why.reason(), enforcedHere);
     }
 
     private String anomalyName() {
@@ -325,10 +420,23 @@ final class ProxyConnection {
         state = State.CLOSED;
         parts.vertx().cancelTimer(totalTimer);
         onClosed.run();
+        if (checked) {
+            return;
+        }
         String decision = refusal != null ? "refused" : upstream != null ? "allowed" : "abandoned";
         String reason = refusal != null ? refusal.reason() : upstream != null ? "-" : "closed_before_decision";
-        DecisionLog.log(sourceIp, sandbox, host, port, address, decision, reason, bytesUp, bytesDown,
-                (System.nanoTime() - startedNanos) / 1_000_000);
+        long durationMillis = (System.nanoTime() - startedNanos) / 1_000_000;
+        DecisionLog.log(way, sourceIp, sandbox, host, port, address, decision, reason, enforced, bytesUp, bytesDown,
+                durationMillis);
+        if (sandbox != null) {
+            try {
+                parts.connections().record(new ConnectionRecord(sandbox, way.label(), host == null ? "" : host, port,
+                        address == null ? null : address.getHostAddress(), decision, reason, enforced, bytesUp,
+                        bytesDown, startedAt, durationMillis));
+            } catch (RuntimeException e) {
+                // the connection is over either way; the recorder counts and logs its own failures
+            }
+        }
     }
 
     /** The length of the head (through its blank line) at the start of {@code data}, or -1 when not all there. */

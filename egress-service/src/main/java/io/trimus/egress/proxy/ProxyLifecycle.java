@@ -5,9 +5,12 @@ import io.quarkus.runtime.StartupEvent;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.sandbox.SandboxRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,15 +27,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Starts the explicit egress proxy after the resolver, on the resolver's host and TRIMUS_EGRESS_PROXY_PORT, with the
- * resolver's upstream; no resolver, no proxy. A proxy that cannot bind fails the start: a sandbox must never be left
- * with a resolver that answers and no way out it was promised.
+ * Starts the egress proxy after the resolver, on the resolver's host: the explicit proxy on TRIMUS_EGRESS_PROXY_PORT
+ * and the transparent listeners the resolver steers allow-listed names to (TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT,
+ * _HTTP_PORT), with the resolver's upstream; no resolver, no proxy. A proxy that cannot bind fails the start: a
+ * sandbox must never be left with a resolver that answers and no way out it was promised.
  */
 @ApplicationScoped
 public class ProxyLifecycle {
     private static final Logger LOG = Logger.getLogger(ProxyLifecycle.class);
     /** The ports a CONNECT may tunnel to: those whose ClientHello the proxy checks. */
     private static final Set<Integer> TLS_PORTS = Set.of(443);
+    /** Where a steered connection goes at its destination: the port the client dialled the proxy on. */
+    private static final int HTTPS = 443;
+    private static final int HTTP = 80;
 
     private final TrimusConfig config;
     private final Vertx vertx;
@@ -41,11 +48,14 @@ public class ProxyLifecycle {
     private final AllowlistCache allowlists;
     private final AnomalyRecorder anomalies;
     private final DestinationAddressPolicy addresses;
+    private final EgressModes modes;
+    private final ConnectionRecorder connections;
     private volatile ProxyServer server;
 
     @Inject
     public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
-                          AllowlistCache allowlists, AnomalyRecorder anomalies, DestinationAddressPolicy addresses) {
+                          AllowlistCache allowlists, AnomalyRecorder anomalies, DestinationAddressPolicy addresses,
+                          EgressModes modes, ConnectionRecorder connections) {
         this.config = config;
         this.vertx = vertx;
         this.resolver = resolver;
@@ -53,6 +63,8 @@ public class ProxyLifecycle {
         this.allowlists = allowlists;
         this.anomalies = anomalies;
         this.addresses = addresses;
+        this.modes = modes;
+        this.connections = connections;
     }
 
     // after DnsServerLifecycle (default priority), which gives the proxy its host and upstream
@@ -66,36 +78,61 @@ public class ProxyLifecycle {
         start(host.get(), upstream.get());
     }
 
-    /** Binds the proxy to {@code host} and TRIMUS_EGRESS_PROXY_PORT; throws when it cannot serve. */
+    /** Binds the proxy to {@code host} and its configured ports; throws when it cannot serve. */
     void start(String host, Upstream upstream) {
-        start(host, config.egress().proxy().port(), upstream);
+        TrimusConfig.Proxy proxy = config.egress().proxy();
+        start(host, proxy.port(), proxy.transparentHttpsPort(), proxy.transparentHttpPort(), upstream);
     }
 
-    /** Binds the proxy to {@code host:port} (0: any free port); throws when it cannot serve. */
-    synchronized void start(String host, int port, Upstream upstream) {
+    /** Binds the explicit proxy alone to {@code host:port} (0: any free port); throws when it cannot serve. */
+    void start(String host, int port, Upstream upstream) {
+        start(host, port, -1, -1, upstream);
+    }
+
+    /**
+     * Binds the explicit proxy to {@code host:port} and the transparent listeners to their ports (0: any free port,
+     * -1: not served); throws when one cannot be bound, and then serves none.
+     */
+    synchronized void start(String host, int port, int httpsPort, int httpPort, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
-        ProxyServer starting = new ProxyServer(vertx, new ProxyPolicy(sandboxes, allowlists, ports, TLS_PORTS),
-                new DestinationResolver(upstream, addresses), anomalies,
+        ProxyServer starting = new ProxyServer(vertx,
+                new ProxyPolicy(sandboxes, allowlists, modes, ports, TLS_PORTS),
+                new DestinationResolver(upstream, addresses), anomalies, connections,
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
                         proxy.totalTimeout(), proxy.connectTimeout()));
+        bind(starting, starting.start(host, port), host, port, "TRIMUS_EGRESS_PROXY_PORT");
+        if (httpsPort >= 0) {
+            bind(starting, starting.listen(ProxyWay.TRANSPARENT_TLS, host, httpsPort, HTTPS), host, httpsPort,
+                    "TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT");
+        }
+        if (httpPort >= 0) {
+            bind(starting, starting.listen(ProxyWay.TRANSPARENT_HTTP, host, httpPort, HTTP), host, httpPort,
+                    "TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT");
+        }
+        server = starting;
+        LOG.infof("egress proxy serving on %s: explicit %d (CONNECT and absolute-form HTTP), transparent TLS %s,"
+                        + " transparent HTTP %s; destination ports %s", host, starting.port(),
+                starting.port(ProxyWay.TRANSPARENT_TLS).map(String::valueOf).orElse("off"),
+                starting.port(ProxyWay.TRANSPARENT_HTTP).map(String::valueOf).orElse("off"), ports);
+    }
+
+    private static void bind(ProxyServer starting, Future<Void> listening, String host, int port, String setting) {
         try {
-            starting.start(host, port).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            listening.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             starting.close();
             throw new IllegalStateException(e.getCause().getMessage()
-                    + " (TRIMUS_EGRESS_PROXY_PORT; is another proxy listening there?)", e.getCause());
+                    + " (" + setting + "; is another server listening there?)", e.getCause());
         } catch (TimeoutException e) {
             starting.close();
             throw new IllegalStateException("binding the egress proxy to " + host + ":" + port
-                    + " took over 30 s", e);
+                    + " took over 30 s (" + setting + ")", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            starting.close();
             throw new IllegalStateException("interrupted while binding the egress proxy", e);
         }
-        server = starting;
-        LOG.infof("egress proxy serving on %s:%d (CONNECT and absolute-form HTTP) to ports %s", host,
-                starting.port(), ports);
     }
 
     // before the resolver stops and closes the upstream the proxy resolves with
@@ -116,9 +153,15 @@ public class ProxyLifecycle {
         }
     }
 
-    /** The port the proxy serves on, once started. */
+    /** The port the explicit proxy serves on, once started. */
     public Optional<Integer> port() {
         ProxyServer running = server;
         return running == null ? Optional.empty() : Optional.of(running.port());
+    }
+
+    /** The port {@code way} is served on, once started and when it is served at all. */
+    public Optional<Integer> port(ProxyWay way) {
+        ProxyServer running = server;
+        return running == null ? Optional.empty() : running.port(way);
     }
 }

@@ -2,6 +2,8 @@ package io.trimus.egress.proxy;
 
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.sandbox.IpAddresses;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
@@ -11,12 +13,14 @@ import java.util.Set;
 
 /**
  * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
- * the host is on that sandbox's company's allowlist (matched as the resolver matches names; an IP literal never is),
- * the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the resolver's {@code QueryPolicy}.
+ * the host is on that sandbox's company's allowlist (matched as the resolver matches names; an IP literal never is;
+ * in report mode a host off the list is let through, marked not enforced), the port is one the proxy serves (for a
+ * CONNECT, one whose TLS it checks). Pure, like the resolver's {@code QueryPolicy}.
  */
 public final class ProxyPolicy {
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final EgressModes modes;
     private final Set<Integer> ports;
     private final Set<Integer> tlsPorts;
 
@@ -26,10 +30,11 @@ public final class ProxyPolicy {
      *                 its host, which is checkable only for TLS; a tunnel to port 80 would carry requests for any
      *                 Host unchecked, so plain HTTP goes as absolute-form requests, each one checked
      */
-    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, Set<Integer> ports,
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes, Set<Integer> ports,
                        Set<Integer> tlsPorts) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.modes = modes;
         this.ports = Set.copyOf(ports);
         this.tlsPorts = Set.copyOf(tlsPorts);
     }
@@ -39,9 +44,10 @@ public final class ProxyPolicy {
      *
      * @param sandbox the sandbox at {@code sourceIp}, null when none is registered there
      * @param host    the normalised host name when admitted, else the host as asked for
-     * @param refusal null when admitted
+     * @param refusal  null when admitted
+     * @param enforced false when admitted only because the company's policy is in report mode
      */
-    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal) {
+    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, boolean enforced) {
         /** Whether the request may go on to resolution. */
         public boolean admitted() {
             return refusal == null;
@@ -58,16 +64,20 @@ public final class ProxyPolicy {
         Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
         if (sandbox == null) {
             return new Admission(null, allowListedName(target.host()).orElse(target.host()),
-                    ProxyRefusal.UNATTRIBUTED_SOURCE);
+                    ProxyRefusal.UNATTRIBUTED_SOURCE, true);
         }
         Optional<String> name = allowListedName(target.host());
-        if (name.isEmpty() || !allowlists.allows(sandbox.companyId(), name.get())) {
-            return new Admission(sandbox, name.orElse(target.host()), ProxyRefusal.NOT_ALLOWLISTED);
+        if (name.isEmpty()) {
+            return new Admission(sandbox, target.host(), ProxyRefusal.NOT_ALLOWLISTED, true);
+        }
+        boolean listed = allowlists.allows(sandbox.companyId(), name.get());
+        if (!listed && modes.mode(sandbox.companyId()) != EgressMode.REPORT) {
+            return new Admission(sandbox, name.get(), ProxyRefusal.NOT_ALLOWLISTED, true);
         }
         if (!ports.contains(target.port()) || tunnel && !tlsPorts.contains(target.port())) {
-            return new Admission(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
+            return new Admission(sandbox, name.get(), ProxyRefusal.PORT_DENIED, true);
         }
-        return new Admission(sandbox, name.get(), null);
+        return new Admission(sandbox, name.get(), null, listed);
     }
 
     /**

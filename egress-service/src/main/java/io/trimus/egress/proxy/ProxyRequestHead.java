@@ -7,12 +7,18 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One request head a sandbox sent the proxy, parsed strictly: {@code CONNECT host:port HTTP/1.x}, or an absolute-form
- * {@code http://} request. Anything else (origin-form, {@code https://} targets, obsolete line folding, control
- * characters) is malformed: the proxy answers 400 rather than guess what a peer further on would make of it.
+ * One request head a sandbox sent the proxy, parsed strictly: {@code CONNECT host:port HTTP/1.x}, an absolute-form
+ * {@code http://} request (what a client configured with HTTP_PROXY sends), or an origin-form {@code /path} request
+ * (what a client steered to the transparent port 80 sends; its target is its Host header). Anything else
+ * ({@code https://} targets, {@code *}, obsolete line folding, control characters) is malformed: the proxy answers
+ * 400 rather than guess what a peer further on would make of it.
+ *
+ * @param target       where the request goes; for origin-form, the Host header's authority, null without one
+ * @param absoluteForm whether the request named its target itself (CONNECT or {@code http://}), as a request to a
+ *                     proxy does
  */
 public record ProxyRequestHead(String method, ProxyTarget target, String originForm, String version,
-                               List<Header> headers) {
+                               List<Header> headers, boolean absoluteForm) {
 
     /** One header line as sent. */
     public record Header(String name, String value) {
@@ -74,6 +80,11 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
         if (method.equals("CONNECT")) {
             target = ProxyTarget.parseAuthority(uri, -1);
             originForm = null;
+        } else if (uri.startsWith("/")) {
+            if (uri.indexOf('#') >= 0) {
+                throw new MalformedRequest("fragment in an origin-form request target");
+            }
+            return new ProxyRequestHead(method, originTarget(headers), uri, version, List.copyOf(headers), false);
         } else {
             if (!uri.regionMatches(true, 0, "http://", 0, 7)) {
                 throw new MalformedRequest("not an absolute-form http:// request target");
@@ -88,7 +99,21 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
             }
             originForm = rest.isEmpty() ? "/" : rest.startsWith("?") ? "/" + rest : rest;
         }
-        return new ProxyRequestHead(method, target, originForm, version, List.copyOf(headers));
+        return new ProxyRequestHead(method, target, originForm, version, List.copyOf(headers), true);
+    }
+
+    /** An origin-form request's target: its one Host header, port 80 when it names none; null without a Host. */
+    private static ProxyTarget originTarget(List<Header> headers) throws MalformedRequest {
+        Header host = null;
+        for (Header header : headers) {
+            if (header.name().equalsIgnoreCase("Host")) {
+                if (host != null) {
+                    throw new MalformedRequest("more than one Host header");
+                }
+                host = header;
+            }
+        }
+        return host == null ? null : ProxyTarget.parseAuthority(host.value(), 80);
     }
 
     /** The head forwarded upstream: origin-form, hop-by-hop proxy headers dropped, Host present. */

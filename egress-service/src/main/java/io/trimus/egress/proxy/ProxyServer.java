@@ -1,6 +1,7 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.connection.ConnectionRecorder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -11,12 +12,17 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The explicit egress proxy's listening socket (Vert.x, on the service's event loops): accepts sandbox connections,
- * holds each sandbox (source address) to its share of connections, and hands every accepted one to a
+ * The egress proxy's listening sockets (Vert.x, on the service's event loops): the explicit proxy port and the
+ * transparent 443 and 80 the resolver steers allow-listed names to. Accepts sandbox connections, holds each sandbox
+ * (source address) to its share of connections across all of them, and hands every accepted one to a
  * {@link ProxyConnection}.
  */
 public final class ProxyServer {
@@ -42,44 +48,60 @@ public final class ProxyServer {
 
     /** What every connection shares. */
     record Parts(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                 NetClient dialer, Limits limits) {
+                 ConnectionRecorder connections, NetClient dialer, Limits limits) {
     }
 
     private final Vertx vertx;
     private final Parts parts;
     private final ConcurrentHashMap<String, Integer> openBySource = new ConcurrentHashMap<>();
-    private volatile NetServer server;
+    private final Map<ProxyWay, NetServer> servers = new ConcurrentHashMap<>();
 
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                       Limits limits) {
+                       ConnectionRecorder connections, Limits limits) {
         this.vertx = vertx;
         NetClient dialer = vertx.createNetClient(new NetClientOptions()
                 .setConnectTimeout((int) Math.max(1, limits.connectTimeout().toMillis()))
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
-        this.parts = new Parts(vertx, policy, resolver, anomalies, dialer, limits);
+        this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits);
     }
 
-    /** Listens on {@code host:port} (0: any free port); fails when the address cannot be bound. */
+    /** Serves the explicit proxy on {@code host:port} (0: any free port); fails when the address cannot be bound. */
     public Future<Void> start(String host, int port) {
+        return listen(ProxyWay.EXPLICIT, host, port, -1);
+    }
+
+    /**
+     * Serves {@code way} on {@code host:port} (0: any free port); fails when the address cannot be bound.
+     *
+     * @param destinationPort for a transparent way, the port its connections go to at their destination (443, 80;
+     *                        another only in tests); ignored for the explicit proxy, whose requests name it
+     */
+    public Future<Void> listen(ProxyWay way, String host, int port, int destinationPort) {
         NetServer listening = vertx.createNetServer(new NetServerOptions()
                 .setIdleTimeout((int) Math.max(1, parts.limits().idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
-        listening.connectHandler(this::onConnection);
+        listening.connectHandler(socket -> onConnection(socket, way, destinationPort));
         return listening.listen(port, host)
                 .recover(e -> Future.failedFuture(new IllegalStateException(
-                        "cannot serve the egress proxy on " + host + ":" + port + ": " + e.getMessage(), e)))
+                        "cannot serve the egress proxy (" + way.name().toLowerCase(java.util.Locale.ROOT) + ") on "
+                                + host + ":" + port + ": " + e.getMessage(), e)))
                 .map(bound -> {
-                    server = bound;
+                    servers.put(way, bound);
                     return null;
                 });
     }
 
-    /** The bound port. */
+    /** The explicit proxy's bound port. */
     public int port() {
-        return server.actualPort();
+        return port(ProxyWay.EXPLICIT).orElseThrow();
+    }
+
+    /** The port {@code way} is served on, when it is. */
+    public Optional<Integer> port(ProxyWay way) {
+        return Optional.ofNullable(servers.get(way)).map(NetServer::actualPort);
     }
 
     /** Connections open now from {@code sourceIp}. */
@@ -89,15 +111,17 @@ public final class ProxyServer {
 
     /** Stops listening and closes every connection and the dialer. */
     public Future<Void> close() {
-        Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
-        return closed.eventually(() -> parts.dialer().close());
+        List<Future<Void>> closing = new ArrayList<>();
+        servers.values().forEach(server -> closing.add(server.close()));
+        servers.clear();
+        return Future.join(closing).<Void>mapEmpty().eventually(() -> parts.dialer().close());
     }
 
-    private void onConnection(NetSocket socket) {
+    private void onConnection(NetSocket socket, ProxyWay way, int destinationPort) {
         String source = socket.remoteAddress().hostAddress();
         Context context = vertx.getOrCreateContext();
         boolean admitted = claim(source);
-        ProxyConnection connection = new ProxyConnection(parts, socket, context,
+        ProxyConnection connection = new ProxyConnection(parts, socket, context, way, destinationPort,
                 admitted ? () -> release(source) : () -> { });
         if (admitted) {
             connection.start();

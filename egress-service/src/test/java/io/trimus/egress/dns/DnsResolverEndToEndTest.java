@@ -1,5 +1,6 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -150,7 +151,7 @@ class DnsResolverEndToEndTest {
 
         assertThat(answer.getRcode()).isEqualTo(Rcode.NXDOMAIN);
         assertThat(answer.getSection(Section.ANSWER)).isEmpty();
-        assertThat(resolver.anomalies.all()).containsExactly(new RecordedAnomalies.Recorded(
+        assertThat(resolver.anomalies.all()).containsExactly(new RecordingAnomalies.Recorded(
                 ResolverFixture.SANDBOX_A, "127.0.0.1", "denied.example.test", "A", "not_allowlisted"));
         assertNothingReachedTheUpstream();
     }
@@ -172,7 +173,7 @@ class DnsResolverEndToEndTest {
         Message answer = client.udp(UNKNOWN, DnsTestClient.query("answer.example.test", Type.A));
 
         assertThat(answer.getRcode()).isEqualTo(Rcode.REFUSED);
-        assertThat(resolver.anomalies.all()).containsExactly(new RecordedAnomalies.Recorded(
+        assertThat(resolver.anomalies.all()).containsExactly(new RecordingAnomalies.Recorded(
                 null, "127.0.0.2", "answer.example.test", "A", "unattributed_source"));
         assertNothingReachedTheUpstream();
     }
@@ -185,8 +186,8 @@ class DnsResolverEndToEndTest {
         assertThat(answer.getRcode()).isEqualTo(Rcode.REFUSED);
         assertThat(answer.getSection(Section.ANSWER)).isEmpty();
         assertNothingReachedTheUpstream();
-        assertThat(resolver.anomalies.all()).extracting(RecordedAnomalies.Recorded::qtype,
-                        RecordedAnomalies.Recorded::reason)
+        assertThat(resolver.anomalies.all()).extracting(RecordingAnomalies.Recorded::qtype,
+                        RecordingAnomalies.Recorded::reason)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(qtype, "qtype_denied"));
     }
 

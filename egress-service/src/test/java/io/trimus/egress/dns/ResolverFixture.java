@@ -1,7 +1,10 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
@@ -24,7 +27,7 @@ final class ResolverFixture {
 
     final SandboxRegistry sandboxes = new SandboxRegistry();
     final AllowlistCache allowlists = new AllowlistCache();
-    final RecordedAnomalies anomalies = new RecordedAnomalies();
+    final RecordingAnomalies anomalies = new RecordingAnomalies();
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final DnsMetrics metrics = new DnsMetrics(registry);
     private final AtomicLong clockOffset = new AtomicLong();
@@ -37,13 +40,19 @@ final class ResolverFixture {
 
     /** With a per-source query budget. */
     ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB, SourceQueryBudget budget) {
+        this(upstream, allowedForA, allowedForB, budget, company -> EgressMode.ENFORCE, null);
+    }
+
+    /** Steering allowed names to {@code steering} (null: forwarding them), each company in its {@code modes}. */
+    ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB, SourceQueryBudget budget,
+                    EgressModes modes, DnsQueryHandler.Steering steering) {
         sandboxes.register(SANDBOX_A);
         sandboxes.register(SANDBOX_B);
         allowlists.replace(COMPANY_A, allowedForA);
         allowlists.replace(COMPANY_B, allowedForB);
         metrics.bind(cache, registry);
-        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists), anomalies, cache, upstream, metrics,
-                budget);
+        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes), anomalies, cache, upstream, metrics,
+                budget, steering);
     }
 
     /** A server on 127.0.0.1, any free port, UDP and TCP. */

@@ -6,6 +6,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
 import io.trimus.egress.sandbox.SandboxRegistry;
@@ -56,6 +58,12 @@ class ProxyLifecycleTest {
     @Inject
     DestinationAddressPolicy addresses;
 
+    @Inject
+    EgressModes modes;
+
+    @Inject
+    ConnectionRecorder connections;
+
     @Test
     void theProxyIsServedExactlyWhenTheResolverIsAndRefusesAStranger() throws Exception {
         assertThat(started.port().isPresent()).isEqualTo(resolver.listenHost().isPresent());
@@ -99,6 +107,7 @@ class ProxyLifecycleTest {
     }
 
     private ProxyLifecycle newLifecycle() {
-        return new ProxyLifecycle(config, vertx, resolver, sandboxes, allowlists, anomalies, addresses);
+        return new ProxyLifecycle(config, vertx, resolver, sandboxes, allowlists, anomalies, addresses, modes,
+                connections);
     }
 }

@@ -56,17 +56,28 @@ class RequestFramingTest {
     }
 
     @Test
-    void onlyConnectAndAbsoluteFormHttpAreRequestsTheProxyServes() throws Exception {
+    void connectAbsoluteFormAndOriginFormWithItsHostAreTheRequestsTheProxyServes() throws Exception {
         ProxyRequestHead connect = parse("CONNECT API.Example.test:443 HTTP/1.1\r\n\r\n");
         ProxyRequestHead get = parse("GET http://example.test?q=1 HTTP/1.1\r\nProxy-Connection: keep-alive\r\n\r\n");
+        ProxyRequestHead steered = parse("GET /p?q=1 HTTP/1.1\r\nHost: Plain.Example.test\r\n\r\n");
+        ProxyRequestHead noHost = parse("GET /path HTTP/1.0\r\n\r\n");
 
+        assertThat(steered.absoluteForm()).isFalse();
+        assertThat(steered.target()).isEqualTo(new ProxyTarget("plain.example.test", 80));
+        assertThat(new String(steered.forwardedHead(), StandardCharsets.ISO_8859_1))
+                .isEqualTo("GET /p?q=1 HTTP/1.1\r\nHost: Plain.Example.test\r\n\r\n");
+        assertThat(noHost.target()).isNull();
+        assertThat(connect.absoluteForm()).isTrue();
+        assertThat(get.absoluteForm()).isTrue();
         assertThat(connect.isConnect()).isTrue();
         assertThat(connect.target()).isEqualTo(new ProxyTarget("api.example.test", 443));
         assertThat(get.target()).isEqualTo(new ProxyTarget("example.test", 80));
         assertThat(new String(get.forwardedHead(), StandardCharsets.ISO_8859_1))
                 .isEqualTo("GET /?q=1 HTTP/1.1\r\nHost: example.test\r\n\r\n");
         for (String malformed : new String[] {
-                "GET /path HTTP/1.1\r\n\r\n",                               // origin-form
+                "GET /path HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",              // two Hosts
+                "GET /path#frag HTTP/1.1\r\nHost: a\r\n\r\n",                   // a fragment
+                "GET * HTTP/1.1\r\nHost: a\r\n\r\n",
                 "GET https://example.test/ HTTP/1.1\r\n\r\n",               // the proxy does not originate TLS
                 "CONNECT example.test HTTP/1.1\r\n\r\n",                    // no port
                 "CONNECT user@example.test:443 HTTP/1.1\r\n\r\n",           // userinfo

@@ -3,7 +3,10 @@ package io.trimus.egress.proxy;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.dns.UpstreamResolver;
-import io.trimus.egress.proxy.RecordingAnomalies.Recorded;
+import io.trimus.egress.anomaly.RecordingAnomalies;
+import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
+import io.trimus.egress.connection.ConnectionRecord;
+import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
@@ -32,6 +35,9 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Set;
 import java.util.UUID;
 
@@ -40,12 +46,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The explicit proxy end to end on real loopback sockets: a sandbox at 127.0.0.2 (the client binds that source),
+ * The proxy end to end on real loopback sockets, its explicit port and its transparent TLS and HTTP listeners: a sandbox at 127.0.0.2 (the client binds that source),
  * the stand-in upstream DNS mapping test names to loopback "outside" servers (HTTPS at 127.0.0.5, plain HTTP at
  * 127.0.0.6), and an address policy that lets the proxy dial exactly those two, as a deployment's allow-private
  * setting would. Every check is attacked and must refuse with its anomaly.
  */
-class ExplicitProxyTest {
+class LoopbackProxyTest {
     private static final String SANDBOX_IP = "127.0.0.2";
     private static final String STRANGER_IP = "127.0.0.9";
     private static final String HTTPS_IP = "127.0.0.5";
@@ -67,6 +73,8 @@ class ExplicitProxyTest {
     private final SandboxRegistry sandboxes = new SandboxRegistry();
     private final AllowlistCache allowlists = new AllowlistCache();
     private final RecordingAnomalies anomalies = new RecordingAnomalies();
+    private final List<ConnectionRecord> connections = new CopyOnWriteArrayList<>();
+    private final Map<UUID, EgressMode> modes = new ConcurrentHashMap<>();
     private ProxyServer proxy;
 
     /** The production policy, except that the two loopback "outside" servers count as public. */
@@ -116,10 +124,14 @@ class ExplicitProxyTest {
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
         ProxyServer server = new ProxyServer(vertx,
-                new ProxyPolicy(sandboxes, allowlists, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new TestAddressPolicy()), anomalies,
+                new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
+                        Set.of(tlsPort, httpPort), Set.of(tlsPort)),
+                new DestinationResolver(upstream, new TestAddressPolicy()), anomalies, connections::add,
                 new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5)));
         OutsideServers.await(server.start("127.0.0.1", 0));
+        // the steered ports go to the outside servers' ports, as 443 and 80 go to 443 and 80 in production
+        OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));
+        OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_HTTP, "127.0.0.1", 0, httpPort));
         return server;
     }
 
@@ -132,6 +144,153 @@ class ExplicitProxyTest {
     void stopProxy() {
         OutsideServers.await(proxy.close());
         dns.clearQueries();
+    }
+
+    @Test
+    void aSteeredTlsConnectionGoesToTheHostItsClientHelloNames() throws Exception {
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_TLS); SSLSocket tls = tls(socket, TLS_HOST)) {
+            String answer = send(tls, "POST /echo HTTP/1.1\r\nHost: " + TLS_HOST + "\r\nContent-Length: 2\r\n\r\nhi");
+
+            assertThat(answer).startsWith("HTTP/1.1 200").endsWith("host=" + TLS_HOST + " path=/echo body=hi");
+        }
+        assertThat(anomalies.all()).isEmpty();
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.way()).isEqualTo("transparent");
+        assertThat(record.host()).isEqualTo(TLS_HOST);
+        assertThat(record.address()).isEqualTo(HTTPS_IP);
+        assertThat(record.decision()).isEqualTo("allowed");
+        assertThat(record.enforced()).isTrue();
+        assertThat(record.bytesOut()).isGreaterThan(100);
+        assertThat(record.bytesIn()).isGreaterThan(100);
+        assertThat(record.sandbox()).isEqualTo(SANDBOX);
+    }
+
+    @Test
+    void aSteeredTlsConnectionNamingAnUnlistedHostIsClosedUnanswered() throws Exception {
+        int before = outside.httpsRequests.get();
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_TLS)) {
+            assertThatThrownBy(() -> tls(socket, "unlisted.example.test")).isInstanceOfAny(SSLException.class,
+                    SocketException.class);
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, "unlisted.example.test", "TLS", "proxy_not_allowlisted");
+        assertThat(dns.namesSeen()).doesNotContain("unlisted.example.test");
+        assertThat(outside.httpsRequests.get()).isEqualTo(before);
+        assertThat(awaitRecord().decision()).isEqualTo("refused");
+    }
+
+    @Test
+    void plainBytesOnTheSteeredTlsPortAreRefused() throws Exception {
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_TLS)) {
+            write(socket, "GET / HTTP/1.1\r\nHost: " + TLS_HOST + "\r\n\r\n");
+
+            assertThat(readsEndOfStream(socket)).isTrue();
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, "", "TLS", "proxy_host_mismatch");
+    }
+
+    @Test
+    void aSteeredTlsConnectionFromNoSandboxIsRefused() throws Exception {
+        try (Socket socket = from(STRANGER_IP, ProxyWay.TRANSPARENT_TLS)) {
+            assertThatThrownBy(() -> tls(socket, TLS_HOST)).isInstanceOfAny(SSLException.class,
+                    SocketException.class);
+        }
+        assertRecorded(null, STRANGER_IP, TLS_HOST, "TLS", "unattributed_source");
+        assertThat(connections).isEmpty();
+    }
+
+    @Test
+    void steeredPlainHttpGoesToItsHostAndKeepsAliveForThatHostOnly() throws Exception {
+        int before = outside.httpRequests.get();
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_HTTP)) {
+            String first = send(socket, "GET /a HTTP/1.1\r\nHost: " + PLAIN_HOST + ":" + httpPort() + "\r\n\r\n");
+            String second = send(socket, "GET /b HTTP/1.1\r\nHost: " + PLAIN_HOST + ":" + httpPort() + "\r\n\r\n");
+            String third = send(socket, "GET /c HTTP/1.1\r\nHost: " + OTHER_PLAIN_HOST + ":" + httpPort()
+                    + "\r\n\r\n");
+
+            assertThat(first).startsWith("HTTP/1.1 200").endsWith("path=/a body=");
+            assertThat(second).startsWith("HTTP/1.1 200").endsWith("path=/b body=");
+            assertThat(third).startsWith("HTTP/1.1 403 ");
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, PLAIN_HOST, "HTTP", "proxy_host_mismatch");
+        assertThat(outside.httpRequests.get()).isEqualTo(before + 2);
+    }
+
+    @Test
+    void steeredPlainHttpWithoutAHostOrForAnotherPortIsABadRequest() throws Exception {
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_HTTP)) {
+            assertThat(send(socket, "GET / HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.1 400 ");
+        }
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_HTTP)) {
+            assertThat(send(socket, "GET / HTTP/1.1\r\nHost: " + PLAIN_HOST + ":1\r\n\r\n"))
+                    .startsWith("HTTP/1.1 400 ");
+        }
+        assertThat(anomalies.all()).isEmpty();
+    }
+
+    @Test
+    void inReportModeAnUnlistedHostGoesThroughAndIsRecordedAsNotEnforced() throws Exception {
+        modes.put(COMPANY, EgressMode.REPORT);
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect("unlisted.example.test", httpsPort()))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, "unlisted.example.test")) {
+                assertThat(send(tls, "GET /r HTTP/1.1\r\nHost: x\r\n\r\n")).startsWith("HTTP/1.1 200");
+            }
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all()).containsExactly(
+                new Recorded(SANDBOX, SANDBOX_IP, "unlisted.example.test", "CONNECT", "proxy_not_allowlisted",
+                        false)));
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.decision()).isEqualTo("allowed");
+        assertThat(record.enforced()).isFalse();
+    }
+
+    @Test
+    void reportModeStillRefusesWhatTheAddressClassesAndPortsForbid() throws Exception {
+        modes.put(COMPANY, EgressMode.REPORT);
+        allowlists.replace(COMPANY, List.of(TLS_HOST));
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect("metadata.example.test", httpsPort()))).startsWith("HTTP/1.1 403 ");
+        }
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(TLS_HOST, 8443))).startsWith("HTTP/1.1 403 ");
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all())
+                .extracting(Recorded::reason, Recorded::enforced).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("proxy_not_allowlisted", false),
+                        org.assertj.core.groups.Tuple.tuple("proxy_address_denied", true),
+                        org.assertj.core.groups.Tuple.tuple("proxy_port_denied", true)));
+    }
+
+    @Test
+    void theAdapterServicesProbeIsAnsweredFromAnySourceWithoutAnAnomaly() throws Exception {
+        try (Socket socket = from(STRANGER_IP)) {
+            String answer = send(socket, "GET " + io.trimus.events.ProxyCheck.PATH + " HTTP/1.1\r\nHost: x\r\n\r\n");
+
+            assertThat(answer).startsWith("HTTP/1.1 204 ").contains(io.trimus.events.ProxyCheck.HEADER + ": ok");
+            assertThat(readsEndOfStream(socket)).isTrue();
+        }
+        assertThat(anomalies.all()).isEmpty();
+        assertThat(connections).isEmpty();
+    }
+
+    @Test
+    void anExplicitConnectionIsRecordedWithItsBytes() throws Exception {
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, "POST http://" + PLAIN_HOST + ":" + httpPort() + "/u HTTP/1.1\r\n"
+                    + "Content-Length: 1000\r\n\r\n" + "u".repeat(1000))).startsWith("HTTP/1.1 200 ");
+        }
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.way()).isEqualTo("explicit");
+        assertThat(record.host()).isEqualTo(PLAIN_HOST);
+        assertThat(record.port()).isEqualTo(httpPort());
+        assertThat(record.bytesOut()).isGreaterThan(1000);
+        assertThat(record.bytesIn()).isGreaterThan(1000);
+        assertThat(record.reason()).isEqualTo("-");
+    }
+
+    private ConnectionRecord awaitRecord() {
+        await().atMost(Duration.ofSeconds(5)).until(() -> connections.size() == 1);
+        return connections.get(0);
     }
 
     @Test
@@ -401,9 +560,13 @@ class ExplicitProxyTest {
     }
 
     private Socket from(String source) throws IOException {
+        return from(source, ProxyWay.EXPLICIT);
+    }
+
+    private Socket from(String source, ProxyWay way) throws IOException {
         Socket socket = new Socket();
         socket.bind(new InetSocketAddress(source, 0));
-        socket.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 5000);
+        socket.connect(new InetSocketAddress("127.0.0.1", proxy.port(way).orElseThrow()), 5000);
         socket.setSoTimeout(10_000);
         return socket;
     }
