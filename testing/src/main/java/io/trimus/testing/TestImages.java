@@ -34,6 +34,11 @@ public final class TestImages {
     public static final String BUSYBOX = "trimus-test/busybox:latest";
     /** The CLI stand-in image: the busybox image plus {@code /usr/local/bin/claude} and {@code codex}, uid 1000. */
     public static final String CLI_STANDIN = "trimus-test/cli-standin:latest";
+    /**
+     * The HTTP tools image: the busybox image plus the host's {@code curl} and {@code openssl} with every library they
+     * load, a real HTTP/TLS client (and {@code openssl s_server}) for egress tests.
+     */
+    public static final String HTTP_TOOLS = "trimus-test/http-tools:latest";
     /** Every test image carries {@code trimus.test=true}. */
     public static final String LABEL = "trimus.test";
 
@@ -151,6 +156,70 @@ public final class TestImages {
         } finally {
             deleteQuietly(context);
         }
+    }
+
+    /** Builds the HTTP tools image (and the busybox image under it) if missing; returns its name. Thread-safe. */
+    public static synchronized String httpTools(DockerClient docker) {
+        busybox(docker);
+        if (exists(docker, HTTP_TOOLS)) {
+            return HTTP_TOOLS;
+        }
+        Path context = null;
+        try {
+            context = Files.createTempDirectory("trimus-http-tools-image");
+            Path rootfs = context.resolve("rootfs");
+            for (String binary : List.of("/usr/bin/curl", "/usr/bin/openssl")) {
+                copyInto(rootfs, Path.of(binary));
+                for (Path library : linkedLibraries(binary)) {
+                    copyInto(rootfs, library);
+                }
+            }
+            Path config = Path.of("/usr/lib/ssl/openssl.cnf");
+            if (Files.exists(config)) {
+                copyInto(rootfs, config);
+            }
+            Files.writeString(context.resolve("Dockerfile"), "FROM " + BUSYBOX + "\nLABEL " + LABEL
+                    + "=true\nCOPY rootfs/ /\n", StandardCharsets.UTF_8);
+            build(docker, context, HTTP_TOOLS, Map.of());
+            return HTTP_TOOLS;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not prepare the build context of " + HTTP_TOOLS, e);
+        } finally {
+            deleteQuietly(context);
+        }
+    }
+
+    /** The shared libraries {@code ldd} lists for {@code binary}, the dynamic loader included. */
+    private static List<Path> linkedLibraries(String binary) throws IOException {
+        Process ldd = new ProcessBuilder("ldd", binary).redirectErrorStream(true).start();
+        String output = new String(ldd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!ldd.waitFor(30, TimeUnit.SECONDS) || ldd.exitValue() != 0) {
+                throw new IllegalStateException("ldd " + binary + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running ldd " + binary, e);
+        }
+        List<Path> libraries = new java.util.ArrayList<>();
+        for (String line : output.split("\n")) {
+            String text = line.trim();
+            int arrow = text.indexOf("=> ");
+            String path = arrow >= 0 ? text.substring(arrow + 3) : text;
+            int paren = path.indexOf(" (");
+            path = paren >= 0 ? path.substring(0, paren) : path;
+            if (path.startsWith("/")) {
+                libraries.add(Path.of(path));
+            }
+        }
+        return libraries;
+    }
+
+    /** Copies {@code file} (its content, links followed) to the same path under {@code rootfs}. */
+    private static void copyInto(Path rootfs, Path file) throws IOException {
+        Path target = rootfs.resolve(file.toString().substring(1));
+        Files.createDirectories(target.getParent());
+        Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**

@@ -11,14 +11,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The egress network as the adapter service creates it, made before egress-service boots so the resolver can
- * bind its gateway address; plus a free loopback port for the test's stand-in upstream DNS server.
+ * The egress network as the adapter service creates it, made before egress-service boots so the resolver and the
+ * proxy can bind its gateway address (DNS on 53, the explicit proxy on 3128, the transparent proxy on 443 and 80);
+ * plus a free loopback port for the test's stand-in upstream DNS server, and the proxy allowed to dial the test's
+ * "outside" network {@value #OUTSIDE_SUBNET}.
  */
 public class EgressNetworkResource implements QuarkusTestResourceLifecycleManager {
     static final String NETWORK = "trimus-egress-allowlist";
     static final String SUBNET = "172.30.0.0/24";
     static final String GATEWAY = "172.30.0.1";
     static final String UPSTREAM_PORT_KEY = "trimus-test.upstream-port";
+    /** The private network the end-to-end tests put their "outside" hosts on: the proxy may dial it. */
+    static final String OUTSIDE_SUBNET = "10.123.0.0/24";
+    static final int PROXY_PORT = 3128;
 
     @Override
     public Map<String, String> start() {
@@ -27,7 +32,8 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
         return Map.of(
                 "trimus.egress.dns.addr", GATEWAY + ":53",
                 "trimus.egress.dns.upstream", "127.0.0.1:" + upstreamPort,
-                "trimus.egress.proxy.port", "0",
+                "trimus.egress.proxy.port", String.valueOf(PROXY_PORT),
+                "trimus.egress.proxy.allow-private", OUTSIDE_SUBNET,
                 UPSTREAM_PORT_KEY, String.valueOf(upstreamPort));
     }
 

@@ -1,7 +1,6 @@
 package io.trimus.egress.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.ExecCreateCmdResponse;
@@ -10,7 +9,6 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.egress.dns.DnsServerLifecycle;
@@ -35,10 +33,7 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -64,14 +59,13 @@ import static org.awaitility.Awaitility.await;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 @WithTestResource(value = EgressNetworkResource.class, scope = TestResourceScope.GLOBAL)
 class SandboxAttributionEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ALLOWED = "api.attribution.trimus.test";
     private static final String ALLOWED_IP = "198.51.100.9";
     private static final String DENIED_ZONE = ".denied.attribution.trimus.test";
     private static final int RUNS = 20;
     private static final Pattern ADDRESS = Pattern.compile("inet (172\\.30\\.0\\.\\d+)/");
 
-    private static final String ENCRYPTION_KEY = Base64.getEncoder().encodeToString(randomKey());
+    private static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
     /** The run-request topics of this class's two adapters: fresh per test run, so a failed start leaves nothing behind. */
     private static final String TOPIC_PREFIX = "trimus.run.requested.attribution-" + UUID.randomUUID() + "-";
     private static final DockerClient DOCKER = DockerClients.local();
@@ -124,7 +118,7 @@ class SandboxAttributionEndToEndTest {
         for (int i = 0; i < RUNS; i++) {
             UUID run = UUID.randomUUID();
             UUID company = UUID.randomUUID();
-            allow(company, ALLOWED);
+            SandboxRuns.allow(company, ALLOWED);
             companyOf.put(run, company);
             // the lookups come while the other sandboxes hold their addresses too: every run sleeps in between
             String script = "ip -4 -o addr show eth0; nslookup " + ALLOWED + "; sleep 3; nslookup " + run
@@ -139,7 +133,9 @@ class SandboxAttributionEndToEndTest {
         for (Map.Entry<UUID, JsonNode> end : ends.entrySet()) {
             String output = end.getValue().path("output").asText();
             assertThat(end.getValue().get("status").asText()).as(end.getValue().toString()).isEqualTo("SUCCEEDED");
-            assertThat(output).as("attributed, so answered: " + output).contains(ALLOWED_IP).contains("NXDOMAIN")
+            assertThat(SandboxRuns.resolvedTo(output, ALLOWED, EgressNetworkResource.GATEWAY))
+                    .as("attributed, so answered: " + output).isTrue();
+            assertThat(output).as("attributed, so answered: " + output).contains("NXDOMAIN")
                     .doesNotContain("REFUSED").endsWith("done\n");
             Matcher address = ADDRESS.matcher(output);
             assertThat(address.find()).as(output).isTrue();
@@ -147,7 +143,7 @@ class SandboxAttributionEndToEndTest {
         }
         for (UUID run : ends.keySet()) {
             JsonNode anomaly = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> anomaly(companyOf.get(run), run + DENIED_ZONE), Optional::isPresent).orElseThrow();
+                    .until(() -> SandboxRuns.anomaly(companyOf.get(run), run + DENIED_ZONE), Optional::isPresent).orElseThrow();
             assertThat(anomaly.get("run_id").asText()).as("the query of run " + run).isEqualTo(run.toString());
             assertThat(anomaly.get("reason").asText()).isEqualTo("not_allowlisted");
         }
@@ -158,7 +154,7 @@ class SandboxAttributionEndToEndTest {
         startAdapters();
         UUID run = UUID.randomUUID();
         UUID company = UUID.randomUUID();
-        allow(company, ALLOWED);
+        SandboxRuns.allow(company, ALLOWED);
         // the sandbox's own process asks before the restart, waits for it, and asks again
         String script = "nslookup " + ALLOWED + "; nslookup before." + run + DENIED_ZONE + "; echo restart-now;"
                 + " until [ -e /tmp/restarted ]; do sleep 0.2; done;"
@@ -169,21 +165,23 @@ class SandboxAttributionEndToEndTest {
             String container = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> running(run), Optional::isPresent).orElseThrow();
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> anomaly(company, "before." + run + DENIED_ZONE).isPresent());
+                    .until(() -> SandboxRuns.anomaly(company, "before." + run + DENIED_ZONE).isPresent());
 
             ResolverRestart.restart(resolver, registry, loader);
             exec(container, "touch /tmp/restarted");
 
             JsonNode end = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> terminal(statuses, run), Optional::isPresent).orElseThrow();
+                    .until(() -> SandboxRuns.terminal(statuses, run), Optional::isPresent).orElseThrow();
             String output = end.path("output").asText();
             assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
             String afterRestart = output.substring(output.indexOf("restart-now"));
-            assertThat(afterRestart).as("answered after the restart: " + output).contains(ALLOWED_IP)
+            assertThat(SandboxRuns.resolvedTo(afterRestart, ALLOWED, EgressNetworkResource.GATEWAY))
+                    .as("answered after the restart: " + output).isTrue();
+            assertThat(afterRestart).as("answered after the restart: " + output)
                     .contains("NXDOMAIN").doesNotContain("REFUSED").endsWith("done\n");
         }
         JsonNode after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> anomaly(company, "after." + run + DENIED_ZONE), Optional::isPresent).orElseThrow();
+                .until(() -> SandboxRuns.anomaly(company, "after." + run + DENIED_ZONE), Optional::isPresent).orElseThrow();
         assertThat(after.get("run_id").asText()).isEqualTo(run.toString());
         assertThat(after.get("reason").asText()).isEqualTo("not_allowlisted");
     }
@@ -222,48 +220,12 @@ class SandboxAttributionEndToEndTest {
         return TOPIC_PREFIX + adapter;
     }
 
-    private static byte[] randomKey() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return key;
-    }
-
     private static ObjectNode sandboxRequest(UUID run, UUID company, String script) {
-        ObjectNode request = JSON.createObjectNode()
-                .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
-                .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())
-                .put("adapter_type", "docker").put("requested_at", Instant.now().toString());
-        request.set("adapter_config", JSON.valueToTree(Map.of("image", image, "network", EgressNetworkResource.NETWORK,
-                "command", List.of("/bin/sh", "-c", script), "timeout_sec", 120)));
-        return request;
+        return SandboxRuns.sandboxRequest(run, company, image, script, 120);
     }
 
     private static Map<UUID, JsonNode> publishAndAwait(List<ProducerRecord<String, String>> requests) {
-        try (ConsumerTask<String, String> statuses = kafka.consumeStrings().fromTopics(Topics.RUN_STATUS)) {
-            kafka.produceStrings().fromRecords(requests).awaitCompletion(Duration.ofSeconds(30));
-            Map<UUID, JsonNode> ends = new HashMap<>();
-            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                for (ProducerRecord<String, String> request : requests) {
-                    UUID run = UUID.fromString(request.key());
-                    terminal(statuses, run).ifPresent(end -> ends.put(run, end));
-                }
-                return ends.size() == requests.size();
-            });
-            return ends;
-        }
-    }
-
-    private static Optional<JsonNode> terminal(ConsumerTask<String, String> statuses, UUID run) throws Exception {
-        for (var record : statuses.getRecords()) {
-            if (run.toString().equals(record.key())) {
-                JsonNode event = JSON.readTree(record.value());
-                String status = event.get("status").asText();
-                if (!status.equals("DISPATCHED") && !status.equals("RUNNING")) {
-                    return Optional.of(event);
-                }
-            }
-        }
-        return Optional.empty();
+        return SandboxRuns.publishAndAwait(kafka, requests, Duration.ofSeconds(240));
     }
 
     /** The id of the run's container once it runs. */
@@ -275,21 +237,5 @@ class SandboxAttributionEndToEndTest {
     private static void exec(String container, String command) throws Exception {
         ExecCreateCmdResponse exec = DOCKER.execCreateCmd(container).withCmd("/bin/sh", "-c", command).exec();
         DOCKER.execStartCmd(exec.getId()).start().awaitCompletion();
-    }
-
-    private static void allow(UUID company, String... entries) {
-        given().contentType(ContentType.JSON).body(Map.of("entries", List.of(entries)))
-                .put("/api/companies/{c}/egress/allowlist", company).then().statusCode(200);
-    }
-
-    private static Optional<JsonNode> anomaly(UUID company, String qname) throws Exception {
-        String body = given().queryParam("qname", qname).get("/api/companies/{c}/egress/anomalies?limit=50", company)
-                .then().statusCode(200).extract().asString();
-        for (JsonNode item : JSON.readTree(body)) {
-            if (qname.equals(item.get("qname").asText())) {
-                return Optional.of(item);
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -1,0 +1,265 @@
+package io.trimus.egress.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Network;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import io.trimus.egress.dns.TestUpstreamDns;
+import io.trimus.events.Topics;
+import io.trimus.testing.DockerClients;
+import io.trimus.testing.Ports;
+import io.trimus.testing.ServiceProcess;
+import io.trimus.testing.TestImages;
+import io.trimus.testing.TrimusInfraResource;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The egress proxy attacked from real sandboxes: an "outside" host (a container on a non-internal bridge network of
+ * its own, {@value EgressNetworkResource#OUTSIDE_SUBNET}, serving HTTPS with a certificate it made and plain HTTP),
+ * the stand-in upstream DNS mapping test names to it, and sandboxes started by the real adapter service on the
+ * egress network that try every way out with curl, openssl and nc. Only the allow-listed host, on its ports, through
+ * the proxy, gets through; everything else is refused and recorded as an anomaly.
+ */
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = EgressNetworkResource.class, scope = TestResourceScope.GLOBAL)
+class ProxyEgressEndToEndTest {
+    private static final String OUTSIDE_NETWORK = "trimus-test-outside";
+    private static final String OUTSIDE_IP = "10.123.0.10";
+    private static final String ALLOWED = "api.proxy.trimus.test";
+    private static final String OTHER_ALLOWED = "other.proxy.trimus.test";
+    private static final String UNLISTED = "unlisted.proxy.trimus.test";
+    private static final String METADATA = "metadata.proxy.trimus.test";
+    private static final String LOOPBACK = "loopback.proxy.trimus.test";
+    private static final String PROXY = "http://" + EgressNetworkResource.GATEWAY + ":"
+            + EgressNetworkResource.PROXY_PORT;
+    /** One line per probe: {@code name=<http code>/<CONNECT code> rc=<curl exit code>}. */
+    private static final String PROBE = "t() { n=$1; shift; o=$(curl -sk -o /dev/null -w '%{http_code}/%{http_connect}'"
+            + " --max-time 8 \"$@\" 2>/dev/null); echo \"$n=$o rc=$?\"; }; ";
+    private static final Pattern RESULT = Pattern.compile("^(\\w+)=(\\S*) rc=(\\d+)$", Pattern.MULTILINE);
+
+    private static final DockerClient DOCKER = DockerClients.local();
+    private static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
+    private static TestUpstreamDns upstream;
+    private static KafkaCompanion kafka;
+    private static ServiceProcess adapter;
+    private static String tools;
+    private static String outside;
+
+    @TestHTTPResource("/")
+    URI egressService;
+
+    @BeforeAll
+    static void startOutside() {
+        tools = TestImages.httpTools(DOCKER);
+        outside = startOutsideHost();
+        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
+        upstream = new TestUpstreamDns().a(ALLOWED, OUTSIDE_IP).a(OTHER_ALLOWED, OUTSIDE_IP).a(UNLISTED, OUTSIDE_IP)
+                .a(METADATA, "169.254.169.254").a(LOOPBACK, "127.0.0.1").start(upstreamPort);
+        kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (adapter != null) {
+            adapter.close();
+        }
+        if (upstream != null) {
+            upstream.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (outside != null) {
+            DOCKER.removeContainerCmd(outside).withForce(true).exec();
+        }
+        try {
+            DOCKER.removeNetworkCmd(OUTSIDE_NETWORK).exec();
+        } catch (NotFoundException gone) {
+            // nothing to remove
+        }
+    }
+
+    @Test
+    void aSandboxReachesItsAllowListedHostThroughTheProxyAndNothingElse() throws Exception {
+        UUID company = UUID.randomUUID();
+        SandboxRuns.allow(company, ALLOWED, OTHER_ALLOWED, METADATA, LOOPBACK);
+        String script = PROBE
+                + "t https_steered https://" + ALLOWED + "/; "
+                + "t https_explicit -x " + PROXY + " https://" + ALLOWED + "/; "
+                + "t http_steered http://" + ALLOWED + "/; "
+                + "t http_explicit -x " + PROXY + " http://" + ALLOWED + "/; "
+                + "t unlisted_steered https://" + UNLISTED + "/; "
+                + "t unlisted_explicit -x " + PROXY + " https://" + UNLISTED + "/; "
+                + "t literal_explicit -x " + PROXY + " https://" + OUTSIDE_IP + "/; "
+                + "t literal_direct --noproxy '*' https://" + OUTSIDE_IP + "/; "
+                + "t port_explicit -x " + PROXY + " https://" + ALLOWED + ":8443/; "
+                + "t metadata_explicit -x " + PROXY + " https://" + METADATA + "/; "
+                + "t metadata_steered https://" + METADATA + "/; "
+                + "t loopback_explicit -x " + PROXY + " http://" + LOOPBACK + "/; "
+                // the same tunnel, its ClientHello naming the host it was opened for, then another one (fronting)
+                + "for sni in " + ALLOWED + " " + OTHER_ALLOWED + "; do echo | openssl s_client -proxy "
+                + EgressNetworkResource.GATEWAY + ":" + EgressNetworkResource.PROXY_PORT + " -connect " + ALLOWED
+                + ":443 -servername $sni 2>/dev/null | grep -q 'BEGIN CERTIFICATE' && r=handshake || r=refused;"
+                + " echo \"sni_${sni%%.*}=$r rc=0\"; done; "
+                // plain bytes on the steered TLS port: nothing comes back
+                + "n=$(printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n' | nc -w 3 "
+                + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\"; "
+                // one kept-alive steered connection asking for a second host
+                + "s=$(printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
+                + OTHER_ALLOWED + "\\r\\n\\r\\n' | nc -w 3 " + EgressNetworkResource.GATEWAY + " 80"
+                + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,); echo \"second_host=$s rc=0\"";
+
+        JsonNode end = run(company, script);
+
+        String output = end.path("output").asText();
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
+        Map<String, String> results = results(output);
+        assertThat(results).as(output)
+                .containsEntry("https_steered", "200/000 rc=0")
+                .containsEntry("https_explicit", "200/200 rc=0")
+                .containsEntry("http_steered", "200/000 rc=0")
+                .containsEntry("http_explicit", "200/000 rc=0")
+                .containsEntry("unlisted_steered", "000/000 rc=6")
+                .containsEntry("unlisted_explicit", "000/403 rc=56")
+                .containsEntry("literal_explicit", "000/403 rc=56")
+                .containsEntry("port_explicit", "000/403 rc=56")
+                .containsEntry("metadata_explicit", "000/403 rc=56")
+                .containsEntry("loopback_explicit", "403/000 rc=0")
+                .containsEntry("sni_api", "handshake rc=0")
+                .containsEntry("sni_other", "refused rc=0")
+                .containsEntry("plain_on_443", "0 rc=0");
+        assertThat(results.get("literal_direct")).as("no direct route out: " + output).doesNotContain("rc=0");
+        assertThat(results.get("metadata_steered")).as(output).startsWith("000/000").doesNotEndWith("rc=0");
+        assertThat(results.get("second_host")).as(output).contains("403");
+        assertThat(upstream.namesSeen()).doesNotContain(UNLISTED);
+
+        Set<String> reasons = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> reasons(company), found -> found.containsAll(Set.of("not_allowlisted",
+                        "proxy_not_allowlisted", "proxy_address_denied", "proxy_port_denied",
+                        "proxy_host_mismatch")));
+        assertThat(reasons).doesNotContain("unattributed_source");
+    }
+
+    @Test
+    void anotherCompanysSandboxCannotUseTheFirstCompanysAllowlist() throws Exception {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        SandboxRuns.allow(first, ALLOWED);
+        SandboxRuns.allow(second, OTHER_ALLOWED);
+
+        JsonNode end = run(second, PROBE + "t steered https://" + ALLOWED + "/; t explicit -x " + PROXY
+                + " https://" + ALLOWED + "/; t own -x " + PROXY + " https://" + OTHER_ALLOWED + "/");
+
+        Map<String, String> results = results(end.path("output").asText());
+        assertThat(results).as(end.toString())
+                .containsEntry("steered", "000/000 rc=6")
+                .containsEntry("explicit", "000/403 rc=56")
+                .containsEntry("own", "200/200 rc=0");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> reasons(second).contains("proxy_not_allowlisted"));
+        assertThat(SandboxRuns.anomalies(first, null)).isEmpty();
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------------
+
+    private JsonNode run(UUID company, String script) {
+        startAdapter();
+        UUID run = UUID.randomUUID();
+        return SandboxRuns.publishAndAwait(kafka, Topics.RUN_REQUESTED, run,
+                SandboxRuns.sandboxRequest(run, company, tools, script, 120), Duration.ofSeconds(180));
+    }
+
+    /** The real adapter service, pointed at this egress-service (whose port is known only once tests run). */
+    private void startAdapter() {
+        if (adapter == null) {
+            Map<String, String> config = new HashMap<>();
+            config.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
+                    String.class));
+            config.put("trimus.egress.service-url", egressService.toString());
+            config.put("trimus.encryption-key", ENCRYPTION_KEY);
+            config.put("trimus.docker.instance", "proxy-e2e");
+            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), config);
+        }
+    }
+
+    private static Map<String, String> results(String output) {
+        Map<String, String> results = new HashMap<>();
+        Matcher line = RESULT.matcher(output);
+        while (line.find()) {
+            results.put(line.group(1), line.group(2) + " rc=" + line.group(3));
+        }
+        return results;
+    }
+
+    private static Set<String> reasons(UUID company) throws Exception {
+        return SandboxRuns.anomalies(company, null).stream().map(a -> a.get("reason").asText())
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * The outside host on its own non-internal bridge network: HTTPS on 443 with a certificate it makes at start
+     * ({@code openssl s_server -www}), plain HTTP on 80 (busybox httpd); ready once both accept.
+     */
+    private static String startOutsideHost() {
+        try {
+            DOCKER.inspectNetworkCmd().withNetworkId(OUTSIDE_NETWORK).exec();
+        } catch (NotFoundException missing) {
+            DOCKER.createNetworkCmd().withName(OUTSIDE_NETWORK).withDriver("bridge")
+                    .withIpam(new Network.Ipam().withConfig(List.of(
+                            new Network.Ipam.Config().withSubnet(EgressNetworkResource.OUTSIDE_SUBNET))))
+                    .withLabels(Map.of(TestImages.LABEL, "true"))
+                    .exec();
+        }
+        DOCKER.listContainersCmd().withShowAll(true).withNameFilter(List.of("trimus-test-outside-host")).exec()
+                .forEach(old -> DOCKER.removeContainerCmd(old.getId()).withForce(true).exec());
+        String serve = "mkdir -p /www && echo outside > /www/index.html && httpd -p 80 -h /www && "
+                + "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2"
+                + " -subj /CN=outside -keyout /tmp/key.pem -out /tmp/cert.pem 2>/dev/null && "
+                + "exec openssl s_server -quiet -accept 443 -cert /tmp/cert.pem -key /tmp/key.pem -www";
+        String id = DOCKER.createContainerCmd(tools).withName("trimus-test-outside-host")
+                .withCmd("/bin/sh", "-c", serve)
+                .withUser("0")
+                .withLabels(Map.of(TestImages.LABEL, "true"))
+                .withHostConfig(HostConfig.newHostConfig().withNetworkMode(OUTSIDE_NETWORK))
+                .withIpv4Address(OUTSIDE_IP)
+                .exec().getId();
+        DOCKER.startContainerCmd(id).exec();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> accepts(OUTSIDE_IP, 443) && accepts(OUTSIDE_IP, 80));
+        return id;
+    }
+
+    private static boolean accepts(String ip, int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(ip, port), 500);
+            return true;
+        } catch (java.io.IOException notYet) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.trimus.egress.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.restassured.http.ContentType;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import io.trimus.events.Topics;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What the end-to-end tests do with runs and egress-service's API: build a run request for a docker sandbox on the
+ * egress network, publish run requests to the real broker and wait for their terminal status, set an allowlist, and
+ * read a company's anomalies back.
+ */
+final class SandboxRuns {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private SandboxRuns() {
+    }
+
+    /** A fresh random TRIMUS_ENCRYPTION_KEY for an adapter service under test (weak keys are refused at start). */
+    static String randomEncryptionKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return Base64.getEncoder().encodeToString(key);
+    }
+
+    /** A run request for a docker agent on the egress network running {@code /bin/sh -c script} in {@code image}. */
+    static ObjectNode sandboxRequest(UUID run, UUID company, String image, String script, int timeoutSec) {
+        ObjectNode request = JSON.createObjectNode()
+                .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
+                .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())
+                .put("adapter_type", "docker").put("requested_at", Instant.now().toString());
+        request.set("adapter_config", JSON.valueToTree(Map.of("image", image, "network", EgressNetworkResource.NETWORK,
+                "command", List.of("/bin/sh", "-c", script), "timeout_sec", timeoutSec)));
+        return request;
+    }
+
+    /** Publishes one run request on {@code topic} and waits up to {@code timeout} for its terminal status. */
+    static JsonNode publishAndAwait(KafkaCompanion kafka, String topic, UUID run, ObjectNode request,
+                                    Duration timeout) {
+        return publishAndAwait(kafka, List.of(new ProducerRecord<>(topic, run.toString(), request.toString())),
+                timeout).get(run);
+    }
+
+    /** Publishes run requests (keyed by run id) and waits up to {@code timeout} for every terminal status. */
+    static Map<UUID, JsonNode> publishAndAwait(KafkaCompanion kafka, List<ProducerRecord<String, String>> requests,
+                                               Duration timeout) {
+        try (ConsumerTask<String, String> statuses = kafka.consumeStrings().fromTopics(Topics.RUN_STATUS)) {
+            kafka.produceStrings().fromRecords(new ArrayList<>(requests)).awaitCompletion(Duration.ofSeconds(30));
+            Map<UUID, JsonNode> ends = new HashMap<>();
+            await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
+                for (ProducerRecord<String, String> request : requests) {
+                    UUID run = UUID.fromString(request.key());
+                    terminal(statuses, run).ifPresent(end -> ends.put(run, end));
+                }
+                return ends.size() == requests.size();
+            });
+            return ends;
+        }
+    }
+
+    /** The run's terminal status event among those consumed so far. */
+    static Optional<JsonNode> terminal(ConsumerTask<String, String> statuses, UUID run) throws Exception {
+        for (var record : statuses.getRecords()) {
+            if (run.toString().equals(record.key())) {
+                JsonNode event = JSON.readTree(record.value());
+                String status = event.get("status").asText();
+                if (!status.equals("DISPATCHED") && !status.equals("RUNNING")) {
+                    return Optional.of(event);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether busybox {@code nslookup} output answers {@code name} with {@code ip} (not merely names {@code ip} as
+     * the server it asked, which it prints as {@code ip:53}).
+     */
+    static boolean resolvedTo(String output, String name, String ip) {
+        return java.util.regex.Pattern.compile("Name:\\s+" + java.util.regex.Pattern.quote(name)
+                + "\\s+Address:\\s+" + java.util.regex.Pattern.quote(ip) + "(?![:\\d])").matcher(output).find();
+    }
+
+    /** Replaces the company's allowlist through the API. */
+    static void allow(UUID company, String... entries) {
+        given().contentType(ContentType.JSON).body(Map.of("entries", List.of(entries)))
+                .put("/api/companies/{c}/egress/allowlist", company).then().statusCode(200);
+    }
+
+    /** The company's stored anomaly for {@code qname}, when there is one. */
+    static Optional<JsonNode> anomaly(UUID company, String qname) throws Exception {
+        for (JsonNode item : anomalies(company, qname)) {
+            if (qname.equals(item.get("qname").asText())) {
+                return Optional.of(item);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The company's stored anomalies, newest first, only those for {@code qname} unless it is null. */
+    static List<JsonNode> anomalies(UUID company, String qname) throws Exception {
+        var request = given();
+        if (qname != null) {
+            request = request.queryParam("qname", qname);
+        }
+        String body = request.get("/api/companies/{c}/egress/anomalies?limit=200", company)
+                .then().statusCode(200).extract().asString();
+        List<JsonNode> items = new ArrayList<>();
+        JSON.readTree(body).forEach(items::add);
+        return items;
+    }
+}
