@@ -2,6 +2,8 @@ package io.trimus.egress.allowlist;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * allowlist service (at start from the database, then on every change); read on every query.
  *
  * <p>A lookup costs one hash probe per label of the name, whatever the length of the list: exact entries and
- * wildcard suffixes are kept in hash sets. Matching means exactly what {@link DomainNames#matches} says.
+ * wildcard suffixes are kept in hash sets, and those that name a port ({@code host:port}) in hash maps to their
+ * ports. Matching a name means exactly what {@link AllowlistRule#matches} says.
  */
 @ApplicationScoped
 public class AllowlistCache {
@@ -25,10 +28,30 @@ public class AllowlistCache {
     private final Map<UUID, Compiled> byCompany = new ConcurrentHashMap<>();
     private volatile boolean loaded;
 
-    /** Whether the company allow-listed the normalised {@code name}. */
+    /** Whether the company allow-listed the normalised {@code name}, by any entry, with or without a port. */
     public boolean allows(UUID companyId, String name) {
         Compiled list = companyId == null ? null : byCompany.get(companyId);
         return list != null && list.allows(name);
+    }
+
+    /**
+     * Whether the company allows connections to {@code port} of the normalised {@code name}: a port-less entry
+     * matching the name opens the {@code defaultPorts} (the proxy's TRIMUS_EGRESS_PROXY_PORTS), and an entry
+     * {@code name:port} or {@code *.suffix:port} matching it opens exactly that port. So {@code git.example.com:22}
+     * alone opens 22 of that name, not 443.
+     */
+    public boolean allowsPort(UUID companyId, String name, int port, Set<Integer> defaultPorts) {
+        Compiled list = companyId == null ? null : byCompany.get(companyId);
+        return list != null && list.allowsPort(name, port, defaultPorts);
+    }
+
+    /**
+     * The ports that entries matching the normalised {@code name} name explicitly (empty when only port-less entries,
+     * or none, match): what tells a named port from a default one.
+     */
+    public Set<Integer> namedPorts(UUID companyId, String name) {
+        Compiled list = companyId == null ? null : byCompany.get(companyId);
+        return list == null ? Set.of() : list.namedPorts(name);
     }
 
     /** Replaces the company's normalised entries. */
@@ -63,22 +86,82 @@ public class AllowlistCache {
         return loaded;
     }
 
-    private record Compiled(long revision, List<String> entries, Set<String> exact, Set<String> wildcardSuffixes) {
+    /**
+     * A list compiled for lookups. Port-less entries go to {@code exact}/{@code wildcardSuffixes}; entries that name
+     * a port go to {@code exactPorts}/{@code wildcardPorts}, keyed by name or suffix, so a lookup stays one hash probe
+     * per label whatever the list holds.
+     */
+    private record Compiled(long revision, List<String> entries, Set<String> exact, Set<String> wildcardSuffixes,
+                            Map<String, Ports> exactPorts, Map<String, Ports> wildcardPorts) {
 
         static Compiled of(long revision, List<String> entries) {
             Set<String> exact = new HashSet<>();
             Set<String> suffixes = new HashSet<>();
+            Map<String, Set<Integer>> exactPorts = new HashMap<>();
+            Map<String, Set<Integer>> wildcardPorts = new HashMap<>();
             for (String entry : entries) {
-                if (entry.startsWith("*.")) {
-                    suffixes.add(entry.substring(2));
+                AllowlistRule rule = AllowlistRule.ofNormalised(entry);
+                String key = rule.wildcard() ? rule.host().substring(2) : rule.host();
+                if (rule.namesPort()) {
+                    (rule.wildcard() ? wildcardPorts : exactPorts).computeIfAbsent(key, k -> new HashSet<>())
+                            .add(rule.port());
                 } else {
-                    exact.add(entry);
+                    (rule.wildcard() ? suffixes : exact).add(key);
                 }
             }
-            return new Compiled(revision, List.copyOf(entries), Set.copyOf(exact), Set.copyOf(suffixes));
+            return new Compiled(revision, List.copyOf(entries), Set.copyOf(exact), Set.copyOf(suffixes),
+                    Ports.compile(exactPorts), Ports.compile(wildcardPorts));
         }
 
         boolean allows(String name) {
+            return allowsWithoutPort(name) || namesSomePort(name);
+        }
+
+        boolean allowsPort(String name, int port, Set<Integer> defaultPorts) {
+            if (defaultPorts.contains(port) && allowsWithoutPort(name)) {
+                return true;
+            }
+            Ports ports = exactPorts.get(name);
+            if (ports != null && ports.contains(port)) {
+                return true;
+            }
+            if (wildcardPorts.isEmpty()) {
+                return false;
+            }
+            for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+                ports = wildcardPorts.get(name.substring(dot + 1));
+                if (ports != null && ports.contains(port)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        Set<Integer> namedPorts(String name) {
+            Ports exactMatch = exactPorts.get(name);
+            Set<Integer> named = exactMatch == null ? Set.of() : exactMatch.set();
+            if (wildcardPorts.isEmpty()) {
+                return named;
+            }
+            Set<Integer> union = null;
+            for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+                Ports ports = wildcardPorts.get(name.substring(dot + 1));
+                if (ports == null) {
+                    continue;
+                }
+                if (named.isEmpty()) {
+                    named = ports.set();
+                } else {
+                    if (union == null) {
+                        union = new HashSet<>(named);
+                    }
+                    union.addAll(ports.set());
+                }
+            }
+            return union == null ? named : Set.copyOf(union);
+        }
+
+        private boolean allowsWithoutPort(String name) {
             if (exact.contains(name)) {
                 return true;
             }
@@ -92,6 +175,36 @@ public class AllowlistCache {
                 }
             }
             return false;
+        }
+
+        private boolean namesSomePort(String name) {
+            if (exactPorts.containsKey(name)) {
+                return true;
+            }
+            if (wildcardPorts.isEmpty()) {
+                return false;
+            }
+            for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+                if (wildcardPorts.containsKey(name.substring(dot + 1))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The ports entries name for one name or suffix: sorted for a lookup without boxing, and as a set to hand out. */
+    private record Ports(int[] sorted, Set<Integer> set) {
+
+        static Map<String, Ports> compile(Map<String, Set<Integer>> byKey) {
+            Map<String, Ports> compiled = new HashMap<>();
+            byKey.forEach((key, ports) -> compiled.put(key, new Ports(
+                    ports.stream().mapToInt(Integer::intValue).sorted().toArray(), Set.copyOf(ports))));
+            return Map.copyOf(compiled);
+        }
+
+        boolean contains(int port) {
+            return Arrays.binarySearch(sorted, port) >= 0;
         }
     }
 }

@@ -10,7 +10,10 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 
-/** One normalised allowlist entry of a company: an exact name or a {@code *.suffix} wildcard. */
+/**
+ * One normalised allowlist entry of a company: an exact name or a {@code *.suffix} wildcard, maybe followed by
+ * {@code :port} ({@link AllowlistRule}).
+ */
 @Entity
 @Table(name = "allowlist_entry")
 @IdClass(AllowlistEntry.Key.class)

@@ -9,12 +9,12 @@ import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The rules of a company's allowlist: every entry valid and normalised, no wildcard over a public suffix, at most
+ * The rules of a company's allowlist: every entry valid and normalised ({@link AllowlistRule}: a host pattern, maybe a
+ * port), no wildcard over a public suffix, at most
  * {@value #MAX_ENTRIES}, stored as a whole, and the resolver's {@link AllowlistCache} updated once the list is
  * committed.
  */
@@ -78,23 +78,7 @@ public class AllowlistService {
         }
         TreeSet<String> normalised = new TreeSet<>();
         for (int i = 0; i < entries.size(); i++) {
-            String entry = entries.get(i);
-            String field = "entries[" + i + "]";
-            if (entry == null) {
-                throw ProblemException.invalid(field, "must be a host name or *.suffix wildcard, not null");
-            }
-            Optional<String> valid = DomainNames.normalizeEntry(entry);
-            if (valid.isEmpty()) {
-                throw ProblemException.invalidValue(field, entry, "is not a host name (example.com) or a wildcard "
-                        + "over a domain of at least two labels (*.example.com)");
-            }
-            Optional<String> publicSuffix = DomainNames.publicSuffixOpenedBy(valid.get());
-            if (publicSuffix.isPresent()) {
-                throw ProblemException.invalidValue(field, entry, "would allow every name under the public suffix "
-                        + publicSuffix.get() + ", which belongs to many unrelated owners; list the domain you need"
-                        + " instead (*.example." + publicSuffix.get() + ")");
-            }
-            normalised.add(valid.get());
+            normalised.add(AllowlistRule.normalise("entries[" + i + "]", entries.get(i)).text());
         }
         return new ArrayList<>(normalised);
     }

@@ -126,11 +126,11 @@ public final class DomainNames {
         }
     }
 
-    /** Whether a normalised name matches a normalised entry; {@code *.example.com} matches sub-names only. */
+    /**
+     * Whether a normalised name matches a normalised entry's host pattern, whatever port the entry names;
+     * {@code *.example.com} matches sub-names only.
+     */
     public static boolean matches(String entry, String name) {
-        if (entry.startsWith("*.")) {
-            return name.endsWith(entry.substring(1));
-        }
-        return entry.equals(name);
+        return AllowlistRule.ofNormalised(entry).matches(name);
     }
 }

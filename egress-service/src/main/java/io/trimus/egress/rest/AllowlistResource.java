@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** HTTP face of a company's egress allowlist: the names its sandboxes may resolve. */
+/** HTTP face of a company's egress allowlist: the names its sandboxes may resolve, and the ports they may reach. */
 @Path("/api/companies/{company_id}/egress/allowlist")
 @Produces(MediaType.APPLICATION_JSON)
 public class AllowlistResource {
@@ -29,8 +29,9 @@ public class AllowlistResource {
 
     /**
      * Body of PUT: the whole new list. Exact names ({@code api.github.com}) and wildcards over a domain of at least
-     * two labels ({@code *.pypi.org}); case, a trailing dot and Unicode (IDN) are normalised. Entries stay JSON
-     * values here so that a number is refused rather than read as a name.
+     * two labels ({@code *.pypi.org}), either optionally followed by {@code :port} ({@code git.example.com:22}: that
+     * port only; without one, the proxy's default ports); case, a trailing dot and Unicode (IDN) are normalised.
+     * Entries stay JSON values here so that a number is refused rather than read as a name.
      */
     public record AllowlistBody(List<JsonNode> entries) {
     }

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -79,6 +80,61 @@ class AllowlistApiTest {
 
         assertThat(cache.allows(company, "cdn.example.com")).isFalse();
         assertThat(cache.allows(company, "example.com")).isTrue();
+    }
+
+    @Test
+    void entriesWithAPortRoundTripAndOpenOnlyThatPort() {
+        UUID company = UUID.randomUUID();
+        Set<Integer> defaults = Set.of(443, 80);
+
+        putAllowlist(company, Map.of("entries", List.of("Git.Example.com.:22", "*.db.example.com:05432",
+                "api.example.com", "api.example.com:8443")))
+                .statusCode(200)
+                .body("entries", equalTo(List.of("*.db.example.com:5432", "api.example.com", "api.example.com:8443",
+                        "git.example.com:22")));
+
+        assertThat(allowlist(company)).containsExactly("*.db.example.com:5432", "api.example.com",
+                "api.example.com:8443", "git.example.com:22");
+        assertThat(cache.allows(company, "git.example.com")).isTrue();
+        assertThat(cache.allowsPort(company, "git.example.com", 22, defaults)).isTrue();
+        assertThat(cache.allowsPort(company, "git.example.com", 443, defaults)).isFalse();
+        assertThat(cache.allowsPort(company, "eu.db.example.com", 5432, defaults)).isTrue();
+        assertThat(cache.allowsPort(company, "api.example.com", 443, defaults)).isTrue();
+        assertThat(cache.allowsPort(company, "api.example.com", 8443, defaults)).isTrue();
+        assertThat(cache.namedPorts(company, "api.example.com")).containsExactly(8443);
+    }
+
+    @Test
+    void theLongestEntryWithAPortIsStoredAndLoadedBack() throws Throwable {
+        UUID company = UUID.randomUUID();
+        String longest = "*." + "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(61)
+                + ":65535";
+
+        putAllowlist(company, Map.of("entries", List.of(longest))).statusCode(200);
+        cache.replace(company, List.of());
+        VertxContextSupport.subscribeAndAwait(() -> service.loadIntoCache());
+
+        assertThat(longest).hasSize(261);
+        assertThat(allowlist(company)).containsExactly(longest);
+        assertThat(cache.entries(company)).contains(List.of(longest));
+    }
+
+    static Stream<Arguments> invalidPorts() {
+        return Stream.of(Arguments.of("git.example.com:0"), Arguments.of("git.example.com:65536"),
+                Arguments.of("git.example.com:"), Arguments.of("git.example.com:ssh"),
+                Arguments.of("*.example.com:-1"));
+    }
+
+    @ParameterizedTest(name = "\"{0}\"")
+    @MethodSource("invalidPorts")
+    void anEntryWithAnInvalidPortIsRefusedNamingItAndNothingChanges(String entry) {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", List.of("docs.example.org", entry))), "entries[1]")
+                .body("value", equalTo(entry))
+                .body("detail", containsString("port from 1 to 65535"));
+
+        assertUnchanged(company);
     }
 
     @Test

@@ -27,6 +27,15 @@ final class EgressApi {
                 .then().statusCode(200).extract().jsonPath().getList("entries", String.class);
     }
 
+    static ValidatableResponse putPolicy(UUID company, Object body) {
+        return given().contentType(ContentType.JSON).body(body)
+                .put("/api/companies/{c}/egress/policy", company).then();
+    }
+
+    static ValidatableResponse policy(UUID company) {
+        return given().get("/api/companies/{c}/egress/policy", company).then();
+    }
+
     static ValidatableResponse anomalies(UUID company, Map<String, ?> query) {
         return given().queryParams(query).get("/api/companies/{c}/egress/anomalies", company).then();
     }

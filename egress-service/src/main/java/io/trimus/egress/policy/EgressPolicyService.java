@@ -1,0 +1,62 @@
+package io.trimus.egress.policy;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A company's egress policy: its mode stored, and the {@link EgressModeCache} that the resolver and the proxy read
+ * updated once the change is committed. Absent means {@link EgressMode#ENFORCE}.
+ */
+@ApplicationScoped
+public class EgressPolicyService {
+    private static final Logger LOG = Logger.getLogger(EgressPolicyService.class);
+
+    private final EgressPolicyRepository policies;
+    private final EgressModeCache cache;
+
+    EgressPolicyService(EgressPolicyRepository policies, EgressModeCache cache) {
+        this.policies = policies;
+        this.cache = cache;
+    }
+
+    /** A company's policy as the API shows it; {@code updatedAt} is null while the company never set one. */
+    public record Policy(EgressMode mode, Instant updatedAt) {
+        static Policy of(EgressPolicy stored) {
+            return new Policy(stored.mode, stored.updatedAt);
+        }
+    }
+
+    /** The company's policy; enforce for a company that never set one. */
+    @WithSession
+    public Uni<Policy> get(UUID companyId) {
+        return policies.findById(companyId)
+                .map(stored -> stored == null ? new Policy(EgressMode.ENFORCE, null) : Policy.of(stored));
+    }
+
+    /** Makes {@code mode} the company's mode; returns the stored policy. */
+    public Uni<Policy> set(UUID companyId, EgressMode mode) {
+        return Panache.withTransaction(() -> policies.set(companyId, mode))
+                // after commit: the resolver and the proxy never act on a mode the database does not hold
+                .invoke(stored -> cache.replace(companyId, stored.mode, stored.revision))
+                .invoke(stored -> LOG.infof("Egress mode of company %s is now %s", companyId, stored.mode))
+                .map(Policy::of);
+    }
+
+    /** Loads every stored policy into the cache; returns how many companies have one. */
+    @WithSession
+    public Uni<Integer> loadIntoCache() {
+        return policies.listAll().map((List<EgressPolicy> stored) -> {
+            stored.forEach(policy -> cache.replace(policy.companyId, policy.mode, policy.revision));
+            cache.markLoaded();
+            LOG.infof("Loaded the egress policies of %d companies", stored.size());
+            return stored.size();
+        });
+    }
+}
