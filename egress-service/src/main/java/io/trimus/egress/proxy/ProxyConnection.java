@@ -53,6 +53,7 @@ final class ProxyConnection {
     private String host;
     private int port = -1;
     private boolean enforced = true;
+    private boolean tlsRequired = true;
     private boolean checked;
     private InetAddress address;
     private NetSocket upstream;
@@ -207,6 +208,7 @@ final class ProxyConnection {
             refuse(admission.refusal());
             return;
         }
+        tlsRequired = admission.tlsRequired();
         if (head != null && !head.isConnect()) {
             if (!hostHeaderNames(head, target)) {
                 refuse(ProxyRefusal.HOST_MISMATCH);
@@ -275,8 +277,15 @@ final class ProxyConnection {
             return;
         }
         if (head.isConnect()) {
-            // the policy admits a CONNECT to TLS ports only: every tunnel must open with a ClientHello for its host
             client.write(Buffer.buffer(ESTABLISHED));
+            if (!tlsRequired) {
+                // a port an entry names (host:22): its protocol may have the server speak first, so the tunnel opens
+                // at once, to the address that passed, with nothing to check in it
+                tunnel();
+                client.resume();
+                return;
+            }
+            // a tunnel to a TLS port must open with a ClientHello naming its host
             state = State.PEEKING;
             client.resume();
             peek();

@@ -10,6 +10,7 @@ import io.trimus.egress.sandbox.SandboxRegistry;
 
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
@@ -42,12 +43,20 @@ public final class ProxyPolicy {
     /**
      * The verdict on a request from {@code sourceIp} for {@code target}.
      *
-     * @param sandbox the sandbox at {@code sourceIp}, null when none is registered there
-     * @param host    the normalised host name when admitted, else the host as asked for
-     * @param refusal  null when admitted
-     * @param enforced false when admitted only because the company's policy is in report mode
+     * @param sandbox     the sandbox at {@code sourceIp}, null when none is registered there
+     * @param host        the normalised host name when admitted, else the host as asked for
+     * @param refusal     null when admitted
+     * @param enforced    false when admitted only because the company's policy is in report mode
+     * @param tlsRequired for a tunnel: whether its first bytes must be a ClientHello naming the host (a TLS port);
+     *                    false for a port an allowlist entry names ({@code host:22}), whose protocol the proxy cannot
+     *                    check, so a ClientHello there is checked but other bytes pass
      */
-    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, boolean enforced) {
+    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, boolean enforced,
+                            boolean tlsRequired) {
+        static Admission refused(Sandbox sandbox, String host, ProxyRefusal refusal) {
+            return new Admission(sandbox, host, refusal, true, true);
+        }
+
         /** Whether the request may go on to resolution. */
         public boolean admitted() {
             return refusal == null;
@@ -59,25 +68,33 @@ public final class ProxyPolicy {
         return sandboxes.lookup(sourceIp);
     }
 
-    /** Decides a request (a CONNECT when {@code tunnel}), checking in the documented order. */
+    /**
+     * Decides a request (a CONNECT when {@code tunnel}), checking in the documented order. A port is open for a host
+     * when it is one of the served ports and a port-less entry lists the host, or an entry {@code host:port} names it;
+     * a tunnel goes to a TLS port, or to a port an entry names.
+     */
     public Admission admit(String sourceIp, ProxyTarget target, boolean tunnel) {
         Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
         if (sandbox == null) {
-            return new Admission(null, allowListedName(target.host()).orElse(target.host()),
-                    ProxyRefusal.UNATTRIBUTED_SOURCE, true);
+            return Admission.refused(null, allowListedName(target.host()).orElse(target.host()),
+                    ProxyRefusal.UNATTRIBUTED_SOURCE);
         }
         Optional<String> name = allowListedName(target.host());
         if (name.isEmpty()) {
-            return new Admission(sandbox, target.host(), ProxyRefusal.NOT_ALLOWLISTED, true);
+            return Admission.refused(sandbox, target.host(), ProxyRefusal.NOT_ALLOWLISTED);
         }
-        boolean listed = allowlists.allows(sandbox.companyId(), name.get());
-        if (!listed && modes.mode(sandbox.companyId()) != EgressMode.REPORT) {
-            return new Admission(sandbox, name.get(), ProxyRefusal.NOT_ALLOWLISTED, true);
+        UUID company = sandbox.companyId();
+        boolean listed = allowlists.allows(company, name.get());
+        if (!listed && modes.mode(company) != EgressMode.REPORT) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.NOT_ALLOWLISTED);
         }
-        if (!ports.contains(target.port()) || tunnel && !tlsPorts.contains(target.port())) {
-            return new Admission(sandbox, name.get(), ProxyRefusal.PORT_DENIED, true);
+        int port = target.port();
+        boolean open = listed ? allowlists.allowsPort(company, name.get(), port, ports) : ports.contains(port);
+        boolean named = listed && allowlists.namedPorts(company, name.get()).contains(port);
+        if (!open || tunnel && !tlsPorts.contains(port) && !named) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
         }
-        return new Admission(sandbox, name.get(), null, listed);
+        return new Admission(sandbox, name.get(), null, listed, tlsPorts.contains(port) || !named);
     }
 
     /**

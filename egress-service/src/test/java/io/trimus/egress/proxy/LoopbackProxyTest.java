@@ -288,6 +288,46 @@ class LoopbackProxyTest {
         assertThat(record.reason()).isEqualTo("-");
     }
 
+    @Test
+    void aPortAnEntryNamesIsTunnelledAsIsEvenWhenTheServerSpeaksFirst() throws Exception {
+        try (java.net.ServerSocket banner = new java.net.ServerSocket(0, 50, InetAddress.getByName(HTTPS_IP))) {
+            Thread server = new Thread(() -> {
+                try (Socket accepted = banner.accept()) {
+                    accepted.getOutputStream().write("SSH-2.0-outside\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    accepted.getOutputStream().flush();
+                    accepted.getInputStream().read();
+                } catch (IOException ignored) {
+                    // the test reads what it needs before closing
+                }
+            });
+            server.start();
+            allowlists.replace(COMPANY, List.of(TLS_HOST + ":" + banner.getLocalPort()));
+            try (Socket socket = fromSandbox()) {
+                assertThat(send(socket, connect(TLS_HOST, banner.getLocalPort()))).startsWith("HTTP/1.1 200 ");
+                byte[] first = socket.getInputStream().readNBytes(17);
+
+                assertThat(new String(first, StandardCharsets.ISO_8859_1)).isEqualTo("SSH-2.0-outside\r\n");
+            }
+            server.join(5000);
+        }
+        assertThat(anomalies.all()).isEmpty();
+    }
+
+    @Test
+    void anEntryNamingAPortOpensThatPortOnlyAndAnUnnamedNonTlsTunnelIsRefused() throws Exception {
+        allowlists.replace(COMPANY, List.of(PLAIN_HOST + ":9", TLS_HOST));
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/ HTTP/1.1\r\n\r\n"))
+                    .startsWith("HTTP/1.1 403 ");
+        }
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(TLS_HOST, 9))).startsWith("HTTP/1.1 403 ");
+        }
+        assertThat(anomalies.all()).extracting(Recorded::qname, Recorded::reason).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(PLAIN_HOST, "proxy_port_denied"),
+                org.assertj.core.groups.Tuple.tuple(TLS_HOST, "proxy_port_denied"));
+    }
+
     private ConnectionRecord awaitRecord() {
         await().atMost(Duration.ofSeconds(5)).until(() -> connections.size() == 1);
         return connections.get(0);
