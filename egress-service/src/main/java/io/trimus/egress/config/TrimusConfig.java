@@ -27,6 +27,41 @@ public interface TrimusConfig {
 
         /** The egress proxy sandboxes reach allow-listed hosts through. */
         Proxy proxy();
+
+        /** The per-run record of proxy connections: what a run talked to. */
+        Connections connections();
+    }
+
+    /**
+     * The per-run record of proxy connections. The proxy hands each ended connection to a bounded in-memory buffer,
+     * written to PostgreSQL in batches; a full buffer drops records rather than slow the proxy down.
+     */
+    interface Connections {
+        /**
+         * Connection records waiting for the database at most; when it is full further records are dropped, counted
+         * in {@code trimus_egress_connections_dropped_total} and logged at most once a minute
+         * (TRIMUS_EGRESS_CONNECTIONS_BUFFER).
+         */
+        @WithDefault("10000")
+        int buffer();
+
+        /**
+         * Records written in one statement; as soon as this many wait they are written, fewer at the next flush
+         * (TRIMUS_EGRESS_CONNECTIONS_BATCH_SIZE, 1 to 1000).
+         */
+        @WithDefault("256")
+        int batchSize();
+
+        /** How often waiting records are written (TRIMUS_EGRESS_CONNECTIONS_FLUSH_INTERVAL). */
+        @WithDefault("500ms")
+        Duration flushInterval();
+
+        /**
+         * Records of connections that started longer ago than this are deleted, by a job that runs every hour
+         * (TRIMUS_EGRESS_CONNECTIONS_RETENTION).
+         */
+        @WithDefault("30d")
+        Duration retention();
     }
 
     /** The egress proxy: explicit HTTP proxy (CONNECT and absolute-form) on the resolver's address. */

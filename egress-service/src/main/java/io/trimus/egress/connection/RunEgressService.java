@@ -1,0 +1,32 @@
+package io.trimus.egress.connection;
+
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.UUID;
+
+/**
+ * Reads what a run talked to, always within one company: a run id of another company finds nothing. egress-service
+ * does not know runs, so an unknown run is simply one without connections.
+ */
+@ApplicationScoped
+public class RunEgressService {
+    /** Hosts listed in a run's summary at most (most connections first); the totals count every host. */
+    public static final int MAX_HOSTS = 200;
+
+    private final ConnectionRepository connections;
+
+    RunEgressService(ConnectionRepository connections) {
+        this.connections = connections;
+    }
+
+    /** The run's totals, its busiest hosts and its {@code limit} latest connections. */
+    @WithSession
+    public Uni<RunEgress> of(UUID companyId, UUID runId, int limit) {
+        return connections.totals(companyId, runId)
+                .flatMap(totals -> connections.perHost(companyId, runId, MAX_HOSTS)
+                        .flatMap(hosts -> connections.latest(companyId, runId, limit)
+                                .map(latest -> new RunEgress(runId, totals, hosts, latest))));
+    }
+}
