@@ -9,6 +9,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.events.Topics;
@@ -34,6 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -127,11 +129,12 @@ class ProxyEgressEndToEndTest {
                 + ":443 -servername $sni 2>/dev/null | grep -q 'BEGIN CERTIFICATE' && r=handshake || r=refused;"
                 + " echo \"sni_${sni%%.*}=$r rc=0\"; done; "
                 // plain bytes on the steered TLS port: nothing comes back
-                + "n=$(printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n' | nc -w 3 "
+                + "n=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n'; sleep 2) | nc -w 4 "
                 + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\"; "
                 // one kept-alive steered connection asking for a second host
-                + "s=$(printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
-                + OTHER_ALLOWED + "\\r\\n\\r\\n' | nc -w 3 " + EgressNetworkResource.GATEWAY + " 80"
+                // (stdin stays open a while: a client's half-close before the answer would end the connection)
+                + "s=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
+                + OTHER_ALLOWED + "\\r\\n\\r\\n'; sleep 3) | nc -w 5 " + EgressNetworkResource.GATEWAY + " 80"
                 + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,); echo \"second_host=$s rc=0\"";
 
         JsonNode end = run(company, script);
@@ -163,6 +166,50 @@ class ProxyEgressEndToEndTest {
                         "proxy_not_allowlisted", "proxy_address_denied", "proxy_port_denied",
                         "proxy_host_mismatch")));
         assertThat(reasons).doesNotContain("unattributed_source");
+
+        // what the run talked to, from the proxy's per-run record
+        UUID run = UUID.fromString(end.get("run_id").asText());
+        JsonNode record = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> runEgress(company, run), r -> r.path("summary").path("allowed").asLong() >= 6);
+        JsonNode api = hostEntry(record, ALLOWED, 443);
+        assertThat(api.path("connections").asLong()).as(record.toString()).isGreaterThanOrEqualTo(3);
+        assertThat(api.path("bytes_in").asLong()).as(record.toString()).isGreaterThan(500);
+        assertThat(hostEntry(record, ALLOWED, 80).path("connections").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(record.path("summary").path("refused").asLong()).as(record.toString()).isGreaterThanOrEqualTo(5);
+        assertThat(runEgress(UUID.randomUUID(), run).path("summary").path("connections").asLong())
+                .as("another company reads nothing of this run").isZero();
+    }
+
+    @Test
+    void reportModeLetsAnUnlistedHostThroughAndRecordsItEnforceModeDoesNot() throws Exception {
+        UUID company = UUID.randomUUID();
+        SandboxRuns.allow(company, ALLOWED);
+        policy(company, "report");
+
+        JsonNode reported = run(company, PROBE + "t steered https://" + UNLISTED + "/; t explicit -x " + PROXY
+                + " https://" + UNLISTED + "/; t metadata -x " + PROXY + " https://" + METADATA + "/");
+
+        assertThat(results(reported.path("output").asText())).as(reported.toString())
+                .containsEntry("steered", "200/000 rc=0")
+                .containsEntry("explicit", "200/200 rc=0")
+                .containsEntry("metadata", "000/403 rc=56");
+        List<JsonNode> notEnforced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> SandboxRuns.anomalies(company, UNLISTED), found -> found.size() >= 2);
+        assertThat(notEnforced).extracting(a -> a.get("reason").asText())
+                .contains("not_allowlisted", "proxy_not_allowlisted");
+        assertThat(notEnforced).allSatisfy(a -> assertThat(a.get("enforced").asBoolean()).isFalse());
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> SandboxRuns
+                .anomalies(company, METADATA).stream().anyMatch(a -> a.get("enforced").asBoolean()));
+
+        policy(company, "enforce");
+        JsonNode enforced = run(company, PROBE + "t steered https://" + UNLISTED + "/; t explicit -x " + PROXY
+                + " https://" + UNLISTED + "/");
+
+        assertThat(results(enforced.path("output").asText())).as(enforced.toString())
+                .containsEntry("steered", "000/000 rc=6")
+                .containsEntry("explicit", "000/403 rc=56");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> SandboxRuns
+                .anomalies(company, UNLISTED).stream().anyMatch(a -> a.get("enforced").asBoolean()));
     }
 
     @Test
@@ -205,6 +252,25 @@ class ProxyEgressEndToEndTest {
             config.put("trimus.docker.instance", "proxy-e2e");
             adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), config);
         }
+    }
+
+    private static void policy(UUID company, String mode) {
+        given().contentType(ContentType.JSON).body(Map.of("mode", mode))
+                .put("/api/companies/{c}/egress/policy", company).then().statusCode(200);
+    }
+
+    private static JsonNode runEgress(UUID company, UUID run) throws Exception {
+        return SandboxRuns.JSON.readTree(given().get("/api/companies/{c}/runs/{r}/egress", company, run)
+                .then().statusCode(200).extract().asString());
+    }
+
+    private static JsonNode hostEntry(JsonNode record, String host, int port) {
+        for (JsonNode entry : record.path("summary").path("hosts")) {
+            if (entry.path("host").asText().equals(host) && entry.path("port").asInt() == port) {
+                return entry;
+            }
+        }
+        throw new AssertionError("no " + host + ":" + port + " in " + record);
     }
 
     private static Map<String, String> results(String output) {
