@@ -85,6 +85,25 @@ class DashboardPagesTest {
     }
 
     @Test
+    void anEntryWithAPortIsAddedAndRemovedLikeAnyOtherAndABadPortIsExplained() {
+        String company = Stack.createCompany(Stack.unique("Ports"));
+        Stack.setAllowlist(company, "api.github.com");
+
+        html(given().header("HX-Request", "true").formParam("entry", "Git.Example.com:22")
+                .post("/companies/{c}/egress/allowlist/add", company)).statusCode(200)
+                .body(containsString(">git.example.com:22<")).body(containsString("optionally with <code>:port</code>"));
+        assertThat(Stack.allowlist(company)).containsExactly("api.github.com", "git.example.com:22");
+
+        html(given().formParam("entry", "git.example.com:70000").post("/companies/{c}/egress/allowlist/add", company))
+                .statusCode(400)
+                .body(containsString("The entry &quot;git.example.com:70000&quot; must name a port from 1 to 65535"));
+        html(given().header("HX-Request", "true").formParam("entry", "git.example.com:22")
+                .post("/companies/{c}/egress/allowlist/remove", company)).statusCode(200)
+                .body(not(containsString(">git.example.com:22<")));
+        assertThat(Stack.allowlist(company)).containsExactly("api.github.com");
+    }
+
+    @Test
     void aBackendThatIsDownBecomesASentenceAndTheRestOfThePageStillShows() {
         String company = Stack.createCompany(Stack.unique("Outage"));
         Stack.setAllowlist(company, "pypi.org");
