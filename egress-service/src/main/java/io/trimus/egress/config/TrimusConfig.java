@@ -133,6 +133,14 @@ public interface TrimusConfig {
         Duration connectTimeout();
 
         /**
+         * How long a new connection may take to send its request head or TLS ClientHello, however slowly it
+         * trickles; then it is closed, so a sandbox cannot hold its share of connections open by saying nothing
+         * (TRIMUS_EGRESS_PROXY_HEAD_TIMEOUT).
+         */
+        @WithDefault("10s")
+        Duration headTimeout();
+
+        /**
          * Largest request head (request line and headers) the proxy reads; a longer one is answered 431 and the
          * connection closed (TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES).
          */

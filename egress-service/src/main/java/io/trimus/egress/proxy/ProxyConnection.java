@@ -45,6 +45,7 @@ final class ProxyConnection {
     private final Instant startedAt = Instant.now();
     private final long startedNanos = System.nanoTime();
     private final long totalTimer;
+    private final long headTimer;
 
     private State state;
     private Buffer pending = Buffer.buffer();
@@ -79,6 +80,15 @@ final class ProxyConnection {
         this.protocol = way == ProxyWay.TRANSPARENT_TLS ? "TLS" : "HTTP";
         this.sandbox = parts.policy().sandboxAt(sourceIp).orElse(null);
         this.totalTimer = parts.vertx().setTimer(parts.limits().totalTimeout().toMillis(), t -> closeAll());
+        this.headTimer = parts.vertx().setTimer(parts.limits().headTimeout().toMillis(),
+                t -> context.runOnContext(v -> headTimedOut()));
+    }
+
+    /** Still no head or ClientHello: the connection said nowhere it goes in time. */
+    private void headTimedOut() {
+        if (state == State.SNIFFING || state == State.HEAD && upstream == null) {
+            closeAll();
+        }
     }
 
     void start() {
@@ -428,6 +438,7 @@ final class ProxyConnection {
         }
         state = State.CLOSED;
         parts.vertx().cancelTimer(totalTimer);
+        parts.vertx().cancelTimer(headTimer);
         onClosed.run();
         if (checked) {
             return;

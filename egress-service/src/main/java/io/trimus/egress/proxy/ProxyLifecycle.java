@@ -100,7 +100,7 @@ public class ProxyLifecycle {
                 new ProxyPolicy(sandboxes, allowlists, modes, ports, TLS_PORTS),
                 new DestinationResolver(upstream, addresses), anomalies, connections,
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
-                        proxy.totalTimeout(), proxy.connectTimeout()));
+                        proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout()));
         bind(starting, starting.start(host, port), host, port, "TRIMUS_EGRESS_PROXY_PORT");
         if (httpsPort >= 0) {
             bind(starting, starting.listen(ProxyWay.TRANSPARENT_TLS, host, httpsPort, HTTPS), host, httpsPort,

@@ -35,9 +35,11 @@ public final class ProxyServer {
      * @param idleTimeout              a connection with no traffic either way for this long is closed
      * @param totalTimeout             a connection is closed after this long whatever its traffic
      * @param connectTimeout           how long dialling a destination may take
+     * @param headTimeout              how long a new connection may take to say where it goes (request head or
+     *                                 ClientHello), however slowly it trickles
      */
     public record Limits(int maxHeadBytes, int maxConnectionsPerSandbox, Duration idleTimeout, Duration totalTimeout,
-                         Duration connectTimeout) {
+                         Duration connectTimeout, Duration headTimeout) {
         public Limits {
             if (maxHeadBytes < 64 || maxConnectionsPerSandbox < 1) {
                 throw new IllegalArgumentException("TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES must be at least 64 and"

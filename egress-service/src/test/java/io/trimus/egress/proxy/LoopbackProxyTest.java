@@ -121,13 +121,18 @@ class LoopbackProxyTest {
     }
 
     private ProxyServer proxy(Duration idleTimeout, Duration totalTimeout) {
+        return proxy(idleTimeout, totalTimeout, Duration.ofSeconds(10));
+    }
+
+    private ProxyServer proxy(Duration idleTimeout, Duration totalTimeout, Duration headTimeout) {
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
                         Set.of(tlsPort, httpPort), Set.of(tlsPort)),
                 new DestinationResolver(upstream, new TestAddressPolicy()), anomalies, connections::add,
-                new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5)));
+                new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
+                        headTimeout));
         OutsideServers.await(server.start("127.0.0.1", 0));
         // the steered ports go to the outside servers' ports, as 443 and 80 go to 443 and 80 in production
         OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));
@@ -371,6 +376,43 @@ class LoopbackProxyTest {
             assertThat(readsEndOfStream(socket)).isTrue();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(300),
                     Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void aConnectionThatTricklesItsHeadIsClosedAtTheHeadTimeout() throws Exception {
+        OutsideServers.await(proxy.close());
+        proxy = proxy(Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(1));
+        for (ProxyWay way : List.of(ProxyWay.EXPLICIT, ProxyWay.TRANSPARENT_TLS)) {
+            // a request line, or the start of a TLS record announcing a 512-byte handshake: neither ever complete
+            byte[] trickle = way == ProxyWay.EXPLICIT ? "GET http://x/".repeat(10).getBytes(StandardCharsets.ISO_8859_1)
+                    : new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03, 1, 2, 3, 4,
+                    5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29};
+            long start = System.nanoTime();
+            int sent = 0;
+            try (Socket socket = from(SANDBOX_IP, way)) {
+                boolean closed = false;
+                while (!closed && System.nanoTime() - start < Duration.ofSeconds(10).toNanos()) {
+                    // a byte every 200 ms: never idle, never done
+                    try {
+                        socket.getOutputStream().write(trickle[sent++ % trickle.length]);
+                        Thread.sleep(200);
+                        socket.setSoTimeout(1);
+                        closed = socket.getInputStream().read() < 0;
+                    } catch (java.net.SocketTimeoutException stillOpen) {
+                        closed = false;
+                    } catch (SocketException reset) {
+                        closed = true;
+                    } finally {
+                        if (!socket.isClosed()) {
+                            socket.setSoTimeout(10_000);
+                        }
+                    }
+                }
+                assertThat(closed).as(way.name()).isTrue();
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as(way.name())
+                    .isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
         }
     }
 
