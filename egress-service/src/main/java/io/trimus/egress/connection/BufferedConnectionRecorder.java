@@ -65,7 +65,7 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 repository, Clock.systemUTC(), registry);
     }
 
-    /** A recorder whose writer runs only when {@link #flush} is called (tests), until {@link #onStart} wires it. */
+    /** A recorder whose writer runs only when {@link #flush} is called, until {@link #onStart} wires it (tests). */
     BufferedConnectionRecorder(ConnectionBuffer buffer, int batchSize, Duration flushInterval,
                                ConnectionRepository repository, Clock clock, MeterRegistry registry) {
         this.buffer = buffer;
@@ -98,11 +98,20 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 return;
             }
             if (buffer.size() >= batchSize && wakePending.compareAndSet(false, true)) {
-                wake.run();
+                wakeWriter();
             }
         } catch (RuntimeException e) {
             // the proxy must go on whatever happens here; the record is lost and counted
             failed.increment();
+        }
+    }
+
+    private void wakeWriter() {
+        try {
+            wake.run();
+        } catch (RuntimeException e) {
+            // the record is queued: the timer's next wake-up writes it
+            wakePending.set(false);
         }
     }
 
@@ -150,9 +159,14 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 .replaceWithVoid();
     }
 
+    /** What a full batch does to get written: send the wake-up (the running service), or anything a test likes. */
+    void wakeWith(Runnable wake) {
+        this.wake = wake;
+    }
+
     void onStart(@Observes StartupEvent event, Vertx vertx, io.vertx.mutiny.core.eventbus.EventBus bus) {
         this.vertx = vertx;
-        this.wake = () -> bus.send(WAKE_ADDRESS, "");
+        wakeWith(() -> bus.send(WAKE_ADDRESS, ""));
         this.timer = vertx.setPeriodic(flushInterval.toMillis(), id -> {
             if (buffer.size() > 0) {
                 bus.send(WAKE_ADDRESS, "");
