@@ -167,7 +167,7 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
     void onStart(@Observes StartupEvent event, Vertx vertx, io.vertx.mutiny.core.eventbus.EventBus bus) {
         this.vertx = vertx;
         wakeWith(() -> bus.send(WAKE_ADDRESS, ""));
-        this.timer = vertx.setPeriodic(flushInterval.toMillis(), id -> {
+        this.timer = vertx.setPeriodic(Math.max(10, flushInterval.toMillis()), id -> {
             if (buffer.size() > 0) {
                 bus.send(WAKE_ADDRESS, "");
             }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import static io.restassured.RestAssured.given;
 import static io.trimus.egress.api.EgressApi.awaitConnections;
 import static io.trimus.egress.api.EgressApi.runEgress;
 import static io.trimus.egress.connection.TestConnections.allowed;
@@ -28,6 +29,7 @@ import static io.trimus.testing.Problems.assertInvalidField;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 /**
@@ -160,6 +162,14 @@ class RunEgressApiTest {
 
         runEgress(company, run, Map.of()).statusCode(200)
                 .body("connections[0].host", equalTo(host.substring(0, 253)));
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTheRunRecordAndTheChart() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'/api/companies/{company_id}/runs/{run_id}/egress'.get", notNullValue())
+                .body("paths.'/api/companies/{company_id}/egress/hourly'.get", notNullValue())
+                .body("paths.'/api/egress/hourly'.get", notNullValue());
     }
 
     @Test
