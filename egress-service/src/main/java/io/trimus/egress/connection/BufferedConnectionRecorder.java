@@ -11,6 +11,8 @@ import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.config.TrimusConfig;
 import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.eventbus.EventBus;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -153,10 +155,22 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 .onItem().invoke(() -> persisted.increment(rows.size()))
                 .onFailure().invoke(e -> {
                     failed.increment(rows.size());
-                    LOG.errorf("Could not store %d proxy connection records: %s", rows.size(), e.getMessage());
+                    LOG.errorf("Could not store %d proxy connection records: %s", rows.size(), why(e));
                 })
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
+    }
+
+    /** PostgreSQL's own words when it refused (without the statement, which holds a placeholder per value). */
+    private static String why(Throwable failure) {
+        Throwable last = failure;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof PgException pg) {
+                return pg.getMessage();
+            }
+            last = t;
+        }
+        return last.getClass().getSimpleName() + ": " + last.getMessage();
     }
 
     /** What a full batch does to get written: send the wake-up (the running service), or anything a test likes. */
@@ -164,7 +178,7 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
         this.wake = wake;
     }
 
-    void onStart(@Observes StartupEvent event, Vertx vertx, io.vertx.mutiny.core.eventbus.EventBus bus) {
+    void onStart(@Observes StartupEvent event, Vertx vertx, EventBus bus) {
         this.vertx = vertx;
         wakeWith(() -> bus.send(WAKE_ADDRESS, ""));
         this.timer = vertx.setPeriodic(Math.max(10, flushInterval.toMillis()), id -> {
@@ -182,7 +196,8 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
         running.cancelTimer(timer);
         try {
             // what ended just before the stop is still worth keeping; a database that is away does not hold it up
-            VertxContextSupport.subscribeAndAwait(() -> flush().ifNoItem().after(SHUTDOWN_FLUSH).recoverWithItem((Void) null));
+            VertxContextSupport.subscribeAndAwait(() -> flush()
+                    .ifNoItem().after(SHUTDOWN_FLUSH).recoverWithItem((Void) null));
         } catch (Throwable e) {
             LOG.warnf("Proxy connection records not stored at shutdown: %s", e.getMessage());
         }

@@ -72,22 +72,24 @@ class HourlyEgressApiTest {
         UUID company = UUID.randomUUID();
         Sandbox sandbox = sandbox(company, UUID.randomUUID());
 
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, from));                    // hour 0: its first instant
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, from.minus(MICRO)));       // before the window
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minusSeconds(5 * 3600 - 600)));
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minusSeconds(5 * 3600 - 601)));
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minus(MICRO)));   // hour 22: its last instant
-        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour));                // hour 23: its first instant
-        recorder.record(refused(sandbox, "b.example", 443, "proxy_not_allowlisted", thisHour)); // no allowed connection
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, from));                  // hour 0, its first instant
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, from.minus(MICRO)));     // before the window
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minusSeconds(5 * 3600 - 600))); // hour 18
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minusSeconds(5 * 3600 - 601))); // hour 18
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour.minus(MICRO))); // hour 22, its last instant
+        recorder.record(allowed(sandbox, "a.example", 443, 1, 1, thisHour));              // hour 23, its first instant
+        recorder.record(refused(sandbox, "b.example", 443, "proxy_not_allowlisted", thisHour)); // not allowed
+        // report mode let this one through: it is no denial
         EgressAnomaly reported = anomaly(company, "c.example", 9, thisHour.plusSeconds(1));
+        EgressAnomaly letThrough = new EgressAnomaly(reported.id(), company, reported.agentId(), reported.runId(),
+                reported.containerId(), reported.sourceIp(), reported.qname(), "TLS",
+                EgressAnomaly.PROXY_NOT_ALLOWLISTED, reported.count(), reported.firstSeen(), reported.lastSeen(), false);
         topic.publish(
-                anomaly(company, "d.example", 3, thisHour.minusSeconds(2 * 3600)),                    // hour 21
-                anomaly(company, "d.example", 4, thisHour.minusSeconds(3600).minus(MICRO)),          // hour 21
-                anomaly(company, "d.example", 5, from.minus(MICRO)),                                  // before
-                anomaly(company, "d.example", 2, thisHour.plusSeconds(2)),                            // hour 23
-                new EgressAnomaly(reported.id(), company, reported.agentId(), reported.runId(), reported.containerId(),
-                        reported.sourceIp(), reported.qname(), "TLS", EgressAnomaly.PROXY_NOT_ALLOWLISTED,
-                        reported.count(), reported.firstSeen(), reported.lastSeen(), false));   // report mode: let through
+                anomaly(company, "d.example", 3, thisHour.minusSeconds(2 * 3600)),           // hour 21
+                anomaly(company, "d.example", 4, thisHour.minusSeconds(3600).minus(MICRO)), // hour 21
+                anomaly(company, "d.example", 5, from.minus(MICRO)),                         // before the window
+                anomaly(company, "d.example", 2, thisHour.plusSeconds(2)),                   // hour 23
+                letThrough);
 
         long[] allowed = new long[24];
         allowed[0] = 1;
