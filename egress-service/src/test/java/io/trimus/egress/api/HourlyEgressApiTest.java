@@ -83,7 +83,8 @@ class HourlyEgressApiTest {
         EgressAnomaly reported = anomaly(company, "c.example", 9, thisHour.plusSeconds(1));
         EgressAnomaly letThrough = new EgressAnomaly(reported.id(), company, reported.agentId(), reported.runId(),
                 reported.containerId(), reported.sourceIp(), reported.qname(), "TLS",
-                EgressAnomaly.PROXY_NOT_ALLOWLISTED, reported.count(), reported.firstSeen(), reported.lastSeen(), false);
+                EgressAnomaly.PROXY_NOT_ALLOWLISTED, reported.count(), reported.firstSeen(), reported.lastSeen(),
+                false);
         topic.publish(
                 anomaly(company, "d.example", 3, thisHour.minusSeconds(2 * 3600)),           // hour 21
                 anomaly(company, "d.example", 4, thisHour.minusSeconds(3600).minus(MICRO)), // hour 21
