@@ -22,6 +22,7 @@ public final class RecordedConnections implements ConnectionRecorder {
         return records.stream().filter(r -> host.equals(r.host())).toList();
     }
 
+    /** Forgets everything recorded so far. */
     public void clear() {
         records.clear();
     }
