@@ -11,6 +11,8 @@ import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.config.TrimusConfig;
 import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.core.eventbus.EventBus;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -65,7 +67,7 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 repository, Clock.systemUTC(), registry);
     }
 
-    /** A recorder whose writer runs only when {@link #flush} is called (tests), until {@link #onStart} wires it. */
+    /** A recorder whose writer runs only when {@link #flush} is called, until {@link #onStart} wires it (tests). */
     BufferedConnectionRecorder(ConnectionBuffer buffer, int batchSize, Duration flushInterval,
                                ConnectionRepository repository, Clock clock, MeterRegistry registry) {
         this.buffer = buffer;
@@ -98,11 +100,20 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 return;
             }
             if (buffer.size() >= batchSize && wakePending.compareAndSet(false, true)) {
-                wake.run();
+                wakeWriter();
             }
         } catch (RuntimeException e) {
             // the proxy must go on whatever happens here; the record is lost and counted
             failed.increment();
+        }
+    }
+
+    private void wakeWriter() {
+        try {
+            wake.run();
+        } catch (RuntimeException e) {
+            // the record is queued: the timer's next wake-up writes it
+            wakePending.set(false);
         }
     }
 
@@ -144,16 +155,33 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 .onItem().invoke(() -> persisted.increment(rows.size()))
                 .onFailure().invoke(e -> {
                     failed.increment(rows.size());
-                    LOG.errorf("Could not store %d proxy connection records: %s", rows.size(), e.getMessage());
+                    LOG.errorf("Could not store %d proxy connection records: %s", rows.size(), why(e));
                 })
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
     }
 
-    void onStart(@Observes StartupEvent event, Vertx vertx, io.vertx.mutiny.core.eventbus.EventBus bus) {
+    /** PostgreSQL's own words when it refused (without the statement, which holds a placeholder per value). */
+    private static String why(Throwable failure) {
+        Throwable last = failure;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof PgException pg) {
+                return pg.getMessage();
+            }
+            last = t;
+        }
+        return last.getClass().getSimpleName() + ": " + last.getMessage();
+    }
+
+    /** What a full batch does to get written: send the wake-up (the running service), or anything a test likes. */
+    void wakeWith(Runnable wake) {
+        this.wake = wake;
+    }
+
+    void onStart(@Observes StartupEvent event, Vertx vertx, EventBus bus) {
         this.vertx = vertx;
-        this.wake = () -> bus.send(WAKE_ADDRESS, "");
-        this.timer = vertx.setPeriodic(flushInterval.toMillis(), id -> {
+        wakeWith(() -> bus.send(WAKE_ADDRESS, ""));
+        this.timer = vertx.setPeriodic(Math.max(10, flushInterval.toMillis()), id -> {
             if (buffer.size() > 0) {
                 bus.send(WAKE_ADDRESS, "");
             }
@@ -168,7 +196,8 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
         running.cancelTimer(timer);
         try {
             // what ended just before the stop is still worth keeping; a database that is away does not hold it up
-            VertxContextSupport.subscribeAndAwait(() -> flush().ifNoItem().after(SHUTDOWN_FLUSH).recoverWithItem((Void) null));
+            VertxContextSupport.subscribeAndAwait(() -> flush()
+                    .ifNoItem().after(SHUTDOWN_FLUSH).recoverWithItem((Void) null));
         } catch (Throwable e) {
             LOG.warnf("Proxy connection records not stored at shutdown: %s", e.getMessage());
         }

@@ -46,6 +46,25 @@ final class EgressApi {
                 .extract().jsonPath().getList("id", String.class);
     }
 
+    static ValidatableResponse runEgress(Object company, Object run, Map<String, ?> query) {
+        return given().queryParams(query).get("/api/companies/{c}/runs/{r}/egress", company, run).then();
+    }
+
+    /** Waits until the run's record of the company holds {@code connections} connections. */
+    static void awaitConnections(UUID company, UUID run, int connections, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(100))
+                .until(() -> runEgress(company, run, Map.of()).statusCode(200).extract()
+                        .<Integer>path("summary.connections") == connections);
+    }
+
+    static ValidatableResponse hourly(Object company, Map<String, ?> query) {
+        return given().queryParams(query).get("/api/companies/{c}/egress/hourly", company).then();
+    }
+
+    static ValidatableResponse hourlyOfAll(Map<String, ?> query) {
+        return given().queryParams(query).get("/api/egress/hourly").then();
+    }
+
     /** Waits until the anomaly is listed for its company. */
     static void awaitListed(EgressAnomaly event, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(50))
