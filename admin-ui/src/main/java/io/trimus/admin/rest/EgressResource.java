@@ -8,6 +8,8 @@ import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.EgressServiceApi;
 import io.trimus.admin.client.EgressServiceApi.Anomaly;
+import io.trimus.admin.client.EgressServiceApi.Policy;
+import io.trimus.admin.client.EgressServiceApi.PolicyBody;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.messaging.LiveFeed;
@@ -30,17 +32,20 @@ import org.jboss.resteasy.reactive.RestResponse;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * A company's egress page: the allowlist editor and the recent denials (newest first, filtered by reason and name,
- * paged by last_seen, new ones streamed in). Forms work without JavaScript; with htmx only the changed part is
- * swapped.
+ * A company's egress page: its policy mode (enforce or report), the allowlist editor, allowed connections and denials
+ * per hour, and the recent denials (newest first, filtered by reason and name, paged by last_seen, new ones streamed
+ * in; what report mode let through offered for the allowlist). Forms work without JavaScript; with htmx only the
+ * changed part is swapped.
  */
 @Path("/companies/{company_id}/egress")
 public class EgressResource {
     static final int PAGE_SIZE = 50;
+    static final java.util.Set<String> MODES = java.util.Set.of("enforce", "report");
 
     private final Backends backends;
     private final RunServiceApi runService;
@@ -62,7 +67,8 @@ public class EgressResource {
     public TemplateInstance page(@PathParam("company_id") String companyId, @QueryParam("reason") String reason,
                                  @QueryParam("qname") String qname, @QueryParam("before") String before) {
         UUID id = PageNotFound.id("company", companyId);
-        return Templates.egress(egress(id, allowlist(id, null, null, null), reason, qname, before));
+        return Templates.egress(egress(id, policyView(id, backends.fetch(Backend.EGRESS_SERVICE,
+                () -> egressService.policy(id)), null), allowlist(id, null, null, null), reason, qname, before));
     }
 
     @POST
@@ -74,8 +80,10 @@ public class EgressResource {
                                               @HeaderParam("HX-Request") String htmx) {
         UUID id = PageNotFound.id("company", companyId);
         try {
-            List<String> stored = allowlists.add(id, entry);
-            return changed(id, stored, "Added " + (entry == null ? "" : entry.strip()) + ".", htmx);
+            AllowlistEditor.Change change = allowlists.add(id, entry);
+            String typed = entry == null ? "" : entry.strip();
+            return changed(id, change.entries(), change.added() ? "Added " + typed + "."
+                    : typed + " is already on the allowlist.", htmx);
         } catch (BackendException e) {
             return refused(id, e, entry, htmx);
         }
@@ -95,6 +103,42 @@ public class EgressResource {
         } catch (BackendException e) {
             return refused(id, e, null, htmx);
         }
+    }
+
+    @POST
+    @Path("/policy")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    public RestResponse<TemplateInstance> policy(@PathParam("company_id") String companyId,
+                                                 @FormParam("mode") String mode,
+                                                 @HeaderParam("HX-Request") String htmx) {
+        UUID id = PageNotFound.id("company", companyId);
+        Views.Policy result;
+        try {
+            if (mode == null || !MODES.contains(mode)) {
+                throw new BackendException(Backend.EGRESS_SERVICE, BackendException.Kind.REFUSED,
+                        "Choose a mode: enforce or report.", "mode", null);
+            }
+            Policy stored = backends.call(Backend.EGRESS_SERVICE,
+                    () -> egressService.replacePolicy(id, new PolicyBody(mode)));
+            result = policyView(id, stored, null, "report".equals(stored.mode())
+                    ? "Report mode: hosts off the allowlist are let through and recorded."
+                    : "Enforce mode: hosts off the allowlist are denied.");
+        } catch (BackendException e) {
+            if (e.kind() != BackendException.Kind.REFUSED) {
+                throw e;
+            }
+            result = policyView(id, backends.fetch(Backend.EGRESS_SERVICE, () -> egressService.policy(id)),
+                    e.getMessage());
+            if (htmx == null) {
+                return RestResponse.status(RestResponse.Status.BAD_REQUEST, Templates.egress(
+                        egress(id, result, allowlist(id, null, null, null), null, null, null)));
+            }
+        }
+        if (htmx != null) {
+            return RestResponse.ok(Templates.egress$policy(result));
+        }
+        return RestResponse.seeOther(URI.create("/companies/" + id + "/egress"));
     }
 
     /** The company's new denials that pass the table's filters, as table rows, live. */
@@ -128,8 +172,9 @@ public class EgressResource {
         if (htmx != null) {
             return RestResponse.ok(Templates.egress$allowlist(editor)); // htmx swaps only 2xx answers
         }
-        return RestResponse.status(RestResponse.Status.BAD_REQUEST,
-                Templates.egress(egress(id, editor, null, null, null)));
+        return RestResponse.status(RestResponse.Status.BAD_REQUEST, Templates.egress(egress(id,
+                policyView(id, backends.fetch(Backend.EGRESS_SERVICE, () -> egressService.policy(id)), null), editor,
+                null, null, null)));
     }
 
     private Views.Allowlist allowlist(UUID id, String entryError, String rejected, String notice) {
@@ -138,7 +183,22 @@ public class EgressResource {
                 entryError, rejected, notice);
     }
 
-    private Views.Egress egress(UUID id, Views.Allowlist allowlist, String reason, String qname, String before) {
+    private static Views.Policy policyView(UUID id, Fetched<Policy> policy, String error) {
+        if (policy.failed()) {
+            return new Views.Policy(id.toString(), null, false, null,
+                    error != null ? error : "The egress mode could not be read: " + policy.error(), null);
+        }
+        return policyView(id, policy.value(), error, null);
+    }
+
+    private static Views.Policy policyView(UUID id, Policy policy, String error, String notice) {
+        String mode = policy.mode() == null ? "enforce" : policy.mode();
+        return new Views.Policy(id.toString(), mode, "report".equals(mode),
+                policy.updatedAt() == null ? null : Times.utc(policy.updatedAt()), error, notice);
+    }
+
+    private Views.Egress egress(UUID id, Views.Policy policy, Views.Allowlist allowlist, String reason, String qname,
+                                String before) {
         String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(id)).name();
         String reasonFilter = blankToNull(reason);
         String nameFilter = blankToNull(qname);
@@ -153,7 +213,10 @@ public class EgressResource {
                 ? base + "?before=" + encode(rows.get(rows.size() - 1).lastSeenIso()) + filters : null;
         String newest = page == null ? null : base + (filters.isEmpty() ? "" : "?" + filters.substring(1));
         String stream = base + "/live" + (filters.isEmpty() ? "" : "?" + filters.substring(1));
-        return new Views.Egress(id.toString(), name, allowlist, new Views.Denials(id.toString(), rows,
+        Views.Chart chart = EgressCharts.of("egress-chart", "Egress of " + name + ", last 24 hours",
+                backends.fetch(Backend.EGRESS_SERVICE, () -> egressService.hourly(id, EgressCharts.HOURS)),
+                Instant.now());
+        return new Views.Egress(id.toString(), name, policy, allowlist, chart, new Views.Denials(id.toString(), rows,
                 anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,
                 older, newest, page == null, stream));
     }
