@@ -135,7 +135,7 @@ class EgressDashboardBrowserTest {
         assertThat(page.locator("svg#egress-chart")).isVisible();
         assertThat(page.locator("svg#egress-chart rect.bar.denied[data-hour='" + hour + "']"))
                 .hasAttribute("data-value", "3");
-        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("overview.png"))
+        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("overview-chart.png"))
                 .setFullPage(true));
     }
 
@@ -161,7 +161,7 @@ class EgressDashboardBrowserTest {
         assertThat(reported).containsText("would have been denied");
         assertThat(enforced).not().containsText("would have been denied");
         assertThat(enforced.getByRole(AriaRole.BUTTON)).hasCount(0);
-        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("company-egress.png"))
+        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("company-egress-report.png"))
                 .setFullPage(true));
 
         Locator add = reported.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Add to allowlist"));
@@ -188,7 +188,7 @@ class EgressDashboardBrowserTest {
         assertThat(page.locator("tr.denial")).hasCount(2);
 
         @SuppressWarnings("unchecked")
-        List<Double> edges = (List<Double>) page.evaluate("""
+        List<Number> edges = (List<Number>) page.evaluate("""
                 () => {
                   const wrap = document.querySelector('#denials').closest('.table-wrap').getBoundingClientRect();
                   const head = document.querySelector('#denials thead th:last-child').getBoundingClientRect();
@@ -196,10 +196,10 @@ class EgressDashboardBrowserTest {
                       .map(td => td.getBoundingClientRect().right);
                   return [head.right, Math.max(...cells), wrap.right, document.documentElement.clientWidth];
                 }""");
-        double headRight = edges.get(0);
-        double cellRight = edges.get(1);
-        double wrapRight = edges.get(2);
-        double viewport = edges.get(3);
+        double headRight = edges.get(0).doubleValue();
+        double cellRight = edges.get(1).doubleValue();
+        double wrapRight = edges.get(2).doubleValue();
+        double viewport = edges.get(3).doubleValue();
         assertThat(headRight).as("right edge of the last column's heading").isLessThanOrEqualTo(wrapRight + 0.5);
         assertThat(cellRight).as("right edge of the last column's cells").isLessThanOrEqualTo(wrapRight + 0.5);
         assertThat(wrapRight).isLessThanOrEqualTo(viewport);
