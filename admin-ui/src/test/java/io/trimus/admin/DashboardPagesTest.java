@@ -148,6 +148,14 @@ class DashboardPagesTest {
         Stack.setAllowlist(company);
         String both = html(given().get("/companies/{c}", company)).statusCode(200).extract().asString();
         assertThat(both).contains("api.anthropic.com is not on", "api.openai.com is not on");
+        Stack.down("egress-service");
+        try {
+            html(given().get("/companies/{c}", company)).statusCode(200)
+                    .body(containsString("Whether api.anthropic.com is on this company&#39;s allowlist is unknown: "
+                            + "egress-service is not reachable right now"));
+        } finally {
+            Stack.up("egress-service");
+        }
     }
 
     @Test

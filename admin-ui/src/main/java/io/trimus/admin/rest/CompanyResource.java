@@ -63,7 +63,7 @@ public class CompanyResource {
         Fetched<List<Run>> runs = backends.fetch(Backend.RUN_SERVICE, () -> runService.runs(id, RECENT_RUNS));
         boolean needsAllowlist = !agents.failed()
                 && agents.value().stream().anyMatch(a -> ProviderHosts.of(a.adapterType()).isPresent());
-        // only asked when an agent depends on it; unreadable, it warns about nothing rather than everything
+        // only asked when an agent depends on it
         Fetched<List<String>> allowlist = needsAllowlist ? backends.fetch(Backend.EGRESS_SERVICE,
                 () -> egressService.allowlist(id).entries()) : Fetched.of(List.of());
         return Templates.company(new Views.Company(id.toString(), company.name(),
@@ -85,7 +85,10 @@ public class CompanyResource {
         if (a.warnings() != null) {
             a.warnings().stream().filter(w -> w != null && !w.isBlank()).limit(MAX_WARNINGS).forEach(warnings::add);
         }
-        if (!allowlist.failed()) {
+        if (allowlist.failed()) {
+            ProviderHosts.of(a.adapterType()).ifPresent(host -> warnings.add("Whether " + host
+                    + " is on this company's allowlist is unknown: " + allowlist.error()));
+        } else {
             ProviderHosts.warning(a.adapterType(), allowlist.value())
                     .filter(w -> !warnings.contains(w)).ifPresent(warnings::add);
         }
