@@ -34,10 +34,14 @@ public interface EgressServiceApi {
                             @QueryParam("before") String before, @QueryParam("reason") String reason,
                             @QueryParam("qname") String qname);
 
-    /** What one run's sandbox talked to through the egress proxy: per-host totals and every connection. */
+    /**
+     * What one run's sandbox talked to through the egress proxy: totals, per-host totals (the busiest 200) and its
+     * {@code limit} latest connections (1 to 1000).
+     */
     @GET
     @Path("/companies/{company_id}/runs/{run_id}/egress")
-    RunEgress runEgress(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
+    RunEgress runEgress(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
+                        @QueryParam("limit") int limit);
 
     /** The company's allowed connections and denials per hour over the last {@code hours}. */
     @GET

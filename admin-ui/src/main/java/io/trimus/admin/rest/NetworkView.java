@@ -11,7 +11,7 @@ import java.util.List;
 
 /** A run's egress record in words: one line per host and port, busiest first, and the totals. */
 final class NetworkView {
-    /** More hosts than a person reads on a run page; the totals still count them all. */
+    /** egress-service lists at most this many hosts, the busiest; its totals count them all. */
     static final int MAX_HOSTS = 200;
 
     private NetworkView() {
@@ -23,14 +23,12 @@ final class NetworkView {
         List<HostLine> lines = hosts.stream()
                 .sorted(Comparator.comparingLong(HostTraffic::connections).reversed()
                         .thenComparing(HostTraffic::host, Comparator.nullsLast(Comparator.naturalOrder())))
-                .limit(MAX_HOSTS)
                 .map(NetworkView::line).toList();
         String totals = summary == null || summary.connections() == 0 ? null
                 : plural(summary.connections(), "connection") + " in total (" + summary.allowed() + " allowed, "
                 + summary.refused() + " refused) · " + ByteSizes.human(summary.bytesOut()) + " out / "
                 + ByteSizes.human(summary.bytesIn()) + " in"
-                + (hosts.size() > MAX_HOSTS ? " · the " + MAX_HOSTS + " busiest of " + hosts.size() + " hosts shown"
-                : "");
+                + (hosts.size() >= MAX_HOSTS ? " · the " + MAX_HOSTS + " busiest hosts are listed" : "");
         return new Network(lines, totals, null);
     }
 
