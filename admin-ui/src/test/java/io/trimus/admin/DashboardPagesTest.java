@@ -131,6 +131,68 @@ class DashboardPagesTest {
     }
 
     @Test
+    void aRunPageSaysSoWhenEgressServiceCannotGiveItsNetworkRecord() {
+        String company = Stack.createCompany(Stack.unique("Unplugged"));
+        String agent = Stack.createAgent(company, "idle", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String run = Stack.startRun(company, agent, Map.of());
+        Stack.down("egress-service");
+        try {
+            html(given().get("/companies/{c}/runs/{r}", company, run)).statusCode(200)
+                    .body(containsString("The network record could not be read: egress-service is not reachable"))
+                    .body(containsString("id=\"run-status\""));
+            html(given().get("/companies/{c}/egress", company)).statusCode(200)
+                    .body(containsString("The hourly figures could not be read: egress-service is not reachable"))
+                    .body(containsString("The egress mode could not be read: egress-service is not reachable"));
+        } finally {
+            Stack.up("egress-service");
+        }
+        html(given().get("/companies/{c}/runs/{r}", company, run)).statusCode(200)
+                .body(containsString("No network connections recorded"));
+    }
+
+    @Test
+    void aSandboxedCliAgentIsWarnedAboutWhileItsProviderHostIsNotOnTheAllowlist() {
+        String company = Stack.createCompany(Stack.unique("Providers"));
+        Stack.setAllowlist(company, "api.github.com", "api.openai.com");
+        Stack.createAgent(company, "claude", "claude_sandbox", Map.of());
+        Stack.createAgent(company, "codex", "codex_sandbox", Map.of());
+        String page = html(given().get("/companies/{c}", company)).statusCode(200).extract().asString();
+        assertThat(count(page, "class=\"warning\"")).isEqualTo(1);
+        assertThat(page).contains("api.anthropic.com is not on this company&#39;s allowlist: Claude Code in this agent&#39;s"
+                + " sandbox cannot reach its API").doesNotContain("api.openai.com is not on");
+
+        // host:port entries are the allowlist's next step; ProviderHosts' unit test covers them
+        Stack.setAllowlist(company, "*.anthropic.com", "api.openai.com");
+        html(given().get("/companies/{c}", company)).statusCode(200).body(not(containsString("class=\"warning\"")));
+        Stack.setAllowlist(company);
+        String both = html(given().get("/companies/{c}", company)).statusCode(200).extract().asString();
+        assertThat(both).contains("api.anthropic.com is not on", "api.openai.com is not on");
+        Stack.down("egress-service");
+        try {
+            html(given().get("/companies/{c}", company)).statusCode(200)
+                    .body(containsString("Whether api.anthropic.com is on this company&#39;s allowlist is unknown: "
+                            + "egress-service is not reachable right now"));
+        } finally {
+            Stack.up("egress-service");
+        }
+    }
+
+    @Test
+    void aModeOtherThanEnforceOrReportIsRefusedAndChangesNothing() {
+        String company = Stack.createCompany(Stack.unique("Modes"));
+        html(given().formParam("mode", "off").post("/companies/{c}/egress/policy", company)).statusCode(400)
+                .body(containsString("Choose a mode: enforce or report."))
+                .body(containsString("<strong class=\"mode mode-enforce\">enforce</strong>"));
+        given().redirects().follow(false).formParam("mode", "report")
+                .post("/companies/{c}/egress/policy", company).then().statusCode(303)
+                .header("Location", containsString("/companies/" + company + "/egress"));
+        html(given().header("HX-Request", "true").formParam("mode", "")
+                .post("/companies/{c}/egress/policy", company)).statusCode(200)
+                .body(containsString("Choose a mode")).body(containsString("mode-report"))
+                .body(not(containsString("<html")));
+    }
+
+    @Test
     void unknownOrMalformedIdsAreNotFoundPages() {
         html(given().get("/companies/{c}", UUID.randomUUID())).statusCode(404)
                 .body(containsString("does not exist"));

@@ -33,11 +33,19 @@ public class AllowlistEditor {
         return backends.call(Backend.EGRESS_SERVICE, () -> egress.allowlist(companyId)).entries();
     }
 
-    /** Adds {@code entry} as typed; returns the stored list (normalised by egress-service). */
-    public List<String> add(UUID companyId, String entry) {
+    /**
+     * Adds {@code entry} as typed unless the list already holds it (any case, trailing dot ignored: then nothing is
+     * sent); returns the stored list (normalised by egress-service) and whether it changed.
+     */
+    public Change add(UUID companyId, String entry) {
+        String typed = entry == null ? "" : entry.strip();
         List<String> entries = new ArrayList<>(entries(companyId));
-        entries.add(entry == null ? "" : entry.strip());
-        return replace(companyId, entries);
+        String key = comparable(typed);
+        if (!key.isEmpty() && entries.stream().map(AllowlistEditor::comparable).anyMatch(key::equals)) {
+            return new Change(entries, false);
+        }
+        entries.add(typed);
+        return new Change(replace(companyId, entries), true);
     }
 
     /** Removes {@code entry} (as listed); returns the stored list. */
@@ -45,6 +53,15 @@ public class AllowlistEditor {
         List<String> entries = new ArrayList<>(entries(companyId));
         entries.remove(entry);
         return replace(companyId, entries);
+    }
+
+    /** The list after an {@link #add}; {@code added} false when the entry was already on it. */
+    public record Change(List<String> entries, boolean added) {
+    }
+
+    private static String comparable(String entry) {
+        String e = entry.strip().toLowerCase(java.util.Locale.ROOT);
+        return e.endsWith(".") ? e.substring(0, e.length() - 1) : e;
     }
 
     private List<String> replace(UUID companyId, List<String> entries) {

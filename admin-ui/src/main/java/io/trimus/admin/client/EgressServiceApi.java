@@ -34,6 +34,35 @@ public interface EgressServiceApi {
                             @QueryParam("before") String before, @QueryParam("reason") String reason,
                             @QueryParam("qname") String qname);
 
+    /**
+     * What one run's sandbox talked to through the egress proxy: totals, per-host totals (the busiest 200) and its
+     * {@code limit} latest connections (1 to 1000).
+     */
+    @GET
+    @Path("/companies/{company_id}/runs/{run_id}/egress")
+    RunEgress runEgress(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
+                        @QueryParam("limit") int limit);
+
+    /** The company's allowed connections and denials per hour over the last {@code hours}. */
+    @GET
+    @Path("/companies/{company_id}/egress/hourly")
+    Hourly hourly(@PathParam("company_id") UUID companyId, @QueryParam("hours") int hours);
+
+    /** Every company's allowed connections and denials per hour over the last {@code hours}. */
+    @GET
+    @Path("/egress/hourly")
+    Hourly hourly(@QueryParam("hours") int hours);
+
+    @GET
+    @Path("/companies/{company_id}/egress/policy")
+    Policy policy(@PathParam("company_id") UUID companyId);
+
+    /** Sets the company's mode: {@code enforce} or {@code report} (400 otherwise). */
+    @PUT
+    @Path("/companies/{company_id}/egress/policy")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Policy replacePolicy(@PathParam("company_id") UUID companyId, PolicyBody body);
+
     @GET
     @Path("/egress/anomalies/summary")
     AnomalySummary summary(@QueryParam("since") Instant since, @QueryParam("offset") int offset,
@@ -51,9 +80,51 @@ public interface EgressServiceApi {
     record AllowlistBody(List<String> entries) {
     }
 
-    /** A persisted anomaly: {@code count} denied lookups of one sandbox for one name. */
+    /**
+     * A persisted anomaly: {@code count} denied lookups or connections of one sandbox for one name; {@code enforced}
+     * is false for what report mode let through (it would have been denied), absent (true) from older services.
+     */
     record Anomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
-                   String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen) {
+                   String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
+                   Boolean enforced) {
+        /** Whether the lookups or connections were denied (not merely reported). */
+        public boolean denied() {
+            return enforced == null || enforced;
+        }
+    }
+
+    /** A run's egress record. */
+    record RunEgress(UUID runId, EgressSummary summary, List<Connection> connections) {
+    }
+
+    /** A run's connections in total and per destination. */
+    record EgressSummary(long connections, long allowed, long refused, long bytesOut, long bytesIn,
+                         List<HostTraffic> hosts) {
+    }
+
+    /** A run's connections to one host and port. */
+    record HostTraffic(String host, int port, long connections, long bytesOut, long bytesIn, long refused) {
+    }
+
+    /** One connection of a run through the egress proxy. */
+    record Connection(String host, int port, String address, String decision, String reason, Boolean enforced,
+                      long bytesOut, long bytesIn, Instant startedAt, long durationMs, String way) {
+    }
+
+    /** Allowed connections and denials per hour between {@code from} and {@code to}. */
+    record Hourly(Instant from, Instant to, List<HourCount> hours) {
+    }
+
+    /** One hour (its start) of {@link Hourly}. */
+    record HourCount(Instant hour, long allowed, long denied) {
+    }
+
+    /** A company's egress policy: {@code enforce} (the default) or {@code report}. */
+    record Policy(String mode, Instant updatedAt) {
+    }
+
+    /** Body of the policy PUT. */
+    record PolicyBody(String mode) {
     }
 
     /** One page of the operator summary. */

@@ -50,9 +50,12 @@ public interface RunServiceApi {
     record Company(UUID id, String name, Instant createdAt) {
     }
 
-    /** An agent; {@code isolation} is run-service's word for where its code runs: host, container or off-host. */
+    /**
+     * An agent; {@code isolation} is run-service's word for where its code runs: host, container or off-host.
+     * {@code warnings}, when run-service sends them, say what will keep the agent from working.
+     */
     record Agent(UUID id, UUID companyId, String name, String adapterType, String isolation, JsonNode adapterConfig,
-                 Instant createdAt) {
+                 Instant createdAt, List<String> warnings) {
     }
 
     /** A run with its outcome; {@code output} is already redacted by the backends. */

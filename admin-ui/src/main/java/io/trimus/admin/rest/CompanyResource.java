@@ -3,6 +3,7 @@ package io.trimus.admin.rest;
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
+import io.trimus.admin.client.EgressServiceApi;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.Agent;
@@ -18,22 +19,29 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** The company list and a company's page: its agents (with their isolation) and latest runs. */
+/**
+ * The company list and a company's page: its agents (with their isolation, and a warning when a sandboxed CLI's
+ * provider host is not on the allowlist) and latest runs.
+ */
 @Path("/companies")
 @Produces(MediaType.TEXT_HTML)
 public class CompanyResource {
     static final int PAGE_SIZE = 50;
     static final int RECENT_RUNS = 20;
+    static final int MAX_WARNINGS = 10;
 
     private final Backends backends;
     private final RunServiceApi runService;
+    private final EgressServiceApi egressService;
 
-    CompanyResource(Backends backends, RunServiceApi runService) {
+    CompanyResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService) {
         this.backends = backends;
         this.runService = runService;
+        this.egressService = egressService;
     }
 
     @GET
@@ -53,14 +61,19 @@ public class CompanyResource {
         Company company = backends.call(Backend.RUN_SERVICE, () -> runService.company(id));
         Fetched<List<Agent>> agents = backends.fetch(Backend.RUN_SERVICE, () -> runService.agents(id));
         Fetched<List<Run>> runs = backends.fetch(Backend.RUN_SERVICE, () -> runService.runs(id, RECENT_RUNS));
+        boolean needsAllowlist = !agents.failed()
+                && agents.value().stream().anyMatch(a -> ProviderHosts.of(a.adapterType()).isPresent());
+        // only asked when an agent depends on it
+        Fetched<List<String>> allowlist = needsAllowlist ? backends.fetch(Backend.EGRESS_SERVICE,
+                () -> egressService.allowlist(id).entries()) : Fetched.of(List.of());
         return Templates.company(new Views.Company(id.toString(), company.name(),
-                agents.failed() ? List.of() : agents.value().stream().map(CompanyResource::agentRow).toList(),
+                agents.failed() ? List.of() : agents.value().stream().map(a -> agentRow(a, allowlist)).toList(),
                 agents.error(),
                 runs.failed() ? List.of() : runs.value().stream().map(CompanyResource::runRow).toList(),
                 runs.error()));
     }
 
-    private static AgentRow agentRow(Agent a) {
+    private static AgentRow agentRow(Agent a, Fetched<List<String>> allowlist) {
         String isolation = a.isolation() == null ? "unknown" : a.isolation();
         String text = switch (isolation) {
             case "host" -> "host: runs as a process on the host, no isolation";
@@ -68,7 +81,18 @@ public class CompanyResource {
             case "off-host" -> "off-host: runs on another machine or endpoint";
             default -> isolation;
         };
-        return new AgentRow(a.id().toString(), a.name(), a.adapterType(), isolation, text);
+        List<String> warnings = new ArrayList<>();
+        if (a.warnings() != null) {
+            a.warnings().stream().filter(w -> w != null && !w.isBlank()).limit(MAX_WARNINGS).forEach(warnings::add);
+        }
+        if (allowlist.failed()) {
+            ProviderHosts.of(a.adapterType()).ifPresent(host -> warnings.add("Whether " + host
+                    + " is on this company's allowlist is unknown: " + allowlist.error()));
+        } else {
+            ProviderHosts.warning(a.adapterType(), allowlist.value())
+                    .filter(w -> !warnings.contains(w)).ifPresent(warnings::add);
+        }
+        return new AgentRow(a.id().toString(), a.name(), a.adapterType(), isolation, text, warnings);
     }
 
     static RunRow runRow(Run r) {

@@ -3,15 +3,8 @@ package io.trimus.admin.rest;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Multi;
 import io.trimus.admin.client.AllowlistEditor;
-import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.BackendException;
-import io.trimus.admin.client.Backends;
-import io.trimus.admin.client.EgressServiceApi;
-import io.trimus.admin.client.EgressServiceApi.Anomaly;
-import io.trimus.admin.client.Fetched;
-import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.messaging.LiveFeed;
-import io.trimus.admin.rest.Views.AnomalyRow;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -28,31 +21,22 @@ import jakarta.ws.rs.sse.Sse;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * A company's egress page: the allowlist editor and the recent denials (newest first, filtered by reason and name,
- * paged by last_seen, new ones streamed in). Forms work without JavaScript; with htmx only the changed part is
- * swapped.
+ * A company's egress page ({@link EgressPage}: mode, allowlist, hourly chart, recent denials), its allowlist edits
+ * (also the "Add to allowlist" of a row report mode let through) and the live stream of its new denials. Forms work
+ * without JavaScript; with htmx only the changed part is swapped. The mode switch is {@link EgressPolicyResource}.
  */
 @Path("/companies/{company_id}/egress")
 public class EgressResource {
-    static final int PAGE_SIZE = 50;
-
-    private final Backends backends;
-    private final RunServiceApi runService;
-    private final EgressServiceApi egressService;
+    private final EgressPage pages;
     private final AllowlistEditor allowlists;
     private final LiveFeed feed;
 
-    EgressResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService,
-                   AllowlistEditor allowlists, LiveFeed feed) {
-        this.backends = backends;
-        this.runService = runService;
-        this.egressService = egressService;
+    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed) {
+        this.pages = pages;
         this.allowlists = allowlists;
         this.feed = feed;
     }
@@ -62,7 +46,8 @@ public class EgressResource {
     public TemplateInstance page(@PathParam("company_id") String companyId, @QueryParam("reason") String reason,
                                  @QueryParam("qname") String qname, @QueryParam("before") String before) {
         UUID id = PageNotFound.id("company", companyId);
-        return Templates.egress(egress(id, allowlist(id, null, null, null), reason, qname, before));
+        return Templates.egress(pages.page(id, pages.policy(id, null), pages.allowlist(id, null, null, null), reason,
+                qname, before));
     }
 
     @POST
@@ -74,8 +59,10 @@ public class EgressResource {
                                               @HeaderParam("HX-Request") String htmx) {
         UUID id = PageNotFound.id("company", companyId);
         try {
-            List<String> stored = allowlists.add(id, entry);
-            return changed(id, stored, "Added " + (entry == null ? "" : entry.strip()) + ".", htmx);
+            AllowlistEditor.Change change = allowlists.add(id, entry);
+            String typed = entry == null ? "" : entry.strip();
+            return changed(id, change.entries(), change.added() ? "Added " + typed + "."
+                    : typed + " is already on the allowlist.", htmx);
         } catch (BackendException e) {
             return refused(id, e, entry, htmx);
         }
@@ -104,8 +91,8 @@ public class EgressResource {
     public Multi<OutboundSseEvent> live(@Context Sse sse, @PathParam("company_id") String companyId,
                                         @QueryParam("reason") String reason, @QueryParam("qname") String qname) {
         UUID id = PageNotFound.id("company", companyId);
-        String reasonFilter = blankToNull(reason);
-        String nameFilter = blankToNull(qname);
+        String reasonFilter = EgressPage.blankToNull(reason);
+        String nameFilter = EgressPage.blankToNull(qname);
         return SseStreams.of(sse, "anomaly", feed.anomalies()
                 .filter(a -> AnomalyRows.matches(a, id, reasonFilter, nameFilter))
                 .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null)).render()));
@@ -124,49 +111,11 @@ public class EgressResource {
         if (e.kind() != BackendException.Kind.REFUSED) {
             throw e;
         }
-        Views.Allowlist editor = allowlist(id, e.getMessage(), typed, null);
+        Views.Allowlist editor = pages.allowlist(id, e.getMessage(), typed, null);
         if (htmx != null) {
             return RestResponse.ok(Templates.egress$allowlist(editor)); // htmx swaps only 2xx answers
         }
         return RestResponse.status(RestResponse.Status.BAD_REQUEST,
-                Templates.egress(egress(id, editor, null, null, null)));
-    }
-
-    private Views.Allowlist allowlist(UUID id, String entryError, String rejected, String notice) {
-        Fetched<List<String>> entries = backends.fetch(Backend.EGRESS_SERVICE, () -> allowlists.entries(id));
-        return new Views.Allowlist(id.toString(), entries.failed() ? List.of() : entries.value(), entries.error(),
-                entryError, rejected, notice);
-    }
-
-    private Views.Egress egress(UUID id, Views.Allowlist allowlist, String reason, String qname, String before) {
-        String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(id)).name();
-        String reasonFilter = blankToNull(reason);
-        String nameFilter = blankToNull(qname);
-        String page = blankToNull(before);
-        Fetched<List<Anomaly>> anomalies = backends.fetch(Backend.EGRESS_SERVICE,
-                () -> egressService.anomalies(id, PAGE_SIZE, page, reasonFilter, nameFilter));
-        List<AnomalyRow> rows = anomalies.failed() ? List.of()
-                : anomalies.value().stream().map(a -> AnomalyRows.of(a, name)).toList();
-        String base = "/companies/" + id + "/egress";
-        String filters = query("reason", reasonFilter) + query("qname", nameFilter);
-        String older = rows.size() == PAGE_SIZE
-                ? base + "?before=" + encode(rows.get(rows.size() - 1).lastSeenIso()) + filters : null;
-        String newest = page == null ? null : base + (filters.isEmpty() ? "" : "?" + filters.substring(1));
-        String stream = base + "/live" + (filters.isEmpty() ? "" : "?" + filters.substring(1));
-        return new Views.Egress(id.toString(), name, allowlist, new Views.Denials(id.toString(), rows,
-                anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,
-                older, newest, page == null, stream));
-    }
-
-    private static String query(String name, String value) {
-        return value == null ? "" : "&" + name + "=" + encode(value);
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
+                Templates.egress(pages.page(id, pages.policy(id, null), editor)));
     }
 }

@@ -28,7 +28,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The overview page: runs by status, denials in the last hour, the most denied names, a live anomaly ticker. */
+/**
+ * The overview page: runs by status, denials in the last hour, the most denied names, every company's allowed
+ * connections and denials per hour, a live anomaly ticker.
+ */
 @Path("/")
 public class OverviewResource {
     static final List<String> STATES = List.of("QUEUED", "DISPATCHED", "RUNNING", "SUCCEEDED", "FAILED", "TIMED_OUT",
@@ -58,6 +61,9 @@ public class OverviewResource {
         Fetched<AnomalySummary> top = backends.fetch(Backend.EGRESS_SERVICE,
                 () -> egressService.summary(Instant.now().minus(Duration.ofHours(24)), 0, 5));
 
+        Fetched<EgressServiceApi.Hourly> hourly = backends.fetch(Backend.EGRESS_SERVICE,
+                () -> egressService.hourly(EgressCharts.HOURS));
+
         Map<String, Long> byStatus = runs.failed() ? Map.of() : runs.value().byStatus();
         List<StatusCount> counts = STATES.stream().map(s -> new StatusCount(s, byStatus.getOrDefault(s, 0L))).toList();
         List<NameCount> topNames = top.failed() ? List.of() : top.value().groups().stream()
@@ -66,7 +72,8 @@ public class OverviewResource {
                 .toList();
         return Templates.overview(new Views.Overview(counts, runs.failed() ? 0 : runs.value().total(), runs.error(),
                 denials.failed() ? 0 : denials.value().lookups(), denials.failed() ? 0 : denials.value().events(),
-                denials.error(), topNames, top.error()));
+                denials.error(), topNames, top.error(),
+                EgressCharts.of("egress-chart", "Egress of all companies, last 24 hours", hourly, Instant.now())));
     }
 
     /** Every company's anomalies as ticker items, live. */

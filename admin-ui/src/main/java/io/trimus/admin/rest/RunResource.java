@@ -2,12 +2,15 @@ package io.trimus.admin.rest;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.Backend;
+import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
+import io.trimus.admin.client.EgressServiceApi;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.Agent;
 import io.trimus.admin.client.RunServiceApi.Company;
 import io.trimus.admin.client.RunServiceApi.Run;
+import io.trimus.admin.rest.Views.Network;
 import io.trimus.admin.rest.Views.Step;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,7 +23,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-/** A run in detail: its timeline, outcome, output (redacted by the backends) and the isolation that applied. */
+/**
+ * A run in detail: its timeline, outcome, output (redacted by the backends), the isolation that applied and what it
+ * talked to through the egress proxy.
+ */
 @Path("/companies/{company_id}/runs/{run_id}")
 @Produces(MediaType.TEXT_HTML)
 public class RunResource {
@@ -28,10 +34,12 @@ public class RunResource {
 
     private final Backends backends;
     private final RunServiceApi runService;
+    private final EgressServiceApi egressService;
 
-    RunResource(Backends backends, RunServiceApi runService) {
+    RunResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService) {
         this.backends = backends;
         this.runService = runService;
+        this.egressService = egressService;
     }
 
     @GET
@@ -53,7 +61,16 @@ public class RunResource {
                 : IsolationView.flags(run.adapterType(), agent.value().adapterConfig()),
                 IsolationView.summary(run.adapterType()),
                 agent.failed() ? "The agent's configuration could not be read: " + agent.error() : null,
-                run.notes() == null ? List.of() : run.notes()));
+                run.notes() == null ? List.of() : run.notes(), network(company, id)));
+    }
+
+    private Network network(UUID company, UUID run) {
+        try {
+            // the page shows totals only: one connection of the list is enough to ask for
+            return NetworkView.of(backends.call(Backend.EGRESS_SERVICE, () -> egressService.runEgress(company, run, 1)));
+        } catch (BackendException e) {
+            return e.kind() == BackendException.Kind.NOT_FOUND ? NetworkView.of(null) : NetworkView.failed(e.getMessage());
+        }
     }
 
     private static List<Step> timeline(Run run) {

@@ -20,6 +20,9 @@ public class Templates {
 
     public static native TemplateInstance egress(Views.Egress page);
 
+    /** The egress mode and its switch alone, answered to an htmx change. */
+    public static native TemplateInstance egress$policy(Views.Policy policy);
+
     /** The allowlist editor alone, answered to an htmx add or remove. */
     public static native TemplateInstance egress$allowlist(Views.Allowlist allowlist);
 

@@ -7,9 +7,17 @@ public final class Views {
     private Views() {
     }
 
-    /** The overview: runs by status, denials in the last hour, the most denied names, and the live ticker. */
+    /**
+     * The overview: runs by status, denials in the last hour, the most denied names, every company's egress per hour,
+     * and the live ticker.
+     */
     public record Overview(List<StatusCount> runs, long runTotal, String runsError, long deniedLookups,
-                           long deniedEvents, String denialsError, List<NameCount> topNames, String topNamesError) {
+                           long deniedEvents, String denialsError, List<NameCount> topNames, String topNamesError,
+                           Chart egressChart) {
+    }
+
+    /** An hourly chart as inline SVG (escaped by its renderer), or the sentence why it is missing. */
+    public record Chart(String svg, String error, long allowed, long denied) {
     }
 
     /** How many runs are in one state. */
@@ -29,8 +37,12 @@ public final class Views {
                           String runsError) {
     }
 
-    /** An agent and, in plain words, where its code runs. */
-    public record AgentRow(String id, String name, String adapterType, String isolation, String isolationText) {
+    /**
+     * An agent and, in plain words, where its code runs; {@code warnings} say what will keep it from working, e.g. its
+     * provider's API host missing from the allowlist.
+     */
+    public record AgentRow(String id, String name, String adapterType, String isolation, String isolationText,
+                           List<String> warnings) {
     }
 
     /** A run in a list. */
@@ -38,8 +50,17 @@ public final class Views {
                          String queuedAt, String finishedAt, String exitCode) {
     }
 
-    /** A company's egress page: the allowlist editor and the recent denials. */
-    public record Egress(String companyId, String companyName, Allowlist allowlist, Denials denials) {
+    /** A company's egress page: the policy mode, the allowlist editor, the hourly chart and the recent denials. */
+    public record Egress(String companyId, String companyName, Policy policy, Allowlist allowlist, Chart chart,
+                         Denials denials) {
+    }
+
+    /**
+     * A company's egress mode and the form that switches it; {@code report} when hosts off the allowlist are let
+     * through and only recorded. {@code notice} says what the last change did, {@code error} why it failed.
+     */
+    public record Policy(String companyId, String mode, boolean report, String updatedAt, String error,
+                         String notice) {
     }
 
     /**
@@ -59,17 +80,31 @@ public final class Views {
     public record Option(String value, String label, boolean selected) {
     }
 
-    /** One anomaly: denied lookups of one sandbox for one name. */
+    /**
+     * One anomaly: denied lookups or connections of one sandbox for one name; {@code enforced} false when report mode
+     * let them through ("would have been denied").
+     */
     public record AnomalyRow(String id, String companyId, String companyName, String qname, String qtype,
                              String reason, String reasonText, long count, String lastSeen, String lastSeenIso,
-                             String runId, String sourceIp) {
+                             String runId, String sourceIp, boolean enforced) {
     }
 
     /** A run in detail. */
     public record RunDetail(String companyId, String companyName, String id, String status, boolean finished,
                             String adapterType, String agentName, String agentId, String exitCode, String output,
                             String error, String issue, List<Step> timeline, List<Flag> isolation,
-                            String isolationSummary, String isolationError, List<String> notes) {
+                            String isolationSummary, String isolationError, List<String> notes, Network network) {
+    }
+
+    /**
+     * What a run talked to through the egress proxy, one line per host and port; {@code error} is the sentence when
+     * egress-service could not say.
+     */
+    public record Network(List<HostLine> hosts, String totals, String error) {
+    }
+
+    /** A run's connections to one host and port, e.g. "api.anthropic.com:443 · 3 connections · 41 KB out / 1.2 MB in". */
+    public record HostLine(String target, String text, long refused) {
     }
 
     /** One step of a run's life and when it happened. */

@@ -1,0 +1,209 @@
+package io.trimus.admin;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.AriaRole;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URL;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 14 on the dashboard, in a real headless Chromium against the real backends: a run's network record, the
+ * hourly egress charts, report mode with "would have been denied" rows offered for the allowlist, and a denials
+ * table that fits a 1280 px wide window. A run's record, the hourly figures and the policy come from
+ * {@link EgressStandIn} until egress-service serves them; allowlists and anomalies are egress-service's own.
+ */
+@QuarkusTest
+@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+class EgressDashboardBrowserTest {
+    private static Playwright playwright;
+    private static Browser browser;
+
+    @TestHTTPResource("/")
+    URL dashboard;
+
+    private BrowserContext context;
+
+    @BeforeAll
+    static void launch() {
+        playwright = Browsers.playwright();
+        browser = Browsers.chromium(playwright);
+    }
+
+    @AfterAll
+    static void close() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
+
+    @AfterEach
+    void closeContext() {
+        if (context != null) {
+            context.close();
+        }
+    }
+
+    private Page open(int width, int height) {
+        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(width, height)
+                .setBaseURL(dashboard.toString()));
+        context.setDefaultTimeout(15_000);
+        return context.newPage();
+    }
+
+    @Test
+    void theRunPageListsEachHostTheRunTalkedToWithItsBytes() {
+        String company = Stack.createCompany(Stack.unique("Talkative"));
+        String agent = Stack.createAgent(company, "caller", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String run = Stack.startRun(company, agent, Map.of());
+        String quiet = Stack.startRun(company, agent, Map.of());
+        Stack.standIn("/api/companies/" + company + "/runs/" + run + "/egress", """
+                {"run_id":"%s","summary":{"connections":5,"allowed":3,"refused":2,"bytes_out":41984,"bytes_in":1258291,
+                 "hosts":[{"host":"api.anthropic.com","port":443,"connections":3,"bytes_out":41984,"bytes_in":1258291,"refused":0},
+                          {"host":"exfil.<b>evil</b>.test","port":8443,"connections":2,"bytes_out":0,"bytes_in":0,"refused":2}]},
+                 "connections":[]}""".formatted(run));
+        Page page = open(1280, 900);
+
+        page.navigate("/companies/" + company + "/runs/" + run);
+        Locator lines = page.locator("#network li");
+        assertThat(lines).hasText(new String[]{
+                "api.anthropic.com:443 · 3 connections · 41 KB out / 1.2 MB in",
+                "exfil.<b>evil</b>.test:8443 · 2 connections · 0 B out / 0 B in · 2 refused"});
+        assertThat(page.locator("#network b")).hasCount(0);
+        assertThat(page.locator("#network-totals")).containsText("5 connections in total (3 allowed, 2 refused)");
+        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("run-network.png"))
+                .setFullPage(true));
+
+        page.navigate("/companies/" + company + "/runs/" + quiet);
+        assertThat(page.locator("#network")).containsText("No network connections recorded");
+    }
+
+    @Test
+    void theEgressPageAndTheOverviewChartAllowedConnectionsAndDenialsPerHour() {
+        String name = Stack.unique("Charted");
+        String company = Stack.createCompany(name);
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        Stack.standIn("/api/companies/" + company + "/egress/hourly", """
+                {"from":"%s","to":"%s","hours":[{"hour":"%s","allowed":40,"denied":10},{"hour":"%s","allowed":20,"denied":0}]}"""
+                .formatted(hour.minus(23, ChronoUnit.HOURS), hour.plus(1, ChronoUnit.HOURS), hour,
+                        hour.minus(2, ChronoUnit.HOURS)));
+        Stack.standIn("/api/egress/hourly", """
+                {"from":"%s","to":"%s","hours":[{"hour":"%s","allowed":7,"denied":3}]}"""
+                .formatted(hour.minus(23, ChronoUnit.HOURS), hour.plus(1, ChronoUnit.HOURS), hour));
+        Page page = open(1280, 900);
+
+        page.navigate("/companies/" + company + "/egress");
+        Locator chart = page.locator("svg#egress-chart");
+        assertThat(chart).isVisible();
+        assertThat(chart).hasAttribute("role", "img");
+        assertThat(chart.locator("title").first()).hasText("Egress of " + name + ", last 24 hours");
+        assertThat(chart.locator("rect.bar.allowed")).hasCount(24);
+        assertThat(chart.locator("rect.bar.denied")).hasCount(24);
+        Locator busiest = chart.locator("rect.bar.allowed[data-hour='" + hour + "']");
+        assertThat(busiest).hasAttribute("data-value", "40");
+        // the axis ends at 50: 40 of 50 is 80 % of the plot's height, 20 is half of that
+        double full = Double.parseDouble(busiest.getAttribute("height"));
+        double half = Double.parseDouble(chart.locator("rect.bar.allowed[data-hour='"
+                + hour.minus(2, ChronoUnit.HOURS) + "']").getAttribute("height"));
+        assertThat(half * 2).isCloseTo(full, org.assertj.core.data.Offset.offset(0.2));
+        assertThat(busiest.boundingBox().height).isGreaterThan(50);
+        assertThat(chart.locator(".legend")).containsText("Allowed connections");
+        assertThat(chart.locator(".legend")).containsText("Denials");
+        assertThat(page.locator(".chart-card figcaption")).containsText("60 allowed connections and 10 denials");
+
+        page.navigate("/");
+        assertThat(page.locator("svg#egress-chart")).isVisible();
+        assertThat(page.locator("svg#egress-chart rect.bar.denied[data-hour='" + hour + "']"))
+                .hasAttribute("data-value", "3");
+        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("overview-chart.png"))
+                .setFullPage(true));
+    }
+
+    @Test
+    void reportModeIsSwitchedOnAndItsWouldBeDenialsAreAddedToTheAllowlistOnce() {
+        String company = Stack.createCompany(Stack.unique("Onboarding"));
+        Stack.setAllowlist(company, "api.github.com");
+        Stack.storeAnomaly(company, null, "pypi.reported.test", "not_allowlisted", false, "10.199.96.20");
+        Stack.storeAnomaly(company, null, "denied.enforced.test", "not_allowlisted", true, "10.199.96.20");
+        Page page = open(1280, 900);
+        page.navigate("/companies/" + company + "/egress");
+        assertThat(page.locator("#policy-mode")).containsText("enforce");
+
+        page.getByLabel("Report: let them through and record them").check();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save mode")).click();
+        assertThat(page.locator("#policy [role=status]")).containsText("Report mode");
+        assertThat(page.locator("#policy-mode")).containsText("report");
+        page.reload();
+        assertThat(page.locator("#policy-mode")).containsText("report");
+
+        Locator reported = page.locator("tr.denial").filter(new Locator.FilterOptions().setHasText("pypi.reported.test"));
+        Locator enforced = page.locator("tr.denial").filter(new Locator.FilterOptions().setHasText("denied.enforced.test"));
+        assertThat(reported).containsText("would have been denied");
+        assertThat(enforced).not().containsText("would have been denied");
+        assertThat(enforced.getByRole(AriaRole.BUTTON)).hasCount(0);
+        page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("company-egress-report.png"))
+                .setFullPage(true));
+
+        Locator add = reported.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Add to allowlist"));
+        add.click();
+        assertThat(page.locator("#allowlist [role=status]")).hasText("Added pypi.reported.test.");
+        assertThat(page.locator("#allowlist .entry")).hasText(new String[]{"api.github.com", "pypi.reported.test"});
+        add.click();
+        assertThat(page.locator("#allowlist [role=status]")).hasText("pypi.reported.test is already on the allowlist.");
+        assertThat(page.locator("#allowlist .entry")).hasText(new String[]{"api.github.com", "pypi.reported.test"});
+        assertThat(Stack.allowlist(company)).containsExactly("api.github.com", "pypi.reported.test");
+    }
+
+    @Test
+    void theDenialsTableFitsA1280PixelWindow() {
+        String company = Stack.createCompany(Stack.unique("Widescreen"));
+        String agent = Stack.createAgent(company, "wide", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String run = Stack.startRun(company, agent, Map.of());
+        Stack.storeAnomaly(company, run, "a-rather-long-service-name.eu-central-1.storage.internal-mirror.example.test",
+                "proxy_host_mismatch", true, "10.199.96.123");
+        Stack.storeAnomaly(company, run, "another-quite-long-host-name-that-was-not-listed.registry.example.test:8443",
+                "proxy_not_allowlisted", false, "10.199.96.124");
+        Page page = open(1280, 800);
+        page.navigate("/companies/" + company + "/egress");
+        assertThat(page.locator("tr.denial")).hasCount(2);
+
+        @SuppressWarnings("unchecked")
+        List<Number> edges = (List<Number>) page.evaluate("""
+                () => {
+                  const wrap = document.querySelector('#denials').closest('.table-wrap').getBoundingClientRect();
+                  const head = document.querySelector('#denials thead th:last-child').getBoundingClientRect();
+                  const cells = [...document.querySelectorAll('#denials tr.denial td:last-child')]
+                      .map(td => td.getBoundingClientRect().right);
+                  return [head.right, Math.max(...cells), wrap.right, document.documentElement.clientWidth];
+                }""");
+        double headRight = edges.get(0).doubleValue();
+        double cellRight = edges.get(1).doubleValue();
+        double wrapRight = edges.get(2).doubleValue();
+        double viewport = edges.get(3).doubleValue();
+        assertThat(headRight).as("right edge of the last column's heading").isLessThanOrEqualTo(wrapRight + 0.5);
+        assertThat(cellRight).as("right edge of the last column's cells").isLessThanOrEqualTo(wrapRight + 0.5);
+        assertThat(wrapRight).isLessThanOrEqualTo(viewport);
+        assertThat((Boolean) page.evaluate("() => { const w = document.querySelector('#denials').closest('.table-wrap');"
+                + " return w.scrollWidth <= w.clientWidth; }")).as("no horizontal scrolling in the table").isTrue();
+    }
+}
