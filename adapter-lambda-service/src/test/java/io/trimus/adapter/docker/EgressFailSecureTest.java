@@ -9,12 +9,15 @@ import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.ProxyProbe;
+import io.trimus.adapter.egress.ReadyWait;
 import io.trimus.adapter.egress.ResolverProbe;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
+import io.trimus.adapter.support.ProxyStandIn;
 import io.trimus.adapter.support.ResolverStandIn;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -60,10 +63,12 @@ class EgressFailSecureTest {
                     Optional.empty()), "local");
     private final SandboxAddressPool addresses = new SandboxAddressPool();
     private final ResolverStandIn resolver = ResolverStandIn.start();
+    private final ProxyStandIn proxy = ProxyStandIn.start();
 
     @AfterEach
     void cleanUp() throws Exception {
         resolver.close();
+        proxy.close();
         Containers.removeByLabel(docker, ContainerPolicy.LABEL_COMPANY, company.toString());
         EgressTestResource.removeNetwork(docker, NETWORK);
         docker.close();
@@ -156,7 +161,8 @@ class EgressFailSecureTest {
     private void execute(RunRequested run, EgressServiceClient egressService) {
         DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536,
                 new SandboxAttachment(docker, egressNetwork, addresses, egressService,
-                        new ResolverProbe(Optional.of(resolver.address()))));
+                        new ResolverProbe(Optional.of(resolver.address())),
+                        new ProxyProbe(3128, Optional.of(proxy.address())), new ReadyWait(Duration.ZERO)));
         ContainerPolicy policy = ContainerPolicy.forDocker(DockerAdapterConfig.parse(run.adapterConfig()),
                 new DockerDefaults(100, "64m", List.of(), 3600), run);
         RunHandle handle = new RunHandle(run);
