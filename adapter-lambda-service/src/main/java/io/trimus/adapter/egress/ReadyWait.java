@@ -32,10 +32,18 @@ public final class ReadyWait {
         private final long deadline;
         private final RunPause pause;
         private long nextPause = FIRST_PAUSE_MS;
+        private boolean waited;
 
         private Attempts(long deadline, RunPause pause) {
             this.deadline = deadline;
             this.pause = pause;
+        }
+
+        /** True the first time only: a run says once that it waits, not at every attempt. */
+        public boolean firstWait() {
+            boolean first = !waited;
+            waited = true;
+            return first;
         }
 
         /**

@@ -139,7 +139,10 @@ public class SandboxAttachment {
         ReadyWait.Attempts attempts = readyWait.begin(pause);
         String problem;
         while ((problem = egressProblem(resolver)) != null) {
-            LOG.infof("run %s waits for egress-service: %s", run.runId(), problem);
+            if (attempts.firstWait()) {
+                LOG.infof("run %s waits for egress-service (at most TRIMUS_EGRESS_READY_TIMEOUT): %s", run.runId(),
+                        problem);
+            }
             if (!attempts.again()) {
                 throw new Refused(problem + "; the container was not started");
             }
@@ -208,7 +211,10 @@ public class SandboxAttachment {
                 }
             }
             if (waitingFor != null) {
-                LOG.infof("run %s waits for egress-service: %s", run.runId(), waitingFor);
+                if (attempts.firstWait()) {
+                    LOG.infof("run %s waits for egress-service (at most TRIMUS_EGRESS_READY_TIMEOUT): %s",
+                            run.runId(), waitingFor);
+                }
                 if (!attempts.again()) {
                     throw new Refused(waitingFor);
                 }

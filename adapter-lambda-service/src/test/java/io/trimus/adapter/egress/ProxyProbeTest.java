@@ -117,7 +117,7 @@ class ProxyProbeTest {
     }
 
     @Test
-    void aWrongCheckAddressStopsTheServiceAtBoot() {
+    void aWrongCheckAddressOrPortIsRefusedNamingTheVariable() {
         assertThatThrownBy(() -> new ProxyProbe(3128, Optional.of("172.30.0.1")))
                 .hasMessage("TRIMUS_EGRESS_PROXY_CHECK_ADDR must be host:port, e.g. 172.30.0.1:3128, got '172.30.0.1'");
         assertThatThrownBy(() -> new ProxyProbe(0, Optional.empty()))
