@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,7 +61,10 @@ public class EgressAllowlists {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    /** The company's entries; fails with {@link Unavailable}. Never on the event loop's time: the call is async. */
+    /**
+     * The company's entries; fails with {@link Unavailable}. The call is asynchronous; the body is read on the HTTP
+     * client's thread once the answer's head arrived, never on the event loop.
+     */
     public Uni<List<String>> entries(UUID companyId) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/companies/" + companyId
                         + "/egress/allowlist"))
@@ -99,7 +103,7 @@ public class EgressAllowlists {
         if (cause instanceof HttpTimeoutException) {
             return new Unavailable(baseUrl + " did not answer within " + seconds());
         }
-        if (cause instanceof java.net.ConnectException) {
+        if (cause instanceof ConnectException) {
             return new Unavailable(baseUrl + " unreachable: connection refused");
         }
         return new Unavailable(baseUrl + " unreachable: "
