@@ -71,6 +71,7 @@ up() {
   TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
+      -Dtrimus.egress.service-url=http://127.0.0.1:8083 \
       -jar run-service/target/quarkus-app/quarkus-run.jar >.trimus/logs/run-service.log 2>&1 &
   pids+=($!)
   local run_pid=$!

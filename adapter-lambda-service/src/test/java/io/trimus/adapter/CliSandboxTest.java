@@ -65,6 +65,10 @@ class CliSandboxTest {
     private static final Duration END = Duration.ofSeconds(60);
     /** What Docker and the shell add to every process's environment, besides what the adapter sets. */
     private static final Set<String> ENGINE_AND_SHELL = Set.of("PATH", "HOSTNAME", "PWD", "SHLVL", "_", "OLDPWD");
+    /** What every container on the egress network and every Claude Code sandbox gets. */
+    private static final Set<String> PROXY_AND_QUIET = Set.of("HTTPS_PROXY", "HTTP_PROXY", "https_proxy",
+            "http_proxy", "NO_PROXY", "no_proxy", "NODE_USE_ENV_PROXY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+            "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER");
     private static String image;
 
     private final RunBus bus = RunBus.get();
@@ -115,9 +119,21 @@ class CliSandboxTest {
                     .containsEntry("TRIMUS_AGENT_ID", run.agentId().toString())
                     .containsEntry("TRIMUS_INPUT", "Fix the login form")
                     .containsEntry("ANTHROPIC_API_KEY", "[REDACTED]");
+            String proxy = "http://" + GATEWAY + ":3128";
+            assertThat(out.env()).as("the CLI goes out through the Trimus egress proxy")
+                    .containsEntry("HTTPS_PROXY", proxy).containsEntry("HTTP_PROXY", proxy)
+                    .containsEntry("https_proxy", proxy).containsEntry("http_proxy", proxy)
+                    .containsEntry("NO_PROXY", "localhost,127.0.0.1,::1")
+                    .containsEntry("no_proxy", "localhost,127.0.0.1,::1")
+                    .containsEntry("NODE_USE_ENV_PROXY", "1");
+            assertThat(out.env()).as("and sends nothing but its work")
+                    .containsEntry("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+                    .containsEntry("DISABLE_TELEMETRY", "1").containsEntry("DISABLE_ERROR_REPORTING", "1")
+                    .containsEntry("DISABLE_AUTOUPDATER", "1");
             assertThat(out.env().keySet()).as("nothing of the host, only the curated set")
-                    .allSatisfy(name -> assertThat(name).isIn(union(ENGINE_AND_SHELL, Set.of("HOME", "IS_SANDBOX",
-                            "TRIMUS_RUN_ID", "TRIMUS_AGENT_ID", "TRIMUS_INPUT", "ANTHROPIC_API_KEY"))));
+                    .allSatisfy(name -> assertThat(name).isIn(union(union(ENGINE_AND_SHELL, PROXY_AND_QUIET),
+                            Set.of("HOME", "IS_SANDBOX", "TRIMUS_RUN_ID", "TRIMUS_AGENT_ID", "TRIMUS_INPUT",
+                                    "ANTHROPIC_API_KEY"))));
             assertThat(System.getenv("DATABASE_URL")).as("set on this service by surefire").isNotBlank();
             assertThat(end.output()).doesNotContain(API_KEY).doesNotContain(System.getenv("DATABASE_URL"))
                     .doesNotContain(System.getenv("TRIMUS_ENCRYPTION_KEY")).doesNotContain("LOCAL_ADAPTER_CANARY");
@@ -176,8 +192,12 @@ class CliSandboxTest {
         StandInOutput out = StandInOutput.parse(end.output());
 
         assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
-        assertThat(out.argv()).containsExactly("exec", "--json", "--skip-git-repo-check", "--", "Refactor it");
-        assertThat(out.env()).containsEntry("OPENAI_API_KEY", "[REDACTED]").doesNotContainKey("ANTHROPIC_API_KEY");
+        assertThat(out.argv()).as("its analytics and update check off by config: Codex has no env for them")
+                .containsExactly("-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "exec",
+                        "--json", "--skip-git-repo-check", "--", "Refactor it");
+        assertThat(out.env()).containsEntry("OPENAI_API_KEY", "[REDACTED]").doesNotContainKey("ANTHROPIC_API_KEY")
+                .containsEntry("HTTPS_PROXY", "http://" + GATEWAY + ":3128").containsEntry("NODE_USE_ENV_PROXY", "1")
+                .doesNotContainKey("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC");
         assertThat(out.lines()).contains("{\"type\":\"turn.completed\"}");
     }
 

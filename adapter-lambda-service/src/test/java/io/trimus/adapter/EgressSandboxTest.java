@@ -255,6 +255,39 @@ class EgressSandboxTest {
         assertThat(Engine.containerEvents(run.runId(), since, "create")).isZero();
     }
 
+    // --- the egress proxy's settings ---------------------------------------------------------------------------
+
+    @Test
+    void everyContainerOnTheEgressNetworkGetsTrimussProxySettingsWhateverItsAgentAsked() {
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "network", NETWORK, "env",
+                Map.of("HTTPS_PROXY", "http://elsewhere.test:8080", "no_proxy", "*", "Http_Proxy",
+                        "http://elsewhere.test:8080", "KEPT", "yes"), "command", sh("env | sort")));
+
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        String proxy = "http://" + GATEWAY + ":3128";
+        assertThat(end.output().lines()).as("what the started container's environment holds")
+                .contains("HTTPS_PROXY=" + proxy, "HTTP_PROXY=" + proxy, "https_proxy=" + proxy,
+                        "http_proxy=" + proxy, "NO_PROXY=localhost,127.0.0.1,::1",
+                        "no_proxy=localhost,127.0.0.1,::1", "KEPT=yes")
+                .noneSatisfy(line -> assertThat(line).contains("elsewhere"));
+    }
+
+    @Test
+    void aContainerOffTheEgressNetworkGetsNoProxySettings() {
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh("env | sort")));
+
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).contains("TRIMUS_RUN_ID=" + run.runId());
+        assertThat(end.output().lines()).noneSatisfy(line -> assertThat(line.toLowerCase(java.util.Locale.ROOT))
+                .containsPattern("^(https?|no)_proxy="));
+    }
+
     // --- failing closed -------------------------------------------------------------------------------------
 
     @Test

@@ -58,6 +58,14 @@ public record CliCommand(List<String> argv, List<String> notes) {
         return new CliCommand(argv, notes);
     }
 
+    /** This command with {@code args} right after the binary (options that apply to the whole CLI). */
+    public CliCommand withLeadingArgs(List<String> args) {
+        List<String> longer = new ArrayList<>(argv.subList(0, 1));
+        longer.addAll(args);
+        longer.addAll(argv.subList(1, argv.size()));
+        return new CliCommand(longer, notes);
+    }
+
     /** Whether a setting of TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS counts as true: 1, true, yes or on. */
     public static boolean truthy(String value) {
         if (value == null) {

@@ -79,7 +79,8 @@ public abstract class CliSandboxAdapter implements Adapter {
     public void submit(RunRequested request) {
         CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
         CliCommand command = CliCommand.build(agent, agent.cli().binary(),
-                CliPrompt.of(request.issue(), request.input()), forbidDangerous);
+                CliPrompt.of(request.issue(), request.input()), forbidDangerous)
+                .withLeadingArgs(QuietCli.leadingArgs(agent.cli()));
         if (!command.notes().isEmpty()) {
             LOG.warnf("%s: run %s of agent %s: %s was dropped (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS)",
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());

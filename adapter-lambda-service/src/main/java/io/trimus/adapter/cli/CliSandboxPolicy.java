@@ -23,7 +23,8 @@ public final class CliSandboxPolicy {
      * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
      * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, the docker
      * adapter's memory and CPU defaults and log cap, and an environment of exactly the provider key, the run context,
-     * HOME=/tmp and IS_SANDBOX=1. The CLI is the container's ENTRYPOINT: an agent's own image cannot keep an
+     * HOME=/tmp, IS_SANDBOX=1 and the CLI's {@link QuietCli} switches (the egress proxy settings are added when the
+     * sandbox's place on the egress network is known). The CLI is the container's ENTRYPOINT: an agent's own image cannot keep an
      * ENTRYPOINT that wraps or skips the invocation the guardrail decided.
      *
      * @param secrets the opened secrets of the run, by the variable they become
@@ -43,6 +44,7 @@ public final class CliSandboxPolicy {
         env.putAll(RunContext.env(run));
         env.put("HOME", "/tmp");
         env.put("IS_SANDBOX", "1");
+        env.putAll(QuietCli.env(agent.cli()));
 
         return new ContainerPolicy(ContainerPolicy.NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()
                 : sandbox.image(agent.cli()), cli.argv(), true, Collections.unmodifiableMap(tmpfs), List.of("ALL"),

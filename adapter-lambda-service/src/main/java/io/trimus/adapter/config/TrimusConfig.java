@@ -391,6 +391,28 @@ public interface TrimusConfig {
          * DNS address above, port 53).
          */
         Optional<String> resolverCheckAddr();
+
+        /**
+         * Port of egress-service's explicit HTTP proxy on the resolver's address; every container on the egress
+         * network gets HTTPS_PROXY / HTTP_PROXY pointing there (TRIMUS_EGRESS_PROXY_PORT, default 3128).
+         */
+        @WithDefault("3128")
+        int proxyPort();
+
+        /**
+         * Where the adapter sends the proxy check before each sandbox starts, {@code host:port}; a sandbox whose proxy
+         * does not answer never starts (TRIMUS_EGRESS_PROXY_CHECK_ADDR, default: the DNS address above, the proxy
+         * port).
+         */
+        Optional<String> proxyCheckAddr();
+
+        /**
+         * How long a sandbox run waits for the resolver, the proxy and the sandbox registry of egress-service to
+         * answer (e.g. while egress-service is still starting) before it fails with the last reason
+         * (TRIMUS_EGRESS_READY_TIMEOUT, default 30s).
+         */
+        @WithDefault("30s")
+        Duration readyTimeout();
     }
 
     /** The egress network: created at boot when missing, never altered or deleted when it is not Trimus's own. */

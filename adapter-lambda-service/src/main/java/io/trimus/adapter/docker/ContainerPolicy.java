@@ -10,6 +10,7 @@ import io.trimus.adapter.run.RunContext;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
+import io.trimus.events.adapter.EgressProxyEnv;
 import io.trimus.events.secrets.Redactor;
 
 import java.time.Duration;
@@ -38,7 +39,8 @@ import java.util.Set;
  * @param network      the agent's network, {@code none} by default
  * @param user         the agent's {@code uid[:gid]}, or null: then the image's USER when it is not root, else
  *                     {@link ContainerUser#DEFAULT} (decided by the runner, which inspects the image)
- * @param env          only the agent's env plus what Trimus injects; nothing of the host
+ * @param env          only the agent's env plus what Trimus injects (on the egress network: the proxy settings, which
+ *                     no agent env overrides); nothing of the host
  * @param labels       {@code trimus.company_id}, {@code trimus.agent_id}, {@code trimus.run_id}
  * @param timeout      wall-clock limit; the container is killed when it passes
  * @param sandbox      on the egress network: the pinned address and the resolver; null elsewhere
@@ -118,12 +120,16 @@ public record ContainerPolicy(String name, String image, List<String> command, b
 
     /**
      * This policy for a container on the egress network: it joins the network by name (whatever id prefix the agent
-     * used), at the pinned address, with the Trimus resolver. Everything else stays as decided.
+     * used), at the pinned address, with the Trimus resolver, and with the proxy settings pointing at the Trimus egress
+     * proxy written over any the agent's env holds. Everything else stays as decided.
      */
     public ContainerPolicy onSandboxNetwork(SandboxNetwork sandbox) {
+        Map<String, String> proxied = new LinkedHashMap<>(env);
+        proxied.keySet().removeIf(EgressProxyEnv::reserved);
+        proxied.putAll(sandbox.proxyEnv());
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
-                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint, logOptions, writableLayerSize);
+                memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, Collections.unmodifiableMap(proxied),
+                labels, timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */

@@ -8,6 +8,8 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.ProxyProbe;
+import io.trimus.adapter.egress.ReadyWait;
 import io.trimus.adapter.egress.ResolverProbe;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
@@ -29,8 +31,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The blocking life of one docker run: network allowed? → (egress network: claim the sandbox address at
- * egress-service) → create (deterministic name; a writable root bounded in size, else REJECTED unless the operator
+ * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
+ * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service) → create (deterministic name; a writable root bounded in size, else REJECTED unless the operator
  * allows it unbounded) → (egress network: confirm the container to egress-service) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
@@ -64,7 +66,8 @@ public class DockerContainerRunner {
         this(docker, reporter, host, outputMaxBytes, new SandboxAttachment(docker,
                 new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
                 new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.empty())), allowUnboundedWritableLayer);
+                new ResolverProbe(Optional.empty()), new ProxyProbe(3128, Optional.empty()),
+                new ReadyWait(Duration.ZERO)), allowUnboundedWritableLayer);
     }
 
     /** A runner that refuses writable runs the engine cannot bound (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER off). */
@@ -89,7 +92,7 @@ public class DockerContainerRunner {
         SandboxNetwork sandbox = null;
         String step = "check the network";
         try {
-            sandbox = attachment.attach(run, decided.network());
+            sandbox = attachment.attach(run, decided.network(), handle::pause);
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
             }

@@ -66,11 +66,30 @@ final class RunHandle {
         return containerId;
     }
 
+    /**
+     * Sleeps the worker up to {@code millis} while the run waits for something before its container exists; a cancel
+     * wakes it at once.
+     *
+     * @return false when the run is cancelled
+     */
+    synchronized boolean pause(long millis) throws InterruptedException {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (!cancelled) {
+            long leftMs = (end - System.nanoTime()) / 1_000_000;
+            if (leftMs <= 0) {
+                return true;
+            }
+            wait(leftMs);
+        }
+        return false;
+    }
+
     synchronized CancelAction cancel() {
         if (cancelled) {
             return CancelAction.NOTHING;
         }
         cancelled = true;
+        notifyAll();
         if (!started) {
             return CancelAction.REPORT_NOW;
         }

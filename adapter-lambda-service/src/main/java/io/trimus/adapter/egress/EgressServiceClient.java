@@ -40,8 +40,23 @@ public class EgressServiceClient {
 
     /** Thrown when egress-service did not confirm; the message says why in words a person can act on. */
     public static final class RegistrationFailed extends Exception {
+        private final boolean notStored;
+
         RegistrationFailed(String reason) {
+            this(reason, false);
+        }
+
+        RegistrationFailed(String reason, boolean notStored) {
             super(reason, null, false, false);
+            this.notStored = notStored;
+        }
+
+        /**
+         * Whether egress-service surely stored nothing: it took no connection, or answered 503 (still starting).
+         * Such a failure may pass by waiting; any other may have left a registration behind.
+         */
+        public boolean notStored() {
+            return notStored;
         }
     }
 
@@ -113,7 +128,7 @@ public class EgressServiceClient {
             if (status / 100 != 2) {
                 String detail = problemDetail(body);
                 throw new RegistrationFailed(baseUrl + " answered HTTP " + status
-                        + (detail == null ? "" : ": " + detail));
+                        + (detail == null ? "" : ": " + detail), status == 503);
             }
         }
     }
@@ -136,13 +151,13 @@ public class EgressServiceClient {
             }
             String name = t.getClass().getName();
             if (name.endsWith("ConnectTimeoutException")) {
-                return new RegistrationFailed(baseUrl + " did not accept a connection within " + seconds());
+                return new RegistrationFailed(baseUrl + " did not accept a connection within " + seconds(), true);
             }
             if (t instanceof TimeoutException || name.endsWith("TimeoutException")) {
                 return new RegistrationFailed(baseUrl + " did not answer within " + seconds());
             }
             if (t instanceof ConnectException) {
-                return new RegistrationFailed(baseUrl + " unreachable: connection refused");
+                return new RegistrationFailed(baseUrl + " unreachable: connection refused", true);
             }
         }
         if (Thread.currentThread().isInterrupted()) {

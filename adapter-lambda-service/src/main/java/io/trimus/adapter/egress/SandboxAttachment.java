@@ -22,9 +22,10 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * A container's way onto the egress network and off it again: which network a name really selects, the resolver
- * check, the sandbox's pinned address claimed at egress-service before the container exists, its container confirmed
- * before start, and the deregistration and release after the container is gone. The container runner calls it in that order and knows nothing of DNS.
+ * A container's way onto the egress network and off it again: which network a name really selects, the resolver and
+ * proxy checks (waited for up to TRIMUS_EGRESS_READY_TIMEOUT), the sandbox's pinned address claimed at egress-service
+ * before the container exists, its container confirmed before start, and the deregistration and release after the
+ * container is gone. The container runner calls it in that order and knows nothing of DNS.
  */
 @ApplicationScoped
 public class SandboxAttachment {
@@ -36,6 +37,8 @@ public class SandboxAttachment {
     private final SandboxAddressPool addresses;
     private final EgressServiceClient egressService;
     private final ResolverProbe resolverProbe;
+    private final ProxyProbe proxyProbe;
+    private final ReadyWait readyWait;
 
     /** The label every container of a Trimus run carries (its run id); nothing else may share a tenant's network. */
     public static final String LABEL_RUN = "trimus.run_id";
@@ -67,27 +70,31 @@ public class SandboxAttachment {
 
     @Inject
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, TrimusConfig config) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe,
-                new AllowedNetworks(config.docker().allowedNetworks()));
+                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
+                             TrimusConfig config) {
+        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe,
+                new ReadyWait(config.egress().readyTimeout()), new AllowedNetworks(config.docker().allowedNetworks()));
     }
 
     /** With the default networks: {@code none} and the default egress network. */
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe,
+                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
+                             ReadyWait readyWait) {
+        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait,
                 new AllowedNetworks(List.of(DockerAdapterConfig.NETWORK_NONE, egressNetwork.settings().name())));
     }
 
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe,
-                             AllowedNetworks allowedNetworks) {
+                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
+                             ReadyWait readyWait, AllowedNetworks allowedNetworks) {
         this.allowedNetworks = allowedNetworks;
         this.docker = docker;
         this.egressNetwork = egressNetwork;
         this.addresses = addresses;
         this.egressService = egressService;
         this.resolverProbe = resolverProbe;
+        this.proxyProbe = proxyProbe;
+        this.readyWait = readyWait;
     }
 
     /**
@@ -106,6 +113,17 @@ public class SandboxAttachment {
      * @throws Refused when the container must not join it
      */
     public SandboxNetwork attach(RunRequested run, String requested) throws Refused, InterruptedException {
+        return attach(run, requested, RunPause.UNCANCELLABLE);
+    }
+
+    /**
+     * As {@link #attach(RunRequested, String)}; while the resolver, the proxy or the sandbox registry does not answer
+     * yet, the run waits for them up to TRIMUS_EGRESS_READY_TIMEOUT, pausing with {@code pause}.
+     *
+     * @throws Refused (CANCELLED) when the run is cancelled while it waits
+     */
+    public SandboxNetwork attach(RunRequested run, String requested, RunPause pause)
+            throws Refused, InterruptedException {
         if (DockerAdapterConfig.NETWORK_NONE.equals(requested)) {
             return null;
         }
@@ -118,11 +136,24 @@ public class SandboxAttachment {
         Network network = inspectEgressNetwork(egress);
         EgressNetwork checked = egress.network();
         String resolver = egressNetwork.settings().dnsDefault().orElse(checked.gateway());
-        String resolverProblem = resolverProbe.problem(resolver);
-        if (resolverProblem != null) {
-            throw new Refused(resolverProblem + "; the container was not started");
+        ReadyWait.Attempts attempts = readyWait.begin(pause);
+        String problem;
+        while ((problem = egressProblem(resolver)) != null) {
+            if (attempts.firstWait()) {
+                LOG.infof("run %s waits for egress-service (at most TRIMUS_EGRESS_READY_TIMEOUT): %s", run.runId(),
+                        problem);
+            }
+            if (!attempts.again()) {
+                throw new Refused(problem + "; the container was not started");
+            }
         }
-        return claim(run, checked, attachedAddresses(network));
+        return claim(run, checked, attachedAddresses(network), attempts);
+    }
+
+    /** What keeps a sandbox resolving and connecting through {@code resolver} from starting now, or null. */
+    private String egressProblem(String resolver) {
+        String problem = resolverProbe.problem(resolver);
+        return problem != null ? problem : proxyProbe.problem(resolver);
     }
 
     /** The egress network as the engine has it now, if it is still the one checked and ready. */
@@ -149,29 +180,43 @@ public class SandboxAttachment {
     }
 
     /** Claims the first candidate address egress-service gives the run. */
-    private SandboxNetwork claim(RunRequested run, EgressNetwork network, Set<String> unavailable)
-            throws Refused, InterruptedException {
+    private SandboxNetwork claim(RunRequested run, EgressNetwork network, Set<String> unavailable,
+                                 ReadyWait.Attempts attempts) throws Refused, InterruptedException {
         SandboxRegistration claim = new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), null);
         while (true) {
             String address = addresses.reserve(network, unavailable).orElseThrow(() -> new Refused(
                     "no free sandbox address left on egress network " + network.name() + " (" + network.subnet()
                             + ")"));
             boolean claimed = false;
+            String waitingFor = null;
             try {
                 egressService.register(address, claim);
                 claimed = true;
-                return SandboxNetwork.on(network, address, egressNetwork.settings());
+                return SandboxNetwork.on(network, address, egressNetwork.settings(), proxyProbe.port());
             } catch (EgressServiceClient.AddressHeld held) {
                 LOG.debugf("run %s: sandbox address %s is held by another run; trying the next", run.runId(), address);
                 unavailable.add(address);
             } catch (EgressServiceClient.RegistrationFailed e) {
-                // egress-service may have stored the claim and lost only its answer: give it back
-                deregister(run.runId(), address);
-                throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
-                        + "; the container was not started");
+                String problem = "could not register the sandbox with egress-service: " + e.getMessage()
+                        + "; the container was not started";
+                if (!e.notStored()) {
+                    // egress-service may have stored the claim and lost only its answer: give it back
+                    deregister(run.runId(), address);
+                    throw new Refused(problem);
+                }
+                waitingFor = problem;
             } finally {
                 if (!claimed) {
                     addresses.release(address);
+                }
+            }
+            if (waitingFor != null) {
+                if (attempts.firstWait()) {
+                    LOG.infof("run %s waits for egress-service (at most TRIMUS_EGRESS_READY_TIMEOUT): %s",
+                            run.runId(), waitingFor);
+                }
+                if (!attempts.again()) {
+                    throw new Refused(waitingFor);
                 }
             }
         }

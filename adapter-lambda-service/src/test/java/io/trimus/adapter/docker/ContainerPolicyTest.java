@@ -225,7 +225,7 @@ class ContainerPolicyTest {
                 Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
         ContainerPolicy decided = policy(Map.of("image", "busybox", "network", "0123456789ab"));
 
-        ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty()));
+        ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty(), 3128));
 
         assertThat(p.network()).isEqualTo("trimus-egress-allowlist");
         assertThat(p.sandbox().ipv4Address()).isEqualTo("172.30.0.9");
@@ -234,8 +234,30 @@ class ContainerPolicyTest {
         assertThat(p.hostConfig().getCapDrop()).containsExactly(Capability.ALL);
         assertThat(p.hostConfig().getReadonlyRootfs()).isTrue();
         assertThat(p.labels()).isEqualTo(decided.labels());
-        assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53")).dns())
+        assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53"), 3128).dns())
                 .as("TRIMUS_EGRESS_DNS_DEFAULT wins over the gateway").containsExactly("172.30.0.53");
+    }
+
+    @Test
+    void onTheEgressNetworkTheProxySettingsAreTrimussAndNoAgentEnvOverridesThem() {
+        EgressNetwork egress = new EgressNetwork("0123456789ab", "trimus-egress-allowlist",
+                Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
+        ContainerPolicy decided = policy(Map.of("image", "busybox", "network", "trimus-egress-allowlist",
+                "env", Map.of("HTTPS_PROXY", "http://elsewhere:8080", "Https_Proxy", "http://elsewhere:8080",
+                        "no_proxy", "*", "KEEP", "me")));
+
+        ContainerPolicy p = decided.onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9", Optional.empty(), 3128));
+
+        assertThat(p.env()).containsEntry("HTTPS_PROXY", "http://172.30.0.1:3128")
+                .containsEntry("HTTP_PROXY", "http://172.30.0.1:3128")
+                .containsEntry("https_proxy", "http://172.30.0.1:3128")
+                .containsEntry("http_proxy", "http://172.30.0.1:3128")
+                .containsEntry("NO_PROXY", "localhost,127.0.0.1,::1")
+                .containsEntry("no_proxy", "localhost,127.0.0.1,::1")
+                .containsEntry("KEEP", "me")
+                .doesNotContainKey("Https_Proxy");
+        assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53"), 3129).proxyEnv())
+                .as("the proxy sits on the resolver's address").containsEntry("HTTPS_PROXY", "http://172.30.0.53:3129");
     }
 
     @Test

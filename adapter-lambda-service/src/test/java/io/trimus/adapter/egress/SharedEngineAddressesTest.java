@@ -9,6 +9,7 @@ import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressStandIn;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Registrations;
+import io.trimus.adapter.support.ProxyStandIn;
 import io.trimus.adapter.support.ResolverStandIn;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.DockerClients;
@@ -49,6 +50,7 @@ class SharedEngineAddressesTest {
 
     private final DockerClient docker = DockerClients.local();
     private final ResolverStandIn resolver = ResolverStandIn.start();
+    private final ProxyStandIn proxy = ProxyStandIn.start();
     private final EgressStandIn egressService = EgressStandIn.start(docker);
     private final Registrations registrations = Registrations.of(egressService.url());
     private final EnsureEgressNetwork network = new EnsureEgressNetwork(docker,
@@ -64,6 +66,7 @@ class SharedEngineAddressesTest {
     void cleanUp() throws Exception {
         egressService.close();
         resolver.close();
+        proxy.close();
         EgressTestResource.removeNetwork(docker, NETWORK);
         docker.close();
     }
@@ -119,7 +122,8 @@ class SharedEngineAddressesTest {
     private SandboxAttachment process() {
         return new SandboxAttachment(docker, network, new SandboxAddressPool(),
                 new EgressServiceClient(URI.create(egressService.url()), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.of(resolver.address())));
+                new ResolverProbe(Optional.of(resolver.address())), new ProxyProbe(3128, Optional.of(proxy.address())),
+                new ReadyWait(Duration.ZERO));
     }
 
     private static RunRequested run() {

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * test resource that started it: {@code GET /_test/requests} lists what arrived; {@code PUT /_test/answer/{company_id}}
  * with {@code 500} (any status) or {@code hang} decides how that company's registrations are answered; it also runs a
  * {@link ResolverStandIn} for the resolver check, whose answers {@code PUT /_test/resolver} (TRIMUS, FOREIGN, SILENT)
- * decides.
+ * decides, and a {@link ProxyStandIn} for the proxy check, whose answers {@code PUT /_test/proxy} decides.
  */
 public final class EgressStandIn implements AutoCloseable {
 
@@ -56,6 +56,7 @@ public final class EgressStandIn implements AutoCloseable {
     private final Map<String, String> holders = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResolverStandIn resolver = ResolverStandIn.start();
+    private final ProxyStandIn proxy = ProxyStandIn.start();
 
     private EgressStandIn(DockerClient docker) throws IOException {
         this.docker = docker;
@@ -65,6 +66,7 @@ public final class EgressStandIn implements AutoCloseable {
         server.createContext("/_test/requests", this::listRequests);
         server.createContext("/_test/answer/", this::setAnswer);
         server.createContext("/_test/resolver", this::setResolverMode);
+        server.createContext("/_test/proxy", this::setProxyMode);
         server.createContext("/_test/hold/", this::hold);
         server.start();
     }
@@ -83,6 +85,11 @@ public final class EgressStandIn implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The proxy stand-in's {@code 127.0.0.1:PORT}. */
+    public String proxyAddress() {
+        return proxy.address();
+    }
+
     /** The resolver stand-in's {@code 127.0.0.1:PORT}. */
     public String resolverAddress() {
         return resolver.address();
@@ -91,6 +98,7 @@ public final class EgressStandIn implements AutoCloseable {
     @Override
     public void close() {
         resolver.close();
+        proxy.close();
         closed.countDown();
         server.stop(0);
         threads.shutdownNow();
@@ -206,6 +214,14 @@ public final class EgressStandIn implements AutoCloseable {
         try (exchange) {
             String mode = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
             resolver.mode(ResolverStandIn.Mode.valueOf(mode));
+            exchange.sendResponseHeaders(204, -1);
+        }
+    }
+
+    private void setProxyMode(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String mode = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
+            proxy.mode(ProxyStandIn.Mode.valueOf(mode));
             exchange.sendResponseHeaders(204, -1);
         }
     }

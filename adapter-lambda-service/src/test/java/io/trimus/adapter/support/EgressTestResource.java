@@ -67,6 +67,9 @@ public class EgressTestResource implements QuarkusTestResourceLifecycleManager {
                 config.put("trimus.egress.network.bridge-name", BRIDGE);
                 config.put("trimus.egress.registration-timeout", "2s");
                 config.put("trimus.egress.resolver-check-addr", standIn.resolverAddress());
+                config.put("trimus.egress.proxy-check-addr", standIn.proxyAddress());
+                // the app's fail-secure tests end in seconds; ReadyWaitTest proves the wait at the runner
+                config.put("trimus.egress.ready-timeout", "3s");
                 config.put(FOREIGN_NETWORK_ID_KEY, foreignId);
             }
             return config;

@@ -103,6 +103,11 @@ public final class Registrations {
         put("/_test/resolver", mode);
     }
 
+    /** How the proxy stand-in answers the adapter's proxy check from now on: TRIMUS, FOREIGN or SILENT. */
+    public void proxy(String mode) {
+        put("/_test/proxy", mode);
+    }
+
     private String get(String path) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
     }

@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 
 import io.trimus.events.adapter.LocalAdaptersGate;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +40,26 @@ public interface TrimusConfig {
 
     /** What container agents may ask for: the adapter service reads the same variables and checks again. */
     Docker docker();
+
+    /** egress-service, asked for a company's allowlist when a sandbox agent is created. */
+    Egress egress();
+
+    /** egress-service, asked for a company's allowlist when a sandbox agent is created. */
+    interface Egress {
+        /**
+         * Base URL of egress-service's API (TRIMUS_EGRESS_SERVICE_URL, default {@code http://127.0.0.1:8083}); the
+         * allowlist it holds decides whether a claude_sandbox / codex_sandbox agent can reach its provider.
+         */
+        @WithDefault("http://127.0.0.1:8083")
+        URI serviceUrl();
+
+        /**
+         * How long fetching a company's allowlist may take, connect included; past it the agent is still created and
+         * its response says the allowlist could not be checked (TRIMUS_EGRESS_ALLOWLIST_TIMEOUT, default 2s).
+         */
+        @WithDefault("2s")
+        Duration allowlistTimeout();
+    }
 
     /** What container agents may ask for; the adapter service reads the same variables and checks every run again. */
     interface Docker {

@@ -1,5 +1,6 @@
 package io.trimus.run.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
@@ -7,6 +8,7 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.service.AgentService;
+import io.trimus.run.service.ProviderReach;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -27,18 +29,25 @@ import java.util.UUID;
 @Consumes(MediaType.APPLICATION_JSON)
 public class AgentResource {
     private final AgentService agents;
+    private final ProviderReach providerReach;
 
-    AgentResource(AgentService agents) {
+    AgentResource(AgentService agents, ProviderReach providerReach) {
         this.agents = agents;
+        this.providerReach = providerReach;
     }
 
     /** Body of POST …/agents. */
     public record CreateAgent(String name, String adapterType, JsonNode adapterConfig) {
     }
 
-    /** An agent as the API shows it; {@code isolation} says where its code runs (host, container, off-host). */
+    /**
+     * An agent as the API shows it; {@code isolation} says where its code runs (host, container, off-host). The
+     * response that creates it also carries {@code warnings}: what will keep it from working, e.g. its provider's API
+     * host missing from the company's egress allowlist (empty when nothing).
+     */
     public record AgentView(UUID id, UUID companyId, String name, String adapterType, String isolation,
-                            JsonNode adapterConfig, Instant createdAt) {
+                            JsonNode adapterConfig, Instant createdAt,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> warnings) {
     }
 
     @POST
@@ -48,9 +57,11 @@ public class AgentResource {
         }
         UUID company = Ids.parse("company_id", companyId);
         return agents.create(company, body.name(), body.adapterType(), body.adapterConfig())
-                .map(a -> RestResponse.ResponseBuilder
-                        .<AgentView>created(URI.create("/api/companies/" + a.companyId + "/agents/" + a.id))
-                        .entity(view(a)).build());
+                // after the commit: the allowlist call holds no transaction open
+                .flatMap(a -> providerReach.warnings(company, AdapterType.fromWire(a.adapterType).orElseThrow())
+                        .map(warnings -> RestResponse.ResponseBuilder
+                                .<AgentView>created(URI.create("/api/companies/" + a.companyId + "/agents/" + a.id))
+                                .entity(view(a, warnings)).build()));
     }
 
     @GET
@@ -65,7 +76,12 @@ public class AgentResource {
     }
 
     private AgentView view(Agent a) {
+        return view(a, null);
+    }
+
+    private AgentView view(Agent a, List<String> warnings) {
         String isolation = AdapterType.fromWire(a.adapterType).map(AdapterType::isolation).orElse("unknown");
-        return new AgentView(a.id, a.companyId, a.name, a.adapterType, isolation, a.adapterConfig, a.createdAt);
+        return new AgentView(a.id, a.companyId, a.name, a.adapterType, isolation, a.adapterConfig, a.createdAt,
+                warnings);
     }
 }

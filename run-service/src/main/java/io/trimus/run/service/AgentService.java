@@ -12,6 +12,7 @@ import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
+import io.trimus.events.adapter.EgressProxyEnv;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LocalAdaptersGate;
@@ -95,6 +96,7 @@ public class AgentService {
             AdapterConfig parsed = AdapterConfigs.parse(type, adapterConfig);
             ContainerUser.check(containerUser(parsed), config.docker().allowRoot());
             ceilings.check(parsed);
+            refuseProxyEnv(parsed, "adapter_config.");
         } catch (AdapterConfigException e) {
             throw ProblemException.invalid(e.field(), e.getMessage());
         }
@@ -109,6 +111,24 @@ public class AgentService {
         agent.adapterConfig = adapterConfig.deepCopy();
         agent.createdAt = Instant.now();
         return agent;
+    }
+
+    /**
+     * Refuses a docker agent (also a remote worker's) whose env names a proxy variable: on the egress network Trimus
+     * sets them to its egress proxy, and a tenant learns that now rather than finding them silently replaced.
+     */
+    private static void refuseProxyEnv(AdapterConfig parsed, String prefix) {
+        if (parsed instanceof DockerAdapterConfig docker) {
+            for (String name : docker.env().keySet()) {
+                if (EgressProxyEnv.reserved(name)) {
+                    throw new AdapterConfigException(prefix + "env." + name, "is set by Trimus: containers on the"
+                            + " egress network reach the internet only through the Trimus egress proxy");
+                }
+            }
+        } else if (parsed instanceof RemoteAdapterConfig remote) {
+            refuseProxyEnv(AdapterConfigs.parse(remote.adapterType(), remote.adapterConfig()),
+                    prefix + "adapter_config.");
+        }
     }
 
     /**

@@ -1,0 +1,117 @@
+package io.trimus.adapter.support;
+
+import io.trimus.events.ProxyCheck;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real TCP server on 127.0.0.1 standing in for the Trimus egress proxy's side of the adapter's proxy check: answers
+ * the {@link ProxyCheck} request as the contract says (204 with {@code X-Trimus-Proxy: ok}), as another HTTP server
+ * would (200 without the header), or reads the request and never answers.
+ */
+public final class ProxyStandIn implements AutoCloseable {
+    /** How the stand-in answers. */
+    public enum Mode { TRIMUS, FOREIGN, SILENT }
+
+    private final ServerSocket server;
+    private final Thread loop;
+    private final AtomicInteger checks = new AtomicInteger();
+    private volatile Mode mode = Mode.TRIMUS;
+
+    private ProxyStandIn(int port) throws IOException {
+        server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+        loop = new Thread(this::serve, "proxy-stand-in");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** Starts the stand-in on a free loopback port. */
+    public static ProxyStandIn start() {
+        return start(0);
+    }
+
+    /** Starts the stand-in on {@code port} of 127.0.0.1 (0: any free one). */
+    public static ProxyStandIn start(int port) {
+        try {
+            return new ProxyStandIn(port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the proxy stand-in", e);
+        }
+    }
+
+    /** {@code 127.0.0.1:PORT}, the value of TRIMUS_EGRESS_PROXY_CHECK_ADDR. */
+    public String address() {
+        return "127.0.0.1:" + server.getLocalPort();
+    }
+
+    /** Changes how later checks are answered. */
+    public void mode(Mode mode) {
+        this.mode = mode;
+    }
+
+    /** How many proxy checks arrived. */
+    public int checks() {
+        return checks.get();
+    }
+
+    private void serve() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                Thread answer = new Thread(() -> answer(socket), "proxy-stand-in-answer");
+                answer.setDaemon(true);
+                answer.start();
+            } catch (IOException e) {
+                if (server.isClosed()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void answer(Socket socket) {
+        try (socket) {
+            socket.setSoTimeout(10_000);
+            InputStream in = socket.getInputStream();
+            StringBuilder head = new StringBuilder();
+            int b;
+            while (head.indexOf("\r\n\r\n") < 0 && head.length() < 8192 && (b = in.read()) >= 0) {
+                head.append((char) b);
+            }
+            if (!head.toString().startsWith("GET " + ProxyCheck.PATH + " HTTP/1.1\r\n")) {
+                socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                return;
+            }
+            checks.incrementAndGet();
+            switch (mode) {
+                case TRIMUS -> socket.getOutputStream().write(("HTTP/1.1 204 No Content\r\n" + ProxyCheck.HEADER
+                        + ": ok\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                case FOREIGN -> socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+                        + "Connection: close\r\n\r\nok").getBytes(StandardCharsets.US_ASCII));
+                case SILENT -> Thread.sleep(5_000);
+            }
+        } catch (IOException | InterruptedException e) {
+            // the prober gave up: nothing to answer
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
