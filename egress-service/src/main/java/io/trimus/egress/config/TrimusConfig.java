@@ -103,9 +103,10 @@ public interface TrimusConfig {
         int transparentHttpPort();
 
         /**
-         * Destination ports a sandbox may reach through the proxy; any other is refused with 403 and anomaly
-         * {@code proxy_port_denied}. A CONNECT tunnel goes to 443 only, whose TLS ClientHello the proxy checks
-         * (TRIMUS_EGRESS_PROXY_PORTS).
+         * Destination ports a sandbox may reach through the proxy for a host a port-less allowlist entry lists; an
+         * entry {@code host:port} opens that one port of that host besides. Any other port is refused with 403 and
+         * anomaly {@code proxy_port_denied}. A CONNECT tunnel goes to 443, whose TLS ClientHello the proxy checks, or
+         * to a port an entry names (tunnelled as is) (TRIMUS_EGRESS_PROXY_PORTS).
          */
         @WithDefault("443,80")
         List<Integer> ports();
