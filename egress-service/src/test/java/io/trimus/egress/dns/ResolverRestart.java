@@ -1,5 +1,7 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.proxy.ProxyControl;
+import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.egress.sandbox.SandboxRegistryLoader;
 
@@ -15,12 +17,17 @@ public final class ResolverRestart {
     private ResolverRestart() {
     }
 
-    /** Stops the resolver, forgets every registration in memory, then starts as a new process would. */
-    public static void restart(DnsServerLifecycle resolver, SandboxRegistry registry, SandboxRegistryLoader loader)
-            throws Throwable {
+    /**
+     * Stops the proxy and the resolver, forgets every registration in memory, then starts as a new process would:
+     * the proxy resolves with the resolver's upstream, so it goes and comes back with it.
+     */
+    public static void restart(DnsServerLifecycle resolver, ProxyLifecycle proxy, SandboxRegistry registry,
+                               SandboxRegistryLoader loader) throws Throwable {
+        ProxyControl.stop(proxy);
         resolver.stop();
         registry.load(List.of());
         loader.load();
         resolver.onStart(null);
+        ProxyControl.start(proxy);
     }
 }

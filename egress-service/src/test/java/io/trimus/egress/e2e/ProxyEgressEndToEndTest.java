@@ -12,12 +12,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.egress.dns.TestUpstreamDns;
+import io.trimus.egress.proxy.ProxyControl;
+import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.events.Topics;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,6 +78,9 @@ class ProxyEgressEndToEndTest {
     @TestHTTPResource("/")
     URI egressService;
 
+    @Inject
+    ProxyLifecycle proxy;
+
     @BeforeAll
     static void startOutside() {
         tools = TestImages.httpTools(DOCKER);
@@ -111,17 +117,19 @@ class ProxyEgressEndToEndTest {
         UUID company = UUID.randomUUID();
         SandboxRuns.allow(company, ALLOWED, OTHER_ALLOWED, METADATA, LOOPBACK);
         String script = PROBE
-                + "t https_steered https://" + ALLOWED + "/; "
+                + "t https_steered --noproxy '*' https://" + ALLOWED + "/; "
                 + "t https_explicit -x " + PROXY + " https://" + ALLOWED + "/; "
-                + "t http_steered http://" + ALLOWED + "/; "
+                // the HTTPS_PROXY every container on the egress network gets
+                + "t https_env https://" + ALLOWED + "/; "
+                + "t http_steered --noproxy '*' http://" + ALLOWED + "/; "
                 + "t http_explicit -x " + PROXY + " http://" + ALLOWED + "/; "
-                + "t unlisted_steered https://" + UNLISTED + "/; "
+                + "t unlisted_steered --noproxy '*' https://" + UNLISTED + "/; "
                 + "t unlisted_explicit -x " + PROXY + " https://" + UNLISTED + "/; "
                 + "t literal_explicit -x " + PROXY + " https://" + OUTSIDE_IP + "/; "
                 + "t literal_direct --noproxy '*' https://" + OUTSIDE_IP + "/; "
                 + "t port_explicit -x " + PROXY + " https://" + ALLOWED + ":8443/; "
                 + "t metadata_explicit -x " + PROXY + " https://" + METADATA + "/; "
-                + "t metadata_steered https://" + METADATA + "/; "
+                + "t metadata_steered --noproxy '*' https://" + METADATA + "/; "
                 + "t loopback_explicit -x " + PROXY + " http://" + LOOPBACK + "/; "
                 // the same tunnel, its ClientHello naming the host it was opened for, then another one (fronting)
                 + "for sni in " + ALLOWED + " " + OTHER_ALLOWED + "; do echo | openssl s_client -proxy "
@@ -145,6 +153,7 @@ class ProxyEgressEndToEndTest {
         assertThat(results).as(output)
                 .containsEntry("https_steered", "200/000 rc=0")
                 .containsEntry("https_explicit", "200/200 rc=0")
+                .containsEntry("https_env", "200/200 rc=0")
                 .containsEntry("http_steered", "200/000 rc=0")
                 .containsEntry("http_explicit", "200/000 rc=0")
                 .containsEntry("unlisted_steered", "000/000 rc=6")
@@ -186,7 +195,8 @@ class ProxyEgressEndToEndTest {
         SandboxRuns.allow(company, ALLOWED);
         policy(company, "report");
 
-        JsonNode reported = run(company, PROBE + "t steered https://" + UNLISTED + "/; t explicit -x " + PROXY
+        JsonNode reported = run(company, PROBE + "t steered --noproxy '*' https://" + UNLISTED + "/;"
+                + " t explicit -x " + PROXY
                 + " https://" + UNLISTED + "/; t metadata -x " + PROXY + " https://" + METADATA + "/");
 
         assertThat(results(reported.path("output").asText())).as(reported.toString())
@@ -202,7 +212,8 @@ class ProxyEgressEndToEndTest {
                 .anomalies(company, METADATA).stream().anyMatch(a -> a.get("enforced").asBoolean()));
 
         policy(company, "enforce");
-        JsonNode enforced = run(company, PROBE + "t steered https://" + UNLISTED + "/; t explicit -x " + PROXY
+        JsonNode enforced = run(company, PROBE + "t steered --noproxy '*' https://" + UNLISTED + "/;"
+                + " t explicit -x " + PROXY
                 + " https://" + UNLISTED + "/");
 
         assertThat(results(enforced.path("output").asText())).as(enforced.toString())
@@ -219,7 +230,8 @@ class ProxyEgressEndToEndTest {
         SandboxRuns.allow(first, ALLOWED);
         SandboxRuns.allow(second, OTHER_ALLOWED);
 
-        JsonNode end = run(second, PROBE + "t steered https://" + ALLOWED + "/; t explicit -x " + PROXY
+        JsonNode end = run(second, PROBE + "t steered --noproxy '*' https://" + ALLOWED + "/;"
+                + " t explicit -x " + PROXY
                 + " https://" + ALLOWED + "/; t own -x " + PROXY + " https://" + OTHER_ALLOWED + "/");
 
         Map<String, String> results = results(end.path("output").asText());
@@ -230,6 +242,28 @@ class ProxyEgressEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> reasons(second).contains("proxy_not_allowlisted"));
         assertThat(SandboxRuns.anomalies(first, null)).isEmpty();
+    }
+
+    @Test
+    void withTheProxyGoneANewSandboxRunFailsBeforeItsContainerStarts() throws Exception {
+        UUID company = UUID.randomUUID();
+        SandboxRuns.allow(company, ALLOWED);
+        startAdapter();
+        ProxyControl.stop(proxy);
+        JsonNode end;
+        try {
+            end = run(company, "echo started");
+        } finally {
+            ProxyControl.start(proxy);
+        }
+
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("FAILED");
+        assertThat(end.path("error").asText()).as(end.toString())
+                .contains("the Trimus egress proxy at " + EgressNetworkResource.GATEWAY).contains("does not answer");
+        assertThat(end.path("output").asText()).as("nothing ran").isEmpty();
+        UUID run = UUID.fromString(end.get("run_id").asText());
+        assertThat(DOCKER.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("trimus.run_id", run.toString())).exec()).isEmpty();
     }
 
     // --- helpers --------------------------------------------------------------------------------------------
@@ -250,6 +284,8 @@ class ProxyEgressEndToEndTest {
             config.put("trimus.egress.service-url", egressService.toString());
             config.put("trimus.encryption-key", ENCRYPTION_KEY);
             config.put("trimus.docker.instance", "proxy-e2e");
+            // a run finding the proxy gone waits this long for it before it fails (30 s by default)
+            config.put("trimus.egress.ready-timeout", "3s");
             adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), config);
         }
     }

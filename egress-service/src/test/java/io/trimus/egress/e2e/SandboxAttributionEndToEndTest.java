@@ -13,6 +13,7 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.ResolverRestart;
+import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.egress.sandbox.SandboxRegistryLoader;
@@ -80,6 +81,9 @@ class SandboxAttributionEndToEndTest {
 
     @Inject
     DnsServerLifecycle resolver;
+
+    @Inject
+    ProxyLifecycle proxy;
 
     @Inject
     SandboxRegistry registry;
@@ -167,7 +171,7 @@ class SandboxAttributionEndToEndTest {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                     .until(() -> SandboxRuns.anomaly(company, "before." + run + DENIED_ZONE).isPresent());
 
-            ResolverRestart.restart(resolver, registry, loader);
+            ResolverRestart.restart(resolver, proxy, registry, loader);
             exec(container, "touch /tmp/restarted");
 
             JsonNode end = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
