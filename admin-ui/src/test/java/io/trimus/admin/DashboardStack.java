@@ -23,8 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * JVMs. The adapter creates an egress network of the tests' own (not trimus-egress-allowlist, so a concurrent
  * egress test or {@code ./trimus up} keeps its resolver address) and egress-service serves DNS on its gateway.
  * The dashboard reaches run-service and egress-service through {@link TcpSwitch}es that tests can switch off
- * through a small control server ({@link #SWITCH_KEY}); egress-service through {@link EgressStandIn} as well, which
- * answers the issue-14 endpoints egress-service does not serve yet ({@link #STAND_IN_KEY}).
+ * through a small control server ({@link #SWITCH_KEY}).
  */
 public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     /** The tests' egress network: what a docker agent's "network" names to be held by the resolver. */
@@ -38,9 +37,7 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     public static final String EGRESS_SERVICE_KEY = "trimus-test.egress-service-direct";
     /** {@code http://127.0.0.1:PORT} of the switch control: POST /run-service/down, /run-service/up, … */
     public static final String SWITCH_KEY = "trimus-test.backend-switch";
-    /** {@code http://127.0.0.1:PORT} of the {@link EgressStandIn}, for tests that set its answers. */
-    public static final String STAND_IN_KEY = "trimus-test.egress-stand-in";
-    /** JDBC URL of the shared PostgreSQL, for tests that seed egress-service's table in bulk. */
+    /** JDBC URL of the shared PostgreSQL, for tests that seed egress-service's tables in bulk. */
     public static final String JDBC_KEY = "trimus-test.jdbc-url";
     // the same fixed test key as run-service's %test profile; never used outside tests
     private static final String ENCRYPTION_KEY = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
@@ -51,7 +48,6 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     private ServiceProcess egressService;
     private TcpSwitch runSwitch;
     private TcpSwitch egressSwitch;
-    private EgressStandIn standIn;
     private HttpServer control;
 
     @Override
@@ -92,8 +88,7 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         egressService = ServiceProcess.start(module("egress-service"), egressPort, egressConfig);
 
         runSwitch = new TcpSwitch("run-service", runService.port());
-        standIn = new EgressStandIn(egressService.baseUri());
-        egressSwitch = new TcpSwitch("egress-service", standIn.port());
+        egressSwitch = new TcpSwitch("egress-service", egressService.port());
         control = controlServer();
 
         Map<String, String> config = new HashMap<>();
@@ -103,7 +98,6 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         config.put(RUN_SERVICE_KEY, runService.baseUri().toString());
         config.put(EGRESS_SERVICE_KEY, egressService.baseUri().toString());
         config.put(SWITCH_KEY, "http://127.0.0.1:" + control.getAddress().getPort());
-        config.put(STAND_IN_KEY, "http://127.0.0.1:" + standIn.port());
         config.put(JDBC_KEY, infraConfig.get("quarkus.datasource.jdbc.url"));
         return config;
     }
@@ -117,9 +111,6 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
             if (s != null) {
                 s.close();
             }
-        }
-        if (standIn != null) {
-            standIn.close();
         }
         for (ServiceProcess p : new ServiceProcess[]{egressService, adapter, runService}) {
             if (p != null) {

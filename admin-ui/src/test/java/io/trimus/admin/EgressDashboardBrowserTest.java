@@ -10,6 +10,8 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.admin.EgressRecords.Conn;
+import io.trimus.events.EgressAnomaly;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import java.net.URL;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 14 on the dashboard, in a real headless Chromium against the real backends: a run's network record, the
  * hourly egress charts, report mode with "would have been denied" rows offered for the allowlist, and a denials
- * table that fits a 1280 px wide window. A run's record, the hourly figures and the policy come from
- * {@link EgressStandIn} until egress-service serves them; allowlists and anomalies are egress-service's own.
+ * table that fits a 1280 px wide window. Everything comes from the real egress-service: its connection records are
+ * seeded in its table and its anomalies published on its topic ({@link EgressRecords}), its policy set through its API.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -77,11 +80,16 @@ class EgressDashboardBrowserTest {
         String agent = Stack.createAgent(company, "caller", "docker", Map.of("image", "trimus-test/no-such-image:never"));
         String run = Stack.startRun(company, agent, Map.of());
         String quiet = Stack.startRun(company, agent, Map.of());
-        Stack.standIn("/api/companies/" + company + "/runs/" + run + "/egress", """
-                {"run_id":"%s","summary":{"connections":5,"allowed":3,"refused":2,"bytes_out":41984,"bytes_in":1258291,
-                 "hosts":[{"host":"api.anthropic.com","port":443,"connections":3,"bytes_out":41984,"bytes_in":1258291,"refused":0},
-                          {"host":"exfil.<b>evil</b>.test","port":8443,"connections":2,"bytes_out":0,"bytes_in":0,"refused":2}]},
-                 "connections":[]}""".formatted(run));
+        Instant at = Instant.now().minusSeconds(60);
+        // 41,984 bytes out and 1,258,291 in over three connections; the same host of another run is not this run's
+        EgressRecords.record(company, run, List.of(
+                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at),
+                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at.plusSeconds(1)),
+                Conn.allowed("api.anthropic.com", 443, 13_994, 419_431, at.plusSeconds(2)),
+                Conn.refused("exfil.<b>evil</b>.test", 8443, EgressAnomaly.PROXY_NOT_ALLOWLISTED, at.plusSeconds(3)),
+                Conn.refused("exfil.<b>evil</b>.test", 8443, EgressAnomaly.PROXY_NOT_ALLOWLISTED, at.plusSeconds(4))));
+        String other = Stack.startRun(company, agent, Map.of());
+        EgressRecords.record(company, other, List.of(Conn.allowed("api.anthropic.com", 443, 1, 1, at)));
         Page page = open(1280, 900);
 
         page.navigate("/companies/" + company + "/runs/" + run);
@@ -102,14 +110,38 @@ class EgressDashboardBrowserTest {
     void theEgressPageAndTheOverviewChartAllowedConnectionsAndDenialsPerHour() {
         String name = Stack.unique("Charted");
         String company = Stack.createCompany(name);
-        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
-        Stack.standIn("/api/companies/" + company + "/egress/hourly", """
-                {"from":"%s","to":"%s","hours":[{"hour":"%s","allowed":40,"denied":10},{"hour":"%s","allowed":20,"denied":0}]}"""
-                .formatted(hour.minus(23, ChronoUnit.HOURS), hour.plus(1, ChronoUnit.HOURS), hour,
-                        hour.minus(2, ChronoUnit.HOURS)));
-        Stack.standIn("/api/egress/hourly", """
-                {"from":"%s","to":"%s","hours":[{"hour":"%s","allowed":7,"denied":3}]}"""
-                .formatted(hour.minus(23, ChronoUnit.HOURS), hour.plus(1, ChronoUnit.HOURS), hour));
+        String run = Stack.startRun(company, Stack.createAgent(company, "charted", "docker",
+                Map.of("image", "trimus-test/no-such-image:never")), Map.of());
+        // hours no other test writes to, far enough back that a new hour starting during the test keeps them in view
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(19, ChronoUnit.HOURS);
+        Instant calm = hour.minus(2, ChronoUnit.HOURS);
+        List<Conn> connections = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            connections.add(Conn.allowed("registry.npmjs.org", 443, 900, 52_000, hour.plusSeconds(60L * i)));
+        }
+        for (int i = 0; i < 20; i++) {
+            connections.add(Conn.allowed("api.github.com", 443, 700, 9_000, calm.plusSeconds(90L * i)));
+        }
+        // refused connections are no allowed ones; their denials are the anomalies below
+        connections.add(Conn.refused("exfil.test", 8443, EgressAnomaly.PROXY_NOT_ALLOWLISTED, hour.plusSeconds(30)));
+        EgressRecords.record(company, run, connections);
+        EgressRecords.publish(
+                EgressRecords.anomaly(company, run, "exfil.test:8443", "CONNECT", EgressAnomaly.PROXY_NOT_ALLOWLISTED,
+                        6, hour.plus(20, ChronoUnit.MINUTES), true),
+                EgressRecords.anomaly(company, run, "tracker.test", "A", EgressAnomaly.NOT_ALLOWLISTED, 4,
+                        hour.plus(50, ChronoUnit.MINUTES), true),
+                // what report mode let through is counted among the allowed, never as a denial
+                EgressRecords.anomaly(company, run, "let-through.test", "A", EgressAnomaly.NOT_ALLOWLISTED, 7,
+                        hour.plus(40, ChronoUnit.MINUTES), false));
+        // another company's figures of the same hour: on the overview's chart, not on this company's
+        String neighbour = Stack.createCompany(Stack.unique("Neighbour"));
+        String neighbourRun = Stack.startRun(neighbour, Stack.createAgent(neighbour, "next door", "docker",
+                Map.of("image", "trimus-test/no-such-image:never")), Map.of());
+        EgressRecords.record(neighbour, neighbourRun, List.of(
+                Conn.allowed("pypi.org", 443, 1, 1, hour.plusSeconds(5)),
+                Conn.allowed("pypi.org", 443, 1, 1, hour.plusSeconds(6))));
+        EgressRecords.publish(EgressRecords.anomaly(neighbour, null, "denied.neighbour.test", "A",
+                EgressAnomaly.NOT_ALLOWLISTED, 3, hour.plus(10, ChronoUnit.MINUTES), true));
         Page page = open(1280, 900);
 
         page.navigate("/companies/" + company + "/egress");
@@ -121,6 +153,7 @@ class EgressDashboardBrowserTest {
         assertThat(chart.locator("rect.bar.denied")).hasCount(24);
         Locator busiest = chart.locator("rect.bar.allowed[data-hour='" + hour + "']");
         assertThat(busiest).hasAttribute("data-value", "40");
+        assertThat(chart.locator("rect.bar.denied[data-hour='" + hour + "']")).hasAttribute("data-value", "10");
         // the axis ends at 50: 40 of 50 is 80 % of the plot's height, 20 is half of that
         double full = Double.parseDouble(busiest.getAttribute("height"));
         double half = Double.parseDouble(chart.locator("rect.bar.allowed[data-hour='"
@@ -134,7 +167,9 @@ class EgressDashboardBrowserTest {
         page.navigate("/");
         assertThat(page.locator("svg#egress-chart")).isVisible();
         assertThat(page.locator("svg#egress-chart rect.bar.denied[data-hour='" + hour + "']"))
-                .hasAttribute("data-value", "3");
+                .hasAttribute("data-value", "13");
+        assertThat(page.locator("svg#egress-chart rect.bar.allowed[data-hour='" + hour + "']"))
+                .hasAttribute("data-value", "42");
         page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("overview-chart.png"))
                 .setFullPage(true));
     }
@@ -143,8 +178,12 @@ class EgressDashboardBrowserTest {
     void reportModeIsSwitchedOnAndItsWouldBeDenialsAreAddedToTheAllowlistOnce() {
         String company = Stack.createCompany(Stack.unique("Onboarding"));
         Stack.setAllowlist(company, "api.github.com");
-        Stack.storeAnomaly(company, null, "pypi.reported.test", "not_allowlisted", false, "10.199.96.20");
-        Stack.storeAnomaly(company, null, "denied.enforced.test", "not_allowlisted", true, "10.199.96.20");
+        Instant now = Instant.now();
+        EgressRecords.publish(
+                EgressRecords.anomaly(company, null, "pypi.reported.test", "A", EgressAnomaly.NOT_ALLOWLISTED, 1, now,
+                        false),
+                EgressRecords.anomaly(company, null, "denied.enforced.test", "A", EgressAnomaly.NOT_ALLOWLISTED, 1, now,
+                        true));
         Page page = open(1280, 900);
         page.navigate("/companies/" + company + "/egress");
         assertThat(page.locator("#policy-mode")).containsText("enforce");
@@ -155,6 +194,8 @@ class EgressDashboardBrowserTest {
         assertThat(page.locator("#policy-mode")).containsText("report");
         page.reload();
         assertThat(page.locator("#policy-mode")).containsText("report");
+        assertThat(Stack.egressService().get("/api/companies/{c}/egress/policy", company).then().statusCode(200)
+                .extract().<String>path("mode")).isEqualTo("report");
 
         Locator reported = page.locator("tr.denial").filter(new Locator.FilterOptions().setHasText("pypi.reported.test"));
         Locator enforced = page.locator("tr.denial").filter(new Locator.FilterOptions().setHasText("denied.enforced.test"));
@@ -179,10 +220,14 @@ class EgressDashboardBrowserTest {
         String company = Stack.createCompany(Stack.unique("Widescreen"));
         String agent = Stack.createAgent(company, "wide", "docker", Map.of("image", "trimus-test/no-such-image:never"));
         String run = Stack.startRun(company, agent, Map.of());
-        Stack.storeAnomaly(company, run, "a-rather-long-service-name.eu-central-1.storage.internal-mirror.example.test",
-                "proxy_host_mismatch", true, "10.199.96.123");
-        Stack.storeAnomaly(company, run, "another-quite-long-host-name-that-was-not-listed.registry.example.test:8443",
-                "proxy_not_allowlisted", false, "10.199.96.124");
+        Instant now = Instant.now();
+        EgressRecords.publish(
+                EgressRecords.anomaly(company, run,
+                        "a-rather-long-service-name.eu-central-1.storage.internal-mirror.example.test", "TLS",
+                        EgressAnomaly.PROXY_HOST_MISMATCH, 1, now, true),
+                EgressRecords.anomaly(company, run,
+                        "another-quite-long-host-name-that-was-not-listed.registry.example.test:8443", "CONNECT",
+                        EgressAnomaly.PROXY_NOT_ALLOWLISTED, 1, now, false));
         Page page = open(1280, 800);
         page.navigate("/companies/" + company + "/egress");
         assertThat(page.locator("tr.denial")).hasCount(2);

@@ -67,34 +67,6 @@ final class Stack {
                 .put("/api/companies/{c}/egress/allowlist", company).then().statusCode(200);
     }
 
-    /** Makes {@link EgressStandIn} answer a GET of {@code path} (an endpoint egress-service lacks) with {@code json}. */
-    static void standIn(String path, String json) {
-        given().baseUri(config(DashboardStack.STAND_IN_KEY)).contentType(ContentType.JSON).body(json)
-                .put(EgressStandIn.CONTROL + path).then().statusCode(204);
-    }
-
-    /** Stores one anomaly as egress-service's consumer does; {@code enforced} false for what report mode let through. */
-    static void storeAnomaly(String company, String run, String qname, String reason, boolean enforced,
-                             String sourceIp) {
-        try (java.sql.Connection db = java.sql.DriverManager.getConnection(config(DashboardStack.JDBC_KEY), "postgres",
-                "postgres");
-             java.sql.PreparedStatement insert = db.prepareStatement("""
-                     insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, container_id,
-                         source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, enforced)
-                     values (gen_random_uuid(), ?, null, ?, null, ?, ?, ?, ?, 1, now(), now(), now(), ?)""")) {
-            insert.setObject(1, UUID.fromString(company));
-            insert.setObject(2, run == null ? null : UUID.fromString(run));
-            insert.setString(3, sourceIp);
-            insert.setString(4, qname);
-            insert.setString(5, reason.startsWith("proxy_") ? "TLS" : "A");
-            insert.setString(6, reason);
-            insert.setBoolean(7, enforced);
-            insert.executeUpdate();
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Switches {@code backend} (run-service or egress-service) off for the dashboard: its port refuses connections. */
     static void down(String backend) {
         control(backend, "down");
