@@ -2,12 +2,11 @@ package io.trimus.run.service;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.adapter.AdapterType;
-import io.trimus.events.adapter.AgentCli;
+import io.trimus.events.adapter.ProviderHost;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -28,41 +27,17 @@ public class ProviderReach {
 
     /** The warnings for an agent of {@code type} in {@code companyId}; empty when there is nothing to say. */
     public Uni<List<String>> warnings(UUID companyId, AdapterType type) {
-        if (type != AdapterType.CLAUDE_SANDBOX && type != AdapterType.CODEX_SANDBOX) {
+        String host = ProviderHost.of(type).orElse(null);
+        if (host == null) {
             return Uni.createFrom().item(List.of());
         }
-        String host = AgentCli.of(type).apiHost();
         return allowlists.entries(companyId)
-                .map(entries -> covers(entries, host) ? List.<String>of()
+                .map(entries -> ProviderHost.reachable(entries, host) ? List.<String>of()
                         : List.of(host + " is not on this company's egress allowlist: the agent cannot reach its"
                                 + " provider"))
                 .ifNoItem().after(AT_MOST).fail()
                 .onFailure().recoverWithItem(failure -> List.of("the company's egress allowlist could not be checked ("
                         + reason(failure) + "): unless " + host + " is on it, the agent cannot reach its provider"));
-    }
-
-    /**
-     * Whether an entry lets {@code host} through on 443: the name itself, a wildcard over one of its parent domains
-     * ({@code *.anthropic.com}), either optionally with {@code :443}.
-     */
-    static boolean covers(List<String> entries, String host) {
-        for (String raw : entries) {
-            String entry = raw.trim().toLowerCase(Locale.ROOT);
-            if (entry.endsWith(".")) {
-                entry = entry.substring(0, entry.length() - 1);
-            }
-            int colon = entry.lastIndexOf(':');
-            if (colon >= 0) {
-                if (!entry.substring(colon + 1).equals("443")) {
-                    continue;
-                }
-                entry = entry.substring(0, colon);
-            }
-            if (entry.equals(host) || entry.startsWith("*.") && host.endsWith(entry.substring(1))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String reason(Throwable failure) {
