@@ -1,9 +1,11 @@
 package io.trimus.egress.proxy;
 
+import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.Upstream;
 import io.vertx.core.Future;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
+import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
@@ -19,17 +21,26 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Resolves an admitted host at the configured upstream (A and AAAA together) and sorts its addresses by
- * {@link DestinationAddressPolicy}: the proxy dials only an address that passed, never the name again, so the
- * address checked is the address connected to.
+ * Resolves an admitted host at the configured upstream (A and AAAA together; answers kept for their TTL, at most the
+ * cache's bound, so a busy host costs one lookup a TTL, not two a connection) and sorts its addresses by
+ * {@link DestinationAddressPolicy} on every use: the proxy dials only an address that passed, never the name again, so
+ * the address checked is the address connected to.
  */
 public final class DestinationResolver {
     private final Upstream upstream;
     private final DestinationAddressPolicy addresses;
+    private final AnswerCache cache;
 
+    /** A resolver that asks the upstream for every connection. */
     public DestinationResolver(Upstream upstream, DestinationAddressPolicy addresses) {
+        this(upstream, addresses, null);
+    }
+
+    /** @param cache where answers are kept for their TTL, or null to ask every time */
+    public DestinationResolver(Upstream upstream, DestinationAddressPolicy addresses, AnswerCache cache) {
         this.upstream = upstream;
         this.addresses = addresses;
+        this.cache = cache;
     }
 
     /**
@@ -71,7 +82,18 @@ public final class DestinationResolver {
     }
 
     private Future<List<InetAddress>> lookup(Name name, int type) {
-        return upstream.resolve(name, type).map(answer -> addressesIn(answer, type));
+        if (cache == null) {
+            return upstream.resolve(name, type).map(answer -> addressesIn(answer, type));
+        }
+        AnswerCache.Key key = new AnswerCache.Key(name.toString(true), type, DClass.IN);
+        Message cached = cache.get(key);
+        if (cached != null) {
+            return Future.succeededFuture(addressesIn(cached, type));
+        }
+        return upstream.resolve(name, type).map(answer -> {
+            cache.put(key, answer);
+            return addressesIn(answer, type);
+        });
     }
 
     private static List<InetAddress> addressesIn(Message answer, int type) {

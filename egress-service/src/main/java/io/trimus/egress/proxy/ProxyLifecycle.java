@@ -6,6 +6,7 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
 import io.trimus.egress.policy.EgressModes;
@@ -98,7 +99,8 @@ public class ProxyLifecycle {
         Set<Integer> ports = new HashSet<>(proxy.ports());
         ProxyServer starting = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, modes, ports, TLS_PORTS),
-                new DestinationResolver(upstream, addresses), anomalies, connections,
+                new DestinationResolver(upstream, addresses, new AnswerCache(config.egress().dns().cacheMaxEntries(),
+                        config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections,
                 new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
                         proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout()));
         bind(starting, starting.start(host, port), host, port, "TRIMUS_EGRESS_PROXY_PORT");

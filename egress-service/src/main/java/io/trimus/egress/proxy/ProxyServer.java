@@ -2,8 +2,10 @@ package io.trimus.egress.proxy;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
@@ -56,11 +58,20 @@ public final class ProxyServer {
     private final Vertx vertx;
     private final Parts parts;
     private final ConcurrentHashMap<String, Integer> openBySource = new ConcurrentHashMap<>();
-    private final Map<ProxyWay, NetServer> servers = new ConcurrentHashMap<>();
+    private final Map<ProxyWay, List<NetServer>> servers = new ConcurrentHashMap<>();
+    private final int eventLoops;
 
+    /** A server that accepts on as many event loops as the host has cores. */
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
                        ConnectionRecorder connections, Limits limits) {
+        this(vertx, policy, resolver, anomalies, connections, limits, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** @param eventLoops how many event loops accept (and then carry) connections on each port */
+    public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
+                       ConnectionRecorder connections, Limits limits, int eventLoops) {
         this.vertx = vertx;
+        this.eventLoops = Math.max(1, eventLoops);
         NetClient dialer = vertx.createNetClient(new NetClientOptions()
                 .setConnectTimeout((int) Math.max(1, limits.connectTimeout().toMillis()))
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
@@ -81,19 +92,54 @@ public final class ProxyServer {
      *                        another only in tests); ignored for the explicit proxy, whose requests name it
      */
     public Future<Void> listen(ProxyWay way, String host, int port, int destinationPort) {
-        NetServer listening = vertx.createNetServer(new NetServerOptions()
-                .setIdleTimeout((int) Math.max(1, parts.limits().idleTimeout().toMillis()))
-                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                .setTcpNoDelay(true));
-        listening.connectHandler(socket -> onConnection(socket, way, destinationPort));
-        return listening.listen(port, host)
-                .recover(e -> Future.failedFuture(new IllegalStateException(
-                        "cannot serve the egress proxy (" + way.name().toLowerCase(java.util.Locale.ROOT) + ") on "
-                                + host + ":" + port + ": " + e.getMessage(), e)))
-                .map(bound -> {
-                    servers.put(way, bound);
-                    return null;
-                });
+        // one server per event loop on the same address: Vert.x shares the socket and spreads accepted connections
+        // over them, so connections are carried by every core, not by the one context a server made here would have.
+        // Vert.x shares a socket by the port asked for, so "any free port" (tests) gets one server.
+        int servers = port == 0 ? 1 : eventLoops;
+        return bind(way, host, port, destinationPort).compose(first -> {
+            List<Future<NetServer>> more = new ArrayList<>();
+            for (int i = 1; i < servers; i++) {
+                more.add(bind(way, host, port, destinationPort));
+            }
+            return Future.all(more).recover(failed -> {
+                first.close();
+                more.forEach(other -> other.onSuccess(NetServer::close));
+                return Future.failedFuture(failed);
+            }).map(all -> {
+                List<NetServer> bound = new ArrayList<>();
+                bound.add(first);
+                more.forEach(other -> bound.add(other.result()));
+                this.servers.put(way, List.copyOf(bound));
+                return null;
+            });
+        });
+    }
+
+    /**
+     * One server for {@code way} in a verticle of its own, so on an event-loop context of its own (the verticle's
+     * undeployment is not needed: closing the server is what stops it accepting).
+     */
+    private Future<NetServer> bind(ProxyWay way, String host, int port, int destinationPort) {
+        Promise<NetServer> bound = Promise.promise();
+        vertx.deployVerticle(new AbstractVerticle() {
+            @Override
+            public void start(Promise<Void> started) {
+                NetServer listening = vertx.createNetServer(new NetServerOptions()
+                        .setIdleTimeout((int) Math.max(1, parts.limits().idleTimeout().toMillis()))
+                        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                        .setTcpNoDelay(true));
+                listening.connectHandler(socket -> onConnection(socket, way, destinationPort));
+                listening.listen(port, host)
+                        .recover(e -> Future.failedFuture(new IllegalStateException(
+                                "cannot serve the egress proxy (" + way.name().toLowerCase(java.util.Locale.ROOT)
+                                        + ") on " + host + ":" + port + ": " + e.getMessage(), e)))
+                        .onComplete(done -> {
+                            bound.handle(done);
+                            started.complete();
+                        });
+            }
+        });
+        return bound.future();
     }
 
     /** The explicit proxy's bound port. */
@@ -103,7 +149,7 @@ public final class ProxyServer {
 
     /** The port {@code way} is served on, when it is. */
     public Optional<Integer> port(ProxyWay way) {
-        return Optional.ofNullable(servers.get(way)).map(NetServer::actualPort);
+        return Optional.ofNullable(servers.get(way)).map(bound -> bound.get(0).actualPort());
     }
 
     /** Connections open now from {@code sourceIp}. */
@@ -114,7 +160,7 @@ public final class ProxyServer {
     /** Stops listening and closes every connection and the dialer. */
     public Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
-        servers.values().forEach(server -> closing.add(server.close()));
+        servers.values().forEach(bound -> bound.forEach(server -> closing.add(server.close())));
         servers.clear();
         return Future.join(closing).<Void>mapEmpty().eventually(() -> parts.dialer().close());
     }
