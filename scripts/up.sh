@@ -7,6 +7,7 @@ set -euo pipefail
 # Readiness: a service is ready when its /q/health/ready says UP. SERVICES holds "name port pid" per started service.
 SERVICES=()
 READY_DEADLINE=0
+EGRESS_TMP=""     # egress-service's own temporary directory when it runs as nobody
 
 ready() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$1/q/health/ready" 2>/dev/null; }
 
@@ -63,9 +64,10 @@ up() {
       for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
       kill -KILL "$pid" 2>/dev/null || true
     done
-    exec 3>&- 2>/dev/null || true      # infra stops when its stdin closes
+    exec 3>&- || true      # infra stops when its stdin closes (no 2>/dev/null: on exec it would silence the shell)
     [ -n "${infra_pid:-}" ] && wait "$infra_pid" 2>/dev/null || true
     rm -f "$infra_in"
+    [ -n "$EGRESS_TMP" ] && rm -rf "$EGRESS_TMP"
     log "stopped"
   }
   trap 'stop_all; exit 130' INT
@@ -133,11 +135,11 @@ up() {
   # holds neither root's files nor the Docker socket. Not root: it runs as the caller, who must be able to bind them.
   local as_service=() egress_opts=()
   if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-    local egress_tmp; egress_tmp=$(mktemp -d "${TMPDIR:-/tmp}/trimus-egress-service.XXXXXX")
-    chown 65534:65534 "$egress_tmp"
+    EGRESS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/trimus-egress-service.XXXXXX")
+    chown 65534:65534 "$EGRESS_TMP"
     as_service=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs
                 --inh-caps=-all,+net_bind_service --ambient-caps=-all,+net_bind_service --bounding-set=-all,+net_bind_service)
-    egress_opts=(-Djava.io.tmpdir="$egress_tmp" -Duser.home="$egress_tmp" -Dvertx.cacheDirBase="$egress_tmp/vertx-cache")
+    egress_opts=(-Djava.io.tmpdir="$EGRESS_TMP" -Duser.home="$EGRESS_TMP" -Dvertx.cacheDirBase="$EGRESS_TMP/vertx-cache")
   fi
   "${as_service[@]}" java "${common[@]}" "${egress_opts[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \

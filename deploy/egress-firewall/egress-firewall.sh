@@ -103,7 +103,7 @@ case "${1:-run}" in
   run)
     apply
     check || { log "the rules could not be applied"; exit 1; }
-    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER on $(ports | awk '{printf "%s%s/%s", NR > 1 ? ", " : "", $2, $1}') and nothing else on the host ($IPT)"
+    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER on $(ports | awk '{printf "%s%s/%s", (NR > 1 ? ", " : ""), $2, $1}') and nothing else on the host ($IPT)"
     trap 'remove; log "rules for $BRIDGE removed"; exit 0' TERM INT
     # Re-applied every 30 s: a Docker restart rebuilds its chains.
     while :; do sleep 30 & wait $!; apply || log "re-applying the rules failed; the health check will say which is missing"; done
