@@ -18,8 +18,9 @@
 # Run it as root (the origin listens on 443) on an otherwise idle machine.
 #
 # env: BULK_BYTES=1073741824 (e.g. 104857600 for a quick run) BULK_REPS=3 CONCURRENCY=16 ROUNDS=3 SECONDS_PER=10
-#      WARMUP=10 LATENCY_CONNECTIONS=2000 PROFILE= (1: a JFR recording of egress-service during the client run,
-#      its hottest frames printed at the end) APP=egress-service/target/quarkus-app JAVA_OPTS= (egress-service's)
+#      WARMUP=30 (s per path: the JIT needs a few thousand connections) LATENCY_CONNECTIONS=2000
+#      PROFILE= (1: a JFR recording of egress-service from PROFILE_DELAY=60 s after its start, its hottest frames
+#      printed at the end) APP=egress-service/target/quarkus-app JAVA_OPTS= (egress-service's)
 #      DNS_PORT=15340 HTTP_PORT=18093 PROXY_PORT=13128 SQUID_PORT=13129 UPSTREAM=127.0.0.1:15353
 #      KAFKA_PORT=19192 KAFKA_CONTROLLER_PORT=19193 POSTGRES_PORT=15532
 set -euo pipefail
@@ -29,7 +30,7 @@ HOST=bench.example.test
 HTTPS_IP=127.0.0.5
 SOURCES=127.0.0.2-127.0.0.17
 BULK_BYTES=${BULK_BYTES:-1073741824}; BULK_REPS=${BULK_REPS:-3}
-CONCURRENCY=${CONCURRENCY:-16}; ROUNDS=${ROUNDS:-3}; SECONDS_PER=${SECONDS_PER:-10}; WARMUP=${WARMUP:-10}
+CONCURRENCY=${CONCURRENCY:-16}; ROUNDS=${ROUNDS:-3}; SECONDS_PER=${SECONDS_PER:-10}; WARMUP=${WARMUP:-30}
 LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-2000}; PROFILE=${PROFILE:-}
 APP=${APP:-egress-service/target/quarkus-app}
 DNS_PORT=${DNS_PORT:-15340}; HTTP_PORT=${HTTP_PORT:-18093}; PROXY_PORT=${PROXY_PORT:-13128}; SQUID_PORT=${SQUID_PORT:-13129}
@@ -121,7 +122,7 @@ log "Kafka 127.0.0.1:$KAFKA_PORT, PostgreSQL 127.0.0.1:$POSTGRES_PORT ready"
 
 # ---------------------------------------------------------------- 3. egress-service
 jfr=()
-[ -n "$PROFILE" ] && jfr=(-XX:StartFlightRecording=filename="$WORK/egress.jfr",settings=profile,delay=20s)
+[ -n "$PROFILE" ] && jfr=(-XX:StartFlightRecording=filename="$WORK/egress.jfr",settings=profile,delay=${PROFILE_DELAY:-60}s)
 # Transparent listeners off (the variables a build without them ignores): this bench measures the explicit proxy.
 # shellcheck disable=SC2086
 TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1 TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT=-1 \
@@ -255,9 +256,23 @@ echo "egress-service decision log lines: $(grep -c 'decision=allowed' "$WORK/egr
 if [ -n "$PROFILE" ]; then
   kill -TERM "$(pid_of trimus)"; for _ in $(seq 1 80); do kill -0 "$(pid_of trimus)" 2>/dev/null || break; sleep 0.25; done
   if [ -s "$WORK/egress.jfr" ]; then
-    echo; echo "egress-service's hottest frames (JFR execution samples, top of stack):"
-    jfr print --events jdk.ExecutionSample "$WORK/egress.jfr" | awk '/stackTrace = \[/ { getline; sub(/^[ \t]+/, ""); sub(/line:.*/, ""); c[$0]++; n++ }
-      END { for (f in c) printf "%6.1f%%  %s\n", 100 * c[f] / n, f }' | sort -rn | head -25 | tee -a "$WORK/report.md"
+    {
+    echo; echo "egress-service, JFR execution samples by thread:"
+    jfr print --events jdk.ExecutionSample --stack-depth 1 "$WORK/egress.jfr" | grep sampledThread \
+      | sed 's/.*= "//; s/".*//' | sort | uniq -c | sort -rn | head -5
+    echo; echo "by what the sample was doing (first matching frame from the top):"
+    jfr print --events jdk.ExecutionSample --stack-depth 64 "$WORK/egress.jfr" | awk '
+      /stackTrace = \[/ { in_stack = 1; cat = ""; top = ""; next }
+      in_stack && /^[ \t]*\]/ { in_stack = 0; if (cat == "") cat = "other (top: " top ")"; c[cat]++; n++; next }
+      in_stack { f = $0; sub(/^[ \t]+/, "", f); sub(/line:.*/, "", f); if (top == "") top = f
+        if (cat != "") next
+        if (f ~ /org\.xbill|io\.trimus\.egress\.dns\./) cat = "resolving the host upstream (dnsjava, UpstreamResolver)"
+        else if (f ~ /DecisionLog|org\.jboss\.logmanager|org\.jboss\.logging/) cat = "the decision log line"
+        else if (f ~ /NetClientImpl|Bootstrap\.connect/) cat = "dialling the destination (Vert.x NetClient)"
+        else if (f ~ /io\.trimus\.egress\.proxy\.Relay|safeBuffer|NetSocketImpl\.write/) cat = "relaying bytes"
+        else if (f ~ /io\.trimus\.egress\.proxy\./) cat = "policy, parsing, bookkeeping (io.trimus.egress.proxy)" }
+      END { for (k in c) printf "%6.1f%%  %s\n", 100 * c[k] / n, k; printf "%6d   samples\n", n }' | sort -rn | head -12
+    } | tee -a "$WORK/report.md"
   fi
 fi
 echo "# report: $WORK/report.md"
