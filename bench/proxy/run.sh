@@ -18,7 +18,7 @@
 # Run it as root (the origin listens on 443) on an otherwise idle machine.
 #
 # env: BULK_BYTES=1073741824 (e.g. 104857600 for a quick run) BULK_REPS=3 CONCURRENCY=16 ROUNDS=3 SECONDS_PER=10
-#      WARMUP=30 (s per path: the JIT needs a few thousand connections) LATENCY_CONNECTIONS=2000
+#      WARMUP=60 (s per path: the JIT needs a few thousand connections) LATENCY_CONNECTIONS=2000
 #      PROFILE= (1: a JFR recording of egress-service from PROFILE_DELAY=60 s after its start, its hottest frames
 #      printed at the end) APP=egress-service/target/quarkus-app JAVA_OPTS= (egress-service's)
 #      DNS_PORT=15340 HTTP_PORT=18093 PROXY_PORT=13128 SQUID_PORT=13129 UPSTREAM=127.0.0.1:15353
@@ -30,7 +30,7 @@ HOST=bench.example.test
 HTTPS_IP=127.0.0.5
 SOURCES=127.0.0.2-127.0.0.17
 BULK_BYTES=${BULK_BYTES:-1073741824}; BULK_REPS=${BULK_REPS:-3}
-CONCURRENCY=${CONCURRENCY:-16}; ROUNDS=${ROUNDS:-3}; SECONDS_PER=${SECONDS_PER:-10}; WARMUP=${WARMUP:-30}
+CONCURRENCY=${CONCURRENCY:-16}; ROUNDS=${ROUNDS:-3}; SECONDS_PER=${SECONDS_PER:-10}; WARMUP=${WARMUP:-60}
 LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-2000}; PROFILE=${PROFILE:-}
 APP=${APP:-egress-service/target/quarkus-app}
 DNS_PORT=${DNS_PORT:-15340}; HTTP_PORT=${HTTP_PORT:-18093}; PROXY_PORT=${PROXY_PORT:-13128}; SQUID_PORT=${SQUID_PORT:-13129}
