@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ./trimus compose-smoke: prove docker-compose.yml: local images, the stack up, a run to SUCCEEDED, a denied
-# lookup seen as an anomaly, everything torn down. .ci/run runs it after the tests (TRIMUS_SKIP_BUILD=1).
+# lookup and a refused proxy CONNECT seen as anomalies, everything torn down. .ci/run runs it after the tests (TRIMUS_SKIP_BUILD=1).
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/lib.sh"
 . "$ROOT/scripts/demo-image.sh"
@@ -19,7 +19,8 @@ json_field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get(
 
 # The proof of docker-compose.yml: the stack from locally built images (docker-compose.local.yml) on its own egress
 # network, ports and project name, so it never touches a ./trimus up on the same host. A docker-adapter run on the
-# egress network must end SUCCEEDED, its denied lookup must come back as an anomaly through the API and on the
+# egress network must end SUCCEEDED, its denied lookup and its CONNECT to the same name through egress-service's proxy
+# (3128, let through by egress-firewall, answered 403) must come back as anomalies through the API, the lookup on the
 # dashboard, and from inside the sandbox neither the host nor egress-service's HTTP port may be reachable.
 # Everything (containers, volumes, network, firewall rules) is removed at the end, also on failure.
 compose_smoke() {
@@ -99,7 +100,7 @@ ENV
   agent=$(curl -fsS -XPOST "$api/companies/$company/agents" -H 'Content-Type: application/json' -d @- <<JSON | json_field id
 {"name": "smoke", "adapter_type": "docker", "adapter_config": {"image": "trimus/busybox:local", "network": "$net",
  "timeout_sec": 60, "command": ["sh", "-c",
-  "nslookup denied.compose-smoke.example. || true; nc -w 3 $prefix.1 $host_port </dev/null && echo HOST-REACHABLE || echo host-unreachable; nc -w 3 $prefix.2 8083 </dev/null && echo API-REACHABLE || echo api-unreachable; echo smoke-done"]}}
+  "nslookup denied.compose-smoke.example. || true; nc -w 3 $prefix.1 $host_port </dev/null && echo HOST-REACHABLE || echo host-unreachable; nc -w 3 $prefix.2 8083 </dev/null && echo API-REACHABLE || echo api-unreachable; printf 'CONNECT denied.compose-smoke.example:443 HTTP/1.1\\r\\nHost: denied.compose-smoke.example:443\\r\\n\\r\\n' | nc -w 3 $prefix.2 3128 | head -1 | sed 's/^/proxy-answer: /'; echo smoke-done"]}}
 JSON
   ) || smoke_fail "creating a docker agent failed"
   [ -n "$agent" ] || smoke_fail "creating a docker agent returned no id"
@@ -118,18 +119,20 @@ JSON
   case "$output" in *NXDOMAIN*) ;; *) smoke_fail "the denied name was not NXDOMAIN: $output" ;; esac
   case "$output" in *host-unreachable*) ;; *) smoke_fail "the sandbox reached the host: $output" ;; esac
   case "$output" in *api-unreachable*) ;; *) smoke_fail "the sandbox reached egress-service's HTTP port: $output" ;; esac
-  log "run SUCCEEDED; from the sandbox the denied name was NXDOMAIN and neither the host nor egress-service's API answered"
+  case "$output" in *"proxy-answer: HTTP/1.1 403"*) ;; *) smoke_fail "egress-service's proxy (3128) did not refuse the unlisted host for the sandbox: $output" ;; esac
+  log "run SUCCEEDED; from the sandbox the denied name was NXDOMAIN, the proxy refused it (403), neither the host nor egress-service's API answered"
 
   local anomalies found=""
   for waited in $(seq 1 60); do
     anomalies=$(curl -fsS "http://127.0.0.1:$egress_port/api/companies/$company/egress/anomalies") || smoke_fail "reading anomalies failed"
     found=$(printf '%s' "$anomalies" | python3 -c 'import json,sys
-rows=[a for a in json.load(sys.stdin) if a.get("qname")=="denied.compose-smoke.example" and a.get("run_id")==sys.argv[1] and a.get("reason")=="not_allowlisted"]
-print(len(rows))' "$run")
+rows=json.load(sys.stdin)
+mine=lambda reason: [a for a in rows if a.get("qname")=="denied.compose-smoke.example" and a.get("run_id")==sys.argv[1] and a.get("reason")==reason]
+print(min(len(mine("not_allowlisted")), len(mine("proxy_not_allowlisted"))))' "$run")
     [ "${found:-0}" -gt 0 ] && break
     sleep 1
   done
-  [ "${found:-0}" -gt 0 ] || smoke_fail "no anomaly for denied.compose-smoke.example attributed to run $run: $anomalies"
+  [ "${found:-0}" -gt 0 ] || smoke_fail "no DNS and proxy anomaly for denied.compose-smoke.example attributed to run $run: $anomalies"
   # the dashboard reads egress-service on each page view; its first calls after boot can miss their deadline
   local shown=0
   for _ in $(seq 1 30); do
@@ -139,7 +142,7 @@ print(len(rows))' "$run")
     sleep 1
   done
   [ "$shown" = 1 ] || smoke_fail "the dashboard's egress page does not show the denial"
-  log "the denial is an anomaly of run $run (egress-service API) and on the dashboard"
+  log "the denials (DNS and proxy) are anomalies of run $run (egress-service API), and on the dashboard"
   smoke_down
   if command -v iptables >/dev/null 2>&1 && iptables -S 2>/dev/null | grep -q "trimus-egress:$bridge"; then
     die "the egress firewall left its rules behind"

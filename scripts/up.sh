@@ -4,14 +4,45 @@ set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 . "$ROOT/scripts/demo-image.sh"
 
-wait_for() { # url seconds name pid
-  local deadline=$((SECONDS + $2))
-  while [ $SECONDS -lt $deadline ]; do
-    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
-    kill -0 "$4" 2>/dev/null || return 1
+# Readiness: a service is ready when its /q/health/ready says UP. SERVICES holds "name port pid" per started service.
+SERVICES=()
+READY_DEADLINE=0
+EGRESS_TMP=""     # egress-service's own temporary directory when it runs as nobody
+
+ready() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$1/q/health/ready" 2>/dev/null; }
+
+# Why a service is not ready, in one line: its exit, or the checks its readiness endpoint reports.
+not_ready_reason() { # name port pid
+  if ! kill -0 "$3" 2>/dev/null; then echo "exited"; return; fi
+  local body
+  body=$(curl -sS --max-time 3 "http://127.0.0.1:$2/q/health/ready" 2>&1 | tr -s ' \n' ' ' | cut -c1-300)
+  echo "not ready at http://127.0.0.1:$2/q/health/ready: ${body:-no answer}"
+}
+
+# Waits until every named service (all started ones when none is named) is ready, within the deadline of ./trimus
+# up (TRIMUS_UP_READY_TIMEOUT). A service that exits or is still not ready at the deadline ends ./trimus up with
+# which one it is, why, and its log.
+await_ready() { # [name...]
+  local wanted=("$@") entry name port pid pending
+  while :; do
+    pending=()
+    for entry in "${SERVICES[@]}"; do
+      read -r name port pid <<<"$entry"
+      if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $name "* ]]; then continue; fi
+      kill -0 "$pid" 2>/dev/null || { tail -30 ".trimus/logs/$name.log" >&2; die "$name exited before it was ready (log: .trimus/logs/$name.log)"; }
+      ready "$port" || pending+=("$entry")
+    done
+    [ ${#pending[@]} -eq 0 ] && return 0
+    if [ $SECONDS -ge $READY_DEADLINE ]; then
+      for entry in "${pending[@]}"; do
+        read -r name port pid <<<"$entry"
+        log "$name: $(not_ready_reason "$name" "$port" "$pid") (log: .trimus/logs/$name.log)"
+        tail -15 ".trimus/logs/$name.log" | sed 's/^/    /' >&2
+      done
+      die "not ready after ${TRIMUS_UP_READY_TIMEOUT:-240} s: $(for e in "${pending[@]}"; do printf '%s ' "${e%% *}"; done)(TRIMUS_UP_READY_TIMEOUT)"
+    fi
     sleep 0.5
   done
-  return 1
 }
 
 up() {
@@ -33,9 +64,10 @@ up() {
       for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
       kill -KILL "$pid" 2>/dev/null || true
     done
-    exec 3>&- 2>/dev/null || true      # infra stops when its stdin closes
+    exec 3>&- || true      # infra stops when its stdin closes (no 2>/dev/null: on exec it would silence the shell)
     [ -n "${infra_pid:-}" ] && wait "$infra_pid" 2>/dev/null || true
     rm -f "$infra_in"
+    [ -n "$EGRESS_TMP" ] && rm -rf "$EGRESS_TMP"
     log "stopped"
   }
   trap 'stop_all; exit 130' INT
@@ -65,8 +97,9 @@ up() {
     TRIMUS_ENCRYPTION_KEY=$(cat "$key_file")
   fi
 
-  # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but the
-  # resolver may listen on the host's other addresses.
+  READY_DEADLINE=$((SECONDS + ${TRIMUS_UP_READY_TIMEOUT:-240}))
+  # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but
+  # egress-service's resolver and proxy may listen on the host's other addresses.
   local common=(-Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
   TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
@@ -74,19 +107,17 @@ up() {
       -Dtrimus.egress.service-url=http://127.0.0.1:8083 \
       -jar run-service/target/quarkus-app/quarkus-run.jar >.trimus/logs/run-service.log 2>&1 &
   pids+=($!)
-  local run_pid=$!
+  SERVICES+=("run-service 8081 $!")
   TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" -jar adapter-lambda-service/target/quarkus-app/quarkus-run.jar \
       >.trimus/logs/adapter-lambda-service.log 2>&1 &
   pids+=($!)
-  local adapter_pid=$!
-  wait_for http://127.0.0.1:8081/q/health/ready 120 run-service "$run_pid" \
-      || { tail -30 .trimus/logs/run-service.log; die "run-service did not become ready"; }
-  wait_for http://127.0.0.1:8082/q/health/ready 120 adapter "$adapter_pid" \
-      || { tail -30 .trimus/logs/adapter-lambda-service.log; die "adapter-lambda-service did not become ready"; }
+  SERVICES+=("adapter-lambda-service 8082 $!")
+  await_ready run-service adapter-lambda-service
   # The resolver listens on the egress network's gateway, which exists once the adapter has ensured the network.
   local dns_addr=${TRIMUS_EGRESS_DNS_ADDR:-172.30.0.1:53}
   # An internal network keeps sandboxes off everything but the host itself: as root, lock the host side too (only
-  # the resolver's port 53 on the gateway), with the rules docker-compose.yml's egress-firewall uses; removed on stop.
+  # egress-service's ports on the gateway: DNS udp/tcp 53, the proxy's tcp 80, 443 and 3128, or what the
+  # TRIMUS_EGRESS_PROXY_*PORT variables say), with the rules docker-compose.yml's egress-firewall uses; removed on stop.
   local gateway=${TRIMUS_EGRESS_NETWORK_GATEWAY:-172.30.0.1}
   if [ "$(id -u)" = 0 ] && command -v iptables >/dev/null 2>&1; then
     TRIMUS_EGRESS_NETWORK_BRIDGE_NAME=${TRIMUS_EGRESS_NETWORK_BRIDGE_NAME:-trimus-egress0} \
@@ -100,26 +131,37 @@ up() {
   else
     log "warning: not root (or no iptables): sandboxes can reach services listening on this host's egress address $gateway"
   fi
-  java "${common[@]}" \
+  # egress-service binds 53, 80 and 443 on the gateway. As root it runs as nobody with CAP_NET_BIND_SERVICE as its
+  # only capability (ambient, nothing else in its bounding set, no new privileges): the service sandboxes talk to
+  # holds neither root's files nor the Docker socket. Not root: it runs as the caller, who must be able to bind them.
+  local as_service=() egress_opts=()
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    EGRESS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/trimus-egress-service.XXXXXX")
+    chown 65534:65534 "$EGRESS_TMP"
+    as_service=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs
+                --inh-caps=-all,+net_bind_service --ambient-caps=-all,+net_bind_service --bounding-set=-all,+net_bind_service)
+    egress_opts=(-Djava.io.tmpdir="$EGRESS_TMP" -Duser.home="$EGRESS_TMP" -Dvertx.cacheDirBase="$EGRESS_TMP/vertx-cache")
+  fi
+  "${as_service[@]}" java "${common[@]}" "${egress_opts[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
       -Dtrimus.egress.dns.addr="$dns_addr" \
       -jar egress-service/target/quarkus-app/quarkus-run.jar >.trimus/logs/egress-service.log 2>&1 &
   pids+=($!)
-  local egress_pid=$!
-  wait_for http://127.0.0.1:8083/q/health/ready 120 egress "$egress_pid" \
-      || { tail -30 .trimus/logs/egress-service.log; die "egress-service did not become ready"; }
+  SERVICES+=("egress-service 8083 $!")
+  await_ready egress-service
   # The dashboard last: it reads the others. Loopback only: it has no sign-in yet.
   java "${common[@]}" -Dquarkus.http.port=8080 \
       -Dtrimus.run-service-url=http://127.0.0.1:8081 -Dtrimus.egress-service-url=http://127.0.0.1:8083 \
       -jar admin-ui/target/quarkus-app/quarkus-run.jar >.trimus/logs/admin-ui.log 2>&1 &
   pids+=($!)
-  local ui_pid=$!
-  wait_for http://127.0.0.1:8080/q/health/ready 120 admin-ui "$ui_pid" \
-      || { tail -30 .trimus/logs/admin-ui.log; die "admin-ui did not become ready"; }
+  SERVICES+=("admin-ui 8080 $!")
+  # Ready means all four at once: one that went down while the next started is caught here.
+  await_ready
   cat <<MSG
 
-  Trimus is up (logs in .trimus/logs, data in .trimus/data). Ctrl-C stops everything.
+  Trimus is ready: run-service, adapter-lambda-service, egress-service and admin-ui all report UP
+  (logs in .trimus/logs, data in .trimus/data). Ctrl-C stops everything.
 
     dashboard              http://127.0.0.1:8080/
     run-service API        http://127.0.0.1:8081/api/companies
@@ -127,6 +169,7 @@ up() {
     adapter service        http://127.0.0.1:8082/q/health
     egress-service API     http://127.0.0.1:8083/api/companies/{id}/egress/allowlist
     egress DNS resolver    $dns_addr (udp+tcp), for containers on trimus-egress-allowlist
+    egress proxy           ${dns_addr%:*}:${TRIMUS_EGRESS_PROXY_PORT:-3128} (HTTPS_PROXY), transparent on ${dns_addr%:*}:${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT:-443} and :${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT:-80}
     Kafka                  127.0.0.1:$kafka_port
     PostgreSQL             postgresql://postgres@127.0.0.1:$pg_port/postgres
     demo image             trimus/busybox:local

@@ -1,23 +1,32 @@
 #!/bin/sh
-# Host firewall of the Trimus egress network: sandboxes may reach the Trimus resolver's port 53, nothing else on
-# the host, and (the network has inter-container traffic off) no other container.
+# Host firewall of the Trimus egress network: sandboxes may reach egress-service's resolver (udp/tcp 53) and its
+# egress proxy (tcp 80 and 443 transparent, 3128 explicit), nothing else on the host, and (the network has
+# inter-container traffic off) no other container. Forwarding out of the network stays impossible: the network is
+# internal, and these rules open nothing but input to egress-service's address.
 #
-# Two placements of the resolver:
+# Two placements of egress-service:
 # - in a container on the egress network (docker-compose.yml): inter-container traffic being off cuts sandboxes off
-#   from it too, so rules in Docker's DOCKER-USER chain let exactly sandbox -> resolver udp/tcp 53 (and the answers)
-#   through;
-# - on the host, at the network's gateway (./trimus up): INPUT rules accept udp/tcp 53 to the gateway.
+#   from it too, so rules in Docker's DOCKER-USER chain let exactly sandbox -> egress-service's ports (and the
+#   answers) through;
+# - on the host, at the network's gateway (./trimus up): INPUT rules accept those ports to the gateway.
 # Either way "internal" does not keep a sandbox off the host itself, so everything else a sandbox sends to the host
 # is dropped. Needs the host's network namespace and NET_ADMIN. "run" applies the rules, keeps them while it runs
-# and removes them on SIGTERM; "check" exits 0 only when all rules are in place (the health check); "remove".
+# and removes them on SIGTERM; "check" exits 0 only when all rules are in place (the health check); "remove";
+# "ports" prints the opened ports, one "protocol port" a line.
 #
 # Environment: TRIMUS_EGRESS_NETWORK_BRIDGE_NAME (trimus-egress0), TRIMUS_EGRESS_NETWORK_SUBNET (172.30.0.0/24),
-# TRIMUS_EGRESS_NETWORK_GATEWAY (172.30.0.1), TRIMUS_EGRESS_RESOLVER_IP (172.30.0.2; the gateway = on the host).
+# TRIMUS_EGRESS_NETWORK_GATEWAY (172.30.0.1), TRIMUS_EGRESS_RESOLVER_IP (172.30.0.2; the gateway = on the host), and
+# the proxy's ports as egress-service reads them: TRIMUS_EGRESS_PROXY_PORT (3128),
+# TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT (443), TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT (80); -1 (or 0)
+# leaves that one closed.
 set -eu
 BRIDGE=${TRIMUS_EGRESS_NETWORK_BRIDGE_NAME:-trimus-egress0}
 SUBNET=${TRIMUS_EGRESS_NETWORK_SUBNET:-172.30.0.0/24}
 GATEWAY=${TRIMUS_EGRESS_NETWORK_GATEWAY:-172.30.0.1}
 RESOLVER=${TRIMUS_EGRESS_RESOLVER_IP:-172.30.0.2}
+PROXY_PORT=${TRIMUS_EGRESS_PROXY_PORT:-3128}
+HTTPS_PORT=${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT:-443}
+HTTP_PORT=${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT:-80}
 TAG="trimus-egress:$BRIDGE"
 
 log() { printf 'trimus-egress-firewall: %s\n' "$*" >&2; }
@@ -31,20 +40,31 @@ pick_iptables() {
   return 1
 }
 
+# The ports sandboxes may reach at egress-service's address: "protocol port" per line, DNS first.
+ports() {
+  echo "udp 53"
+  echo "tcp 53"
+  for port in "$HTTP_PORT" "$HTTPS_PORT" "$PROXY_PORT"; do
+    case "$port" in
+      -1|0) ;;
+      *[!0-9]*|'') log "not a port: '$port' (TRIMUS_EGRESS_PROXY_*PORT)"; exit 2 ;;
+      *) [ "$port" -le 65535 ] || { log "not a port: $port"; exit 2; }; echo "tcp $port" ;;
+    esac
+  done
+}
+
 # One rule per line: chain, then the match and target. Order matters only within a chain; each is inserted at the top
 # in reverse, so the file order is the evaluation order.
 rules() {
-  if [ "$RESOLVER" = "$GATEWAY" ]; then
-    cat <<RULES
-INPUT -i $BRIDGE -s $SUBNET -d $RESOLVER -p udp --dport 53 -j ACCEPT
-INPUT -i $BRIDGE -s $SUBNET -d $RESOLVER -p tcp --dport 53 -j ACCEPT
-RULES
-  else
-    cat <<RULES
-DOCKER-USER -i $BRIDGE -o $BRIDGE -s $SUBNET -d $RESOLVER -p udp --dport 53 -j ACCEPT
-DOCKER-USER -i $BRIDGE -o $BRIDGE -s $SUBNET -d $RESOLVER -p tcp --dport 53 -j ACCEPT
-DOCKER-USER -i $BRIDGE -o $BRIDGE -s $RESOLVER -d $SUBNET -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
-RULES
+  ports | while read -r proto port; do
+    if [ "$RESOLVER" = "$GATEWAY" ]; then
+      echo "INPUT -i $BRIDGE -s $SUBNET -d $RESOLVER -p $proto --dport $port -j ACCEPT"
+    else
+      echo "DOCKER-USER -i $BRIDGE -o $BRIDGE -s $SUBNET -d $RESOLVER -p $proto --dport $port -j ACCEPT"
+    fi
+  done
+  if [ "$RESOLVER" != "$GATEWAY" ]; then
+    echo "DOCKER-USER -i $BRIDGE -o $BRIDGE -s $RESOLVER -d $SUBNET -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT"
   fi
   echo "INPUT -i $BRIDGE -j DROP"
 }
@@ -72,6 +92,10 @@ check() {
   done
 }
 
+case "${1:-run}" in
+  ports) ports; exit 0 ;;
+esac
+ports >/dev/null
 pick_iptables
 case "${1:-run}" in
   check) check ;;
@@ -79,10 +103,10 @@ case "${1:-run}" in
   run)
     apply
     check || { log "the rules could not be applied"; exit 1; }
-    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER:53 (udp, tcp) and nothing else on the host ($IPT)"
+    log "sandboxes on $BRIDGE ($SUBNET) may reach $RESOLVER on $(ports | awk '{printf "%s%s/%s", (NR > 1 ? ", " : ""), $2, $1}') and nothing else on the host ($IPT)"
     trap 'remove; log "rules for $BRIDGE removed"; exit 0' TERM INT
     # Re-applied every 30 s: a Docker restart rebuilds its chains.
     while :; do sleep 30 & wait $!; apply || log "re-applying the rules failed; the health check will say which is missing"; done
     ;;
-  *) log "usage: trimus-egress-firewall run|check|remove"; exit 2 ;;
+  *) log "usage: trimus-egress-firewall run|check|remove|ports"; exit 2 ;;
 esac

@@ -19,19 +19,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * deploy/egress-firewall/egress-firewall.sh attacked from a real container on an internal egress network with
- * inter-container traffic off: with the resolver on the gateway ({@code ./trimus up}) a sandbox reaches the host's
- * port 53 and nothing else on the host; with the resolver in a container (docker-compose.yml) it reaches that
- * container's port 53 and nothing else of it, nor the host. Each case first shows the opening the rules close (or
- * the block they lift), and that stopping the script takes its rules away again.
+ * inter-container traffic off: with egress-service on the gateway ({@code ./trimus up}) a sandbox reaches the host's
+ * DNS port 53 and the proxy's ports 80, 443 and 3128 and nothing else on the host; with egress-service in a container
+ * (docker-compose.yml) it reaches those ports of that container and nothing else of it, nor the host. Each case
+ * first shows the opening the rules close (or the block they lift), and that stopping the script takes its rules
+ * away again.
  */
 class EgressFirewallTest {
 
@@ -42,6 +46,8 @@ class EgressFirewallTest {
     private static final String RESOLVER_CONTAINER_IP = "10.199.90.2";
     private static final String LABEL = "trimus.test.egress-firewall";
     private static final Path SCRIPT = Path.of("..", "deploy", "egress-firewall", "egress-firewall.sh");
+    /** egress-service's TCP ports a sandbox may reach: DNS, transparent HTTP and HTTPS, the explicit proxy. */
+    private static final int[] OPEN_TCP = {53, 80, 443, 3128};
 
     private final DockerClient docker = Engine.docker();
     private final List<ServerSocket> hostListeners = new ArrayList<>();
@@ -73,34 +79,69 @@ class EgressFirewallTest {
     }
 
     @Test
-    void resolverOnTheGatewayASandboxReachesPort53OfTheHostAndNothingElse() throws Exception {
-        int dns = hostListener(53);
+    void onTheGatewayASandboxReachesTheResolverAndProxyPortsOfTheHostAndNothingElse() throws Exception {
+        for (int port : OPEN_TCP) {
+            hostListener(port);
+        }
         int other = hostListener(0);
-        assertThat(probe(GATEWAY, dns, other)).as("without the rules the host is open")
-                .contains("open-" + dns, "open-" + other);
+        int http = hostListener(8083);
+        assertThat(probe(GATEWAY, other, http)).as("without the rules the host is open")
+                .contains("open-" + other, "open-8083");
 
         startFirewall(GATEWAY);
 
-        assertThat(probe(GATEWAY, dns, other)).contains("open-" + dns, "closed-" + other);
+        assertThat(probe(GATEWAY, with(OPEN_TCP, other, http)))
+                .contains(opened(OPEN_TCP)).contains("closed-" + other, "closed-8083");
 
         stopFirewall();
         assertThat(probe(GATEWAY, other)).contains("open-" + other);
     }
 
     @Test
-    void resolverInAContainerASandboxReachesItsPort53AndNeitherItsOtherPortsNorTheHost() throws Exception {
+    void inAContainerASandboxReachesItsResolverAndProxyPortsAndNeitherItsOtherPortsNorTheHost() throws Exception {
         int host = hostListener(0);
         resolverContainer();
-        assertThat(probe(RESOLVER_CONTAINER_IP, 53)).as("inter-container traffic is off")
-                .contains("closed-53");
+        assertThat(probe(RESOLVER_CONTAINER_IP, OPEN_TCP)).as("inter-container traffic is off")
+                .contains("closed-53", "closed-80", "closed-443", "closed-3128");
 
         startFirewall(RESOLVER_CONTAINER_IP);
 
-        assertThat(probe(RESOLVER_CONTAINER_IP, 53, 8083)).contains("open-53", "closed-8083");
+        assertThat(probe(RESOLVER_CONTAINER_IP, with(OPEN_TCP, 8083, 8080)))
+                .contains(opened(OPEN_TCP)).contains("closed-8083", "closed-8080");
         assertThat(probe(GATEWAY, host)).contains("closed-" + host);
 
         stopFirewall();
-        assertThat(probe(RESOLVER_CONTAINER_IP, 53)).contains("closed-53");
+        assertThat(probe(RESOLVER_CONTAINER_IP, 53, 3128)).contains("closed-53", "closed-3128");
+    }
+
+    @Test
+    void aProxyPortSetToMinusOneIsNotOpenedAndTheOthersFollowTheirVariables() throws Exception {
+        Map<String, String> env = new HashMap<>(environment(GATEWAY));
+        env.put("TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT", "-1");
+        env.put("TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT", "8443");
+        env.put("TRIMUS_EGRESS_PROXY_PORT", "13128");
+
+        assertThat(script(env, "ports")).containsExactly("udp 53", "tcp 53", "tcp 8443", "tcp 13128");
+        assertThat(script(environment(GATEWAY), "ports")).containsExactly("udp 53", "tcp 53", "tcp 80", "tcp 443",
+                "tcp 3128");
+    }
+
+    private static List<String> script(Map<String, String> env, String command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("sh", SCRIPT.toString(), command);
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor()).isZero();
+        return out.lines().toList();
+    }
+
+    private static int[] with(int[] ports, int... more) {
+        return IntStream.concat(Arrays.stream(ports), Arrays.stream(more))
+                .toArray();
+    }
+
+    private static String[] opened(int[] ports) {
+        return Arrays.stream(ports).mapToObj(p -> "open-" + p).toArray(String[]::new);
     }
 
     /** A TCP listener on the host's address on the egress network that accepts and closes every connection. */
@@ -122,14 +163,14 @@ class EgressFirewallTest {
         return listener.getLocalPort();
     }
 
-    /** The resolver container of docker-compose.yml, reduced to TCP listeners on 53 and 8083 (its HTTP port). */
+    /** egress-service's container of docker-compose.yml, reduced to TCP listeners on its ports and 8083 (HTTP). */
     private void resolverContainer() {
         String id = docker.createContainerCmd(Engine.busybox())
                 .withUser("0")
                 .withLabels(Map.of(LABEL, "true"))
                 .withHostConfig(HostConfig.newHostConfig().withNetworkMode(NETWORK))
                 .withIpv4Address(RESOLVER_CONTAINER_IP)
-                .withCmd("sh", "-c", "nc -ll -p 53 -e /bin/true & nc -ll -p 8083 -e /bin/true & wait")
+                .withCmd("sh", "-c", "for p in 53 80 443 3128 8080 8083; do nc -ll -p $p -e /bin/true & done; wait")
                 .exec().getId();
         docker.startContainerCmd(id).exec();
     }

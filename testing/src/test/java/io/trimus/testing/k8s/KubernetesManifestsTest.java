@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Sysctl;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.trimus.testing.k8s.NetworkPolicyEvaluator.Endpoint;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +37,13 @@ class KubernetesManifestsTest {
             new ExternalSecret("trimus-db-app", Set.of("username", "password", "dbname", "host", "port", "uri", "jdbc-uri", "pgpass"),
                     "CloudNativePG, for the cluster trimus-db"));
 
+    /** Sandboxes someone runs in the namespace (no manifest here does): the policies keep them to egress-service. */
+    static final RuntimePod SANDBOX = new RuntimePod("sandbox", Map.of("trimus.io/sandbox", "true"),
+            "whatever runs sandboxes in the namespace (k8s/README.md)");
+
+    /** egress-service's ports a sandbox may reach, as "port/protocol": its resolver, its transparent and explicit proxy. */
+    private static final Set<String> SANDBOX_PORTS = Set.of("53/UDP", "53/TCP", "80/TCP", "443/TCP", "3128/TCP");
+
     private static final String NAMESPACE = "trimus";
     private static final ManifestTree TREE = ManifestTree.locate();
     private static final Manifests BASE = TREE.resources(TREE.kustomization("base"));
@@ -42,7 +51,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theManifestsHaveNoProblems() {
-        List<String> problems = new ManifestChecks(EXTERNAL_SECRETS).check(TREE);
+        List<String> problems = new ManifestChecks(EXTERNAL_SECRETS, List.of(SANDBOX)).check(TREE);
 
         problems.forEach(p -> System.out.println("k8s problem: " + p));
         assertThat(problems).isEmpty();
@@ -104,7 +113,7 @@ class KubernetesManifestsTest {
             "egress-service,         TRIMUS_KAFKA_BOOTSTRAP,    trimus-kafka-kafka-bootstrap:9092",
             "egress-service,         TRIMUS_DB_REACTIVE_URL,    postgresql://trimus-db-rw:5432/trimus",
             "egress-service,         TRIMUS_DB_JDBC_URL,        jdbc:postgresql://trimus-db-rw:5432/trimus",
-            "egress-service,         TRIMUS_EGRESS_DNS_ADDR,    0.0.0.0:5353",
+            "egress-service,         TRIMUS_EGRESS_DNS_ADDR,    0.0.0.0:53",
             "egress-service,         QUARKUS_HTTP_HOST,         0.0.0.0",
             "admin-ui,               TRIMUS_KAFKA_BOOTSTRAP,    trimus-kafka-kafka-bootstrap:9092",
             "admin-ui,               TRIMUS_RUN_SERVICE_URL,    http://run-service:8081",
@@ -163,12 +172,50 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void egressServiceAnswersDnsOnPort53OverUdpAndTcp() {
+    void egressServiceExposesExactlyItsApiResolverAndProxyPortsOnThePortsItBinds() {
         Service service = BASE.find("Service", "egress-service").orElseThrow().as(Service.class);
+        var pod = BASE.find("Deployment", "egress-service").orElseThrow().as(Deployment.class).getSpec().getTemplate().getSpec();
+        Set<String> exposed = new HashSet<>(SANDBOX_PORTS);
+        exposed.add("8083/TCP");
 
-        assertThat(service.getSpec().getPorts()).extracting(ServicePort::getPort, ServicePort::getProtocol, p -> p.getTargetPort().getStrVal())
-                .contains(tuple(53, "UDP", "dns-udp"), tuple(53, "TCP", "dns-tcp"));
-        assertThat(container("egress-service").getPorts()).extracting(ContainerPort::getContainerPort).contains(5353);
+        assertThat(service.getSpec().getPorts()).extracting(p -> p.getPort() + "/" + p.getProtocol())
+                .containsExactlyInAnyOrderElementsOf(exposed);
+        assertThat(container("egress-service").getPorts()).extracting(p -> p.getContainerPort() + "/" + p.getProtocol())
+                .as("pod ports equal Service ports, so a NetworkPolicy names the ports a sandbox dials")
+                .containsExactlyInAnyOrderElementsOf(exposed);
+        assertThat(service.getSpec().getPorts()).allSatisfy(p -> assertThat(container("egress-service").getPorts())
+                .anySatisfy(c -> assertThat(c.getName()).isEqualTo(p.getTargetPort().getStrVal())));
+        assertThat(BASE.env(container("egress-service"), "TRIMUS_EGRESS_DNS_ADDR")).contains("0.0.0.0:53");
+        assertThat(pod.getSecurityContext().getSysctls()).as("uid 185 binds 53, 80 and 443 without a capability")
+                .extracting(Sysctl::getName, Sysctl::getValue)
+                .containsExactly(tuple("net.ipv4.ip_unprivileged_port_start", "53"));
+    }
+
+    @Test
+    void aSandboxReachesExactlyEgressServicesResolverAndProxyPorts() {
+        Endpoint sandbox = endpoint("sandbox");
+        Set<String> allowed = new HashSet<>();
+        for (String protocol : List.of("TCP", "UDP")) {
+            for (int port = 1; port <= 65535; port++) {
+                if (POLICIES.allows(sandbox, endpoint("egress-service"), port, protocol)) {
+                    allowed.add(port + "/" + protocol);
+                }
+            }
+        }
+
+        assertThat(allowed).containsExactlyInAnyOrderElementsOf(SANDBOX_PORTS);
+    }
+
+    @ParameterizedTest(name = "a sandbox reaches nothing of {0}")
+    @CsvSource({"run-service", "adapter-lambda-service", "admin-ui", "kafka", "postgres", "kube-dns", "internet",
+            "public-dns", "metadata", "private", "sandbox", "client"})
+    void aSandboxReachesNothingButEgressService(String other) {
+        for (String protocol : List.of("TCP", "UDP")) {
+            for (int port : List.of(22, 53, 80, 443, 3128, 5432, 6443, 8000, 8080, 8081, 8082, 8083, 9091, 9092, 9093)) {
+                assertThat(POLICIES.allows(endpoint("sandbox"), endpoint(other), port, protocol))
+                        .as("sandbox -> %s:%d/%s", other, port, protocol).isFalse();
+            }
+        }
     }
 
     @Test
@@ -226,6 +273,11 @@ class KubernetesManifestsTest {
             "egress-service,         kafka,                  9092, TCP, true",
             "admin-ui,               kafka,                  9092, TCP, true",
             "adapter-lambda-service, internet,               443,  TCP, true",
+            "egress-service,         internet,               443,  TCP, true",
+            "egress-service,         internet,               80,   TCP, true",
+            "sandbox,                egress-service,         53,   UDP, true",
+            "sandbox,                egress-service,         443,  TCP, true",
+            "sandbox,                egress-service,         3128, TCP, true",
             "client,                 run-service,            8081, TCP, true",
             "client,                 admin-ui,               8080, TCP, true",
             "run-service,            kube-dns,               53,   UDP, true",
@@ -250,7 +302,19 @@ class KubernetesManifestsTest {
             "run-service,            internet,               443,  TCP, false",
             "admin-ui,               internet,               443,  TCP, false",
             "egress-service,         public-dns,             53,   UDP, false",
-            "kafka,                  internet,               443,  TCP, false"})
+            "kafka,                  internet,               443,  TCP, false",
+            "sandbox,                kube-dns,               53,   UDP, false",
+            "sandbox,                egress-service,         8083, TCP, false",
+            "client,                 egress-service,         3128, TCP, false",
+            "client,                 egress-service,         53,   UDP, false",
+            "adapter-lambda-service, egress-service,         3128, TCP, false",
+            "admin-ui,               egress-service,         443,  TCP, false",
+            "run-service,            egress-service,         80,   TCP, false",
+            "egress-service,         internet,               22,   TCP, false",
+            "egress-service,         metadata,               80,   TCP, false",
+            "egress-service,         private,                443,  TCP, false",
+            "egress-service,         cgnat,                  443,  TCP, false",
+            "egress-service,         run-service,            8081, TCP, false"})
     void networkPoliciesAllowTheDesignsArrowsAndNothingElse(String from, String to, int port, String protocol, boolean allowed) {
         assertThat(POLICIES.allows(endpoint(from), endpoint(to), port, protocol)).isEqualTo(allowed);
     }
@@ -268,6 +332,8 @@ class KubernetesManifestsTest {
             case "public-dns" -> Endpoint.external("9.9.9.9");
             case "metadata" -> Endpoint.external("169.254.169.254");
             case "private" -> Endpoint.external("10.20.30.40");
+            case "cgnat" -> Endpoint.external("100.64.1.2");
+            case "sandbox" -> Endpoint.pod(NAMESPACE, SANDBOX.labels());
             default -> Endpoint.pod(NAMESPACE, BASE.find("Deployment", name).map(m -> Workload.of(m).orElseThrow().podLabels()).orElseThrow());
         };
     }

@@ -11,13 +11,20 @@ import java.util.List;
 public final class ManifestChecks {
 
     private final List<ExternalSecret> external;
+    private final List<RuntimePod> runtimePods;
     private final List<ManifestCheck> checks;
 
     /** Checks that accept the given secrets as created outside the manifests. */
     public ManifestChecks(List<ExternalSecret> external) {
+        this(external, List.of());
+    }
+
+    /** Checks that accept the given secrets and pods as created outside the manifests. */
+    public ManifestChecks(List<ExternalSecret> external, List<RuntimePod> runtimePods) {
         this.external = List.copyOf(external);
+        this.runtimePods = List.copyOf(runtimePods);
         this.checks = List.of(new SchemaCheck(), new PodSpecCheck(), new ReferenceCheck(external), new ServiceCheck(),
-                new NetworkPolicyCheck(), new CustomResourceCheck(), new ConfigAddressCheck());
+                new NetworkPolicyCheck(runtimePods), new CustomResourceCheck(), new ConfigAddressCheck());
     }
 
     /** Problems of one set of resources. */
@@ -27,7 +34,10 @@ public final class ManifestChecks {
         return problems.list();
     }
 
-    /** Problems of a whole tree: kustomizations, every base's resources, and a README that names each external secret. */
+    /**
+     * Problems of a whole tree: kustomizations, every base's resources, and a README that names each external secret
+     * and the labels of each pod started outside the manifests.
+     */
     public List<String> check(ManifestTree tree) {
         Problems problems = new Problems();
         new KustomizationCheck().check(tree, problems);
@@ -43,6 +53,14 @@ public final class ManifestChecks {
                 problems.add(tree.source(tree.root().resolve("README.md")), "does not tell how " + secret.name()
                         + " comes about (created by " + secret.createdBy() + ")");
             }
+        }
+        for (RuntimePod pod : runtimePods) {
+            pod.labels().forEach((key, value) -> {
+                if (!readme.contains(key + "=" + value)) {
+                    problems.add(tree.source(tree.root().resolve("README.md")), "does not tell that " + pod.name()
+                            + " pods carry the label " + key + "=" + value + " (started by " + pod.createdBy() + ")");
+                }
+            });
         }
         return problems.list();
     }

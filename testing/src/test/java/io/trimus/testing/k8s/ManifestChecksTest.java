@@ -6,6 +6,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The checks can fail: each deliberate mistake in a fixture under test resources manifests/ is reported, by name. */
 class ManifestChecksTest {
 
-    private static final ManifestChecks CHECKS = new ManifestChecks(
-            List.of(new ExternalSecret("demo-external", Set.of("token"), "the test")));
+    private static final List<ExternalSecret> EXTERNAL = List.of(new ExternalSecret("demo-external", Set.of("token"), "the test"));
+    private static final ManifestChecks CHECKS = new ManifestChecks(EXTERNAL);
 
     @Test
     void theValidFixturePassesEveryCheck() {
@@ -97,6 +98,17 @@ class ManifestChecksTest {
     }
 
     @Test
+    void aNetworkPolicyForPodsNoManifestStartsIsReportedUnlessThosePodsAreDeclared() {
+        RuntimePod workers = new RuntimePod("worker", Map.of("demo/worker", "true"), "the test");
+
+        assertThat(problemsWith("policy-for-runtime-pods")).containsExactly(
+                "broken/policy-for-runtime-pods.yaml: NetworkPolicy/demo-workers: podSelector {demo/worker=true} selects no pod of these manifests");
+        assertThat(problemsWith("policy-for-runtime-pods", new ManifestChecks(EXTERNAL, List.of(workers)))).isEmpty();
+        assertThat(new ManifestChecks(EXTERNAL, List.of(workers)).check(ManifestTree.at(fixture("broken-tree")))).contains(
+                "broken-tree/README.md: does not tell that worker pods carry the label demo/worker=true (started by the test)");
+    }
+
+    @Test
     void aMissingDefaultDenyIsReported() {
         assertThat(problemsWith("no-default-deny")).containsExactly(
                 "manifests: no default-deny NetworkPolicy (podSelector: {}, policyTypes Ingress and Egress, no rules)");
@@ -137,12 +149,16 @@ class ManifestChecksTest {
 
     /** Problems of valid.yaml with the resources of broken/{name}.yaml in place of the same kind and name, or added. */
     private static List<String> problemsWith(String name) {
+        return problemsWith(name, CHECKS);
+    }
+
+    private static List<String> problemsWith(String name, ManifestChecks checks) {
         List<Manifest> manifests = new ArrayList<>(read("valid.yaml"));
         for (Manifest broken : ManifestReader.read(fixture("broken/" + name + ".yaml"), "broken/" + name + ".yaml")) {
             manifests.removeIf(m -> m.id().equals(broken.id()));
             manifests.add(broken);
         }
-        return CHECKS.check(new Manifests(manifests));
+        return checks.check(new Manifests(manifests));
     }
 
     private static List<Manifest> read(String file) {

@@ -5,16 +5,24 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicySpec;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * A default-deny policy (every pod, Ingress and Egress, no rule) exists, and every pod selector of a policy, its own
- * or a peer's in the same namespace, selects some pod these manifests lead to (a workload's or an operator's): a
- * selector that matches nothing silently allows nothing.
+ * or a peer's in the same namespace, selects some pod these manifests lead to (a workload's or an operator's) or a
+ * declared {@link RuntimePod}: a selector that matches nothing silently allows nothing.
  */
 public final class NetworkPolicyCheck implements ManifestCheck {
+
+    private final List<RuntimePod> runtimePods;
+
+    /** A check that also counts the given pods, started outside the manifests, as pods a selector may select. */
+    public NetworkPolicyCheck(List<RuntimePod> runtimePods) {
+        this.runtimePods = List.copyOf(runtimePods);
+    }
 
     @Override
     public void check(Manifests manifests, Problems problems) {
@@ -22,7 +30,8 @@ public final class NetworkPolicyCheck implements ManifestCheck {
         if (policies.stream().noneMatch(p -> isDefaultDeny(p.as(NetworkPolicy.class).getSpec()))) {
             problems.add("manifests", "no default-deny NetworkPolicy (podSelector: {}, policyTypes Ingress and Egress, no rules)");
         }
-        List<Map<String, String>> pods = manifests.podLabels();
+        List<Map<String, String>> pods = new ArrayList<>(manifests.podLabels());
+        runtimePods.forEach(pod -> pods.add(pod.labels()));
         for (Manifest m : policies) {
             NetworkPolicySpec spec = m.as(NetworkPolicy.class).getSpec();
             if (spec == null) {
