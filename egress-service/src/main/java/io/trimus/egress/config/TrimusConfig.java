@@ -95,6 +95,14 @@ public interface TrimusConfig {
         int transparentHttpsPort();
 
         /**
+         * The IPv4 address sandboxes reach the proxy at, which the resolver answers allow-listed names with. Default:
+         * the resolver's own address (TRIMUS_EGRESS_DNS_ADDR's host); required when that is a wildcard such as
+         * 0.0.0.0, e.g. the container's address on the egress network (compose) or the pod's IP (Kubernetes)
+         * (TRIMUS_EGRESS_PROXY_ADDRESS).
+         */
+        Optional<String> address();
+
+        /**
          * TCP port of the transparent plain-HTTP listener on the resolver's address: every request's Host header names
          * the host, which must stay the same on a kept-alive connection; it goes to that host's port 80. -1: not
          * served, 0: any free port (tests) (TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT).

@@ -128,21 +128,26 @@ public class DnsServerLifecycle {
     }
 
     /**
-     * Where allowed names are steered: the resolver's own address, where the proxy's transparent listeners are; null
-     * when the transparent proxy is off. The address must be one IPv4 address sandboxes can dial, not a wildcard.
+     * Where allowed names are steered: TRIMUS_EGRESS_PROXY_ADDRESS, else the resolver's own address, where the proxy's
+     * transparent listeners are; null when the transparent proxy is off. It must be one IPv4 address sandboxes can
+     * dial, not a wildcard.
      */
     private DnsQueryHandler.Steering steering(InetSocketAddress listen) {
-        if (config.egress().proxy().transparentHttpsPort() < 0) {
+        TrimusConfig.Proxy proxy = config.egress().proxy();
+        if (proxy.transparentHttpsPort() < 0) {
             return null;
         }
-        java.net.InetAddress address = resolved("TRIMUS_EGRESS_DNS_ADDR", listen).getAddress();
-        if (!(address instanceof java.net.Inet4Address proxy) || address.isAnyLocalAddress()) {
-            throw new IllegalStateException("TRIMUS_EGRESS_DNS_ADDR " + listen.getHostString() + " is no single IPv4"
-                    + " address the resolver can steer allow-listed names to (the transparent egress proxy listens"
-                    + " there); give the egress network's gateway, e.g. 172.30.0.1:53, or set"
-                    + " TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1");
+        Optional<String> configured = proxy.address().map(String::trim).filter(value -> !value.isEmpty());
+        String setting = configured.isPresent() ? "TRIMUS_EGRESS_PROXY_ADDRESS" : "TRIMUS_EGRESS_DNS_ADDR";
+        String host = configured.orElse(listen.getHostString());
+        java.net.InetAddress address = resolved(setting, new InetSocketAddress(host, 0)).getAddress();
+        if (!(address instanceof java.net.Inet4Address steered) || address.isAnyLocalAddress()) {
+            throw new IllegalStateException(setting + " " + host + " is no single IPv4 address the resolver can steer"
+                    + " allow-listed names to (the transparent egress proxy, which sandboxes must reach there); set"
+                    + " TRIMUS_EGRESS_PROXY_ADDRESS to the address sandboxes reach egress-service at, e.g. 172.30.0.1,"
+                    + " or TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1");
         }
-        return new DnsQueryHandler.Steering(proxy, STEERED_TTL_SECONDS);
+        return new DnsQueryHandler.Steering(steered, STEERED_TTL_SECONDS);
     }
 
     void onStop(@Observes ShutdownEvent event) {
