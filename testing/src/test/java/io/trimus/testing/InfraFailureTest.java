@@ -2,18 +2,43 @@ package io.trimus.testing;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A child that cannot start fails the start at once, and says why, instead of hanging until the timeout. */
 class InfraFailureTest {
-    @TempDir
-    Path dir;
+    private Path dir;
+
+    @BeforeEach
+    void makeDirectory() throws IOException {
+        dir = Files.createTempDirectory("trimus-infra-failure");
+    }
+
+    /**
+     * PostgreSQL's own processes may still be finishing their shutdown checkpoint in the data directory after the
+     * launcher child has exited: the directory is removed best-effort, a few times, never failing the test.
+     */
+    @AfterEach
+    void removeDirectory() throws InterruptedException {
+        for (int attempt = 0; attempt < 10 && Files.exists(dir); attempt++) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException | java.io.UncheckedIOException stillChanging) {
+                // try again shortly
+            }
+            Thread.sleep(200);
+        }
+    }
 
     @Test
     void aBrokerWhosePortIsTakenFailsTheStartWithItsLogTail() throws Exception {
