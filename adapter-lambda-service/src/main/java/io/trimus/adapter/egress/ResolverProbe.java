@@ -73,19 +73,6 @@ public class ResolverProbe {
     }
 
     private static InetSocketAddress parse(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        try {
-            if (colon <= 0) {
-                throw new IllegalArgumentException();
-            }
-            int port = Integer.parseInt(hostPort.substring(colon + 1));
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException();
-            }
-            return new InetSocketAddress(hostPort.substring(0, colon), port);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "TRIMUS_EGRESS_RESOLVER_CHECK_ADDR must be host:port, e.g. 172.30.0.1:53, got '" + hostPort + "'");
-        }
+        return CheckAddress.parse(hostPort, "TRIMUS_EGRESS_RESOLVER_CHECK_ADDR", "172.30.0.1:53");
     }
 }
