@@ -40,6 +40,7 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 log() { echo "bench/dns: $*" >&2; }
 die() { log "$*"; exit 1; }
+. "$ROOT/bench/lib.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/trimus-bench-dns-run.XXXXXX")
 log "work dir $WORK"
@@ -92,20 +93,7 @@ alive_peer unbound && alive_peer upstream || die "unbound or the upstream is not
 UNBOUND_PID=$(cat "$BENCH_DNS_DIR/run/unbound.pid")
 
 # ---------------------------------------------------------------- 2. Kafka + PostgreSQL
-mkfifo "$WORK/infra.stdin"
-java -Xmx256m -cp "testing/target/classes:$(cat testing/target/classes/io/trimus/testing/infra.classpath)" \
-    io.trimus.testing.DevInfraMain --data-dir "$WORK/infra-data" --kafka-port "$KAFKA_PORT" \
-    --kafka-controller-port "$KAFKA_CONTROLLER_PORT" --postgres-port "$POSTGRES_PORT" \
-    <"$WORK/infra.stdin" >"$WORK/infra.log" 2>&1 &
-infra_pid=$!
-exec 3>"$WORK/infra.stdin"
-for _ in $(seq 1 240); do
-  grep -q '^READY' "$WORK/infra.log" && break
-  kill -0 "$infra_pid" 2>/dev/null || { tail -30 "$WORK/infra.log"; die "Kafka/PostgreSQL did not start"; }
-  sleep 0.5
-done
-grep -q '^READY' "$WORK/infra.log" || die "Kafka/PostgreSQL not ready after 120 s ($WORK/infra.log)"
-log "Kafka 127.0.0.1:$KAFKA_PORT, PostgreSQL 127.0.0.1:$POSTGRES_PORT ready"
+start_infra "$WORK" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$POSTGRES_PORT"
 
 # ---------------------------------------------------------------- 3. egress-service (+ baseline)
 # the load comes from one address: the per-sandbox query budget (built, and on its hot path) must not limit it

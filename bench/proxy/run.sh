@@ -41,6 +41,7 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 log() { echo "bench/proxy: $*" >&2; }
 die() { log "$*"; exit 1; }
+. "$ROOT/bench/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "run as root: the origin listens on $HTTPS_IP:443, where the proxies' CONNECT goes"
 if [ ! -x $SQUID ]; then
@@ -105,20 +106,7 @@ for _ in $(seq 1 60); do grep -q '^READY' "$WORK/origin.log" && break; sleep 0.2
 grep -q '^READY' "$WORK/origin.log" || { cat "$WORK/origin.log"; die "the origin did not start"; }
 
 # ---------------------------------------------------------------- 2. Kafka + PostgreSQL
-mkfifo "$WORK/infra.stdin"
-java -Xmx256m -cp "testing/target/classes:$(cat testing/target/classes/io/trimus/testing/infra.classpath)" \
-    io.trimus.testing.DevInfraMain --data-dir "$WORK/infra-data" --kafka-port "$KAFKA_PORT" \
-    --kafka-controller-port "$KAFKA_CONTROLLER_PORT" --postgres-port "$POSTGRES_PORT" \
-    <"$WORK/infra.stdin" >"$WORK/infra.log" 2>&1 &
-infra_pid=$!
-exec 3>"$WORK/infra.stdin"
-for _ in $(seq 1 240); do
-  grep -q '^READY' "$WORK/infra.log" && break
-  kill -0 "$infra_pid" 2>/dev/null || { tail -30 "$WORK/infra.log"; die "Kafka/PostgreSQL did not start"; }
-  sleep 0.5
-done
-grep -q '^READY' "$WORK/infra.log" || die "Kafka/PostgreSQL not ready after 120 s ($WORK/infra.log)"
-log "Kafka 127.0.0.1:$KAFKA_PORT, PostgreSQL 127.0.0.1:$POSTGRES_PORT ready"
+start_infra "$WORK" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$POSTGRES_PORT"
 
 # ---------------------------------------------------------------- 3. egress-service
 jfr=()
