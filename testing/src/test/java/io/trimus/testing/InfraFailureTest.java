@@ -1,16 +1,19 @@
 package io.trimus.testing;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,15 +32,21 @@ class InfraFailureTest {
      * launcher child has exited: the directory is removed best-effort, a few times, never failing the test.
      */
     @AfterEach
-    void removeDirectory() throws InterruptedException {
-        for (int attempt = 0; attempt < 10 && Files.exists(dir); attempt++) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            } catch (IOException | java.io.UncheckedIOException stillChanging) {
-                // try again shortly
-            }
-            Thread.sleep(200);
+    void removeDirectory() {
+        try {
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).until(this::removed);
+        } catch (ConditionTimeoutException leftBehind) {
+            // a temporary directory left behind is no failure of what this test checks
         }
+    }
+
+    private boolean removed() {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException stillChanging) {
+            return false;
+        }
+        return !Files.exists(dir);
     }
 
     @Test
