@@ -60,6 +60,8 @@ public final class ProxyServer {
     private final ConcurrentHashMap<String, Integer> openBySource = new ConcurrentHashMap<>();
     private final Map<ProxyWay, List<NetServer>> servers = new ConcurrentHashMap<>();
     private final int eventLoops;
+    /** The verticles that hold the servers, undeployed at close. */
+    private final List<String> deployments = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A server that accepts on as many event loops as the host has cores. */
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
@@ -115,10 +117,7 @@ public final class ProxyServer {
         });
     }
 
-    /**
-     * One server for {@code way} in a verticle of its own, so on an event-loop context of its own (the verticle's
-     * undeployment is not needed: closing the server is what stops it accepting).
-     */
+    /** One server for {@code way} in a verticle of its own, so on an event-loop context of its own. */
     private Future<NetServer> bind(ProxyWay way, String host, int port, int destinationPort) {
         Promise<NetServer> bound = Promise.promise();
         vertx.deployVerticle(new AbstractVerticle() {
@@ -138,7 +137,7 @@ public final class ProxyServer {
                             started.complete();
                         });
             }
-        });
+        }).onSuccess(deployments::add);
         return bound.future();
     }
 
@@ -162,6 +161,8 @@ public final class ProxyServer {
         List<Future<Void>> closing = new ArrayList<>();
         servers.values().forEach(bound -> bound.forEach(server -> closing.add(server.close())));
         servers.clear();
+        deployments.forEach(id -> closing.add(vertx.undeploy(id).recover(gone -> Future.succeededFuture())));
+        deployments.clear();
         return Future.join(closing).<Void>mapEmpty().eventually(() -> parts.dialer().close());
     }
 
