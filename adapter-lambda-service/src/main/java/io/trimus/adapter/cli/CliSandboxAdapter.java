@@ -12,12 +12,12 @@ import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
-import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
 import io.trimus.events.adapter.ContainerUser;
 import org.jboss.logging.Logger;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -68,11 +68,25 @@ public abstract class CliSandboxAdapter implements Adapter {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");
         }
+        sandboxSecrets(agent, request);
+    }
+
+    /**
+     * The variables the sandbox gets from company secrets: the provider key, then the agent's {@code secret_env};
+     * nothing else the run may carry.
+     *
+     * @throws RunRejected when the secrets do not open or one of them is missing
+     */
+    private Map<String, String> sandboxSecrets(CliAdapterConfig agent, RunRequested request) {
         Map<String, String> opened = secrets.open(request);
-        String keyEnv = AgentCli.of(type).apiKeyEnv();
+        String keyEnv = agent.cli().apiKeyEnv();
         if (!opened.containsKey(keyEnv)) {
             throw new RunRejected("the run carries no " + keyEnv + "; run-service adds it from the company's secrets");
         }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put(keyEnv, opened.get(keyEnv));
+        env.putAll(RunSecrets.declared(opened, agent.secretEnv().keySet()));
+        return env;
     }
 
     @Override
@@ -86,7 +100,7 @@ public abstract class CliSandboxAdapter implements Adapter {
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
         executor.submit(request, CliSandboxPolicy.of(agent, sandboxDefaults, dockerDefaults, egressNetwork,
-                request, command, secrets.open(request)));
+                request, command, sandboxSecrets(agent, request)));
     }
 
     @Override

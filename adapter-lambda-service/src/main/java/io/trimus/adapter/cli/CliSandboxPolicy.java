@@ -22,12 +22,14 @@ public final class CliSandboxPolicy {
     /**
      * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
      * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, the docker
-     * adapter's memory and CPU defaults and log cap, and an environment of exactly the provider key, the run context,
-     * HOME=/tmp, IS_SANDBOX=1 and the CLI's {@link QuietCli} switches (the egress proxy settings are added when the
-     * sandbox's place on the egress network is known). The CLI is the container's ENTRYPOINT: an agent's own image cannot keep an
-     * ENTRYPOINT that wraps or skips the invocation the guardrail decided.
+     * adapter's memory and CPU defaults and log cap, and an environment of exactly the provider key, the agent's
+     * secret_env, the run context, HOME=/tmp, IS_SANDBOX=1 and the CLI's {@link QuietCli} switches (the egress proxy
+     * settings are added when the sandbox's place on the egress network is known). The CLI is the container's
+     * ENTRYPOINT: an agent's own image cannot keep an ENTRYPOINT that wraps or skips the invocation the guardrail
+     * decided.
      *
-     * @param secrets the opened secrets of the run, by the variable they become
+     * @param secrets the provider key and the secret_env variables, opened, by the variable they become; masked in
+     *                what the run reports
      */
     public static ContainerPolicy of(CliAdapterConfig agent, SandboxDefaults sandbox, DockerDefaults defaults,
                                      String egressNetwork, RunRequested run, CliCommand cli,

@@ -89,8 +89,19 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         }
     }
 
-    /** The policy of one run of a docker agent. */
+    /** The policy of one run of a docker agent that takes no company secrets. */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run) {
+        return forDocker(agent, defaults, run, Map.of());
+    }
+
+    /**
+     * The policy of one run of a docker agent.
+     *
+     * @param secretEnv the agent's {@code secret_env} variables with their opened values: set in the container and
+     *                  masked in what the run reports
+     */
+    public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run,
+                                            Map<String, String> secretEnv) {
         boolean readOnly = !agent.writable();
         Map<String, String> tmpfs = readOnly ? Map.of("/tmp", tmpOptions(agent.tmpNoexec()) + ",size="
                 + defaults.tmpfsSize()) : Map.of();
@@ -99,12 +110,14 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         long memory = memoryBytes(agent.memoryBytes(), defaults);
 
         Map<String, String> env = new LinkedHashMap<>(agent.env());
+        env.putAll(secretEnv);
         env.putAll(RunContext.env(run));
 
         return new ContainerPolicy(NAME_PREFIX + run.runId(), agent.image(), agent.command(), readOnly, tmpfs,
                 List.of("ALL"), securityOpts(defaults), pids, memory, memory, nanoCpus(cpus(agent.cpus(), defaults)),
                 agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
-                agent.user(), Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null, Set.of(),
+                agent.user(), Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null,
+                secretEnv.keySet(),
                 List.of(), null, defaults.disk().logOptions(), readOnly ? null : defaults.disk().writableLayerSize());
     }
 

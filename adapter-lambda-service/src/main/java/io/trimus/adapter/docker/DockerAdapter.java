@@ -6,6 +6,8 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.ContainerUser;
@@ -14,6 +16,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -28,14 +32,22 @@ public class DockerAdapter implements Adapter {
     private final RunExecutor executor;
     private final OrphanContainers orphans;
     private final DockerEngineSwitch engine;
+    private final RunSecrets secrets;
 
     @Inject
     public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
-            DockerEngineSwitch engine) {
+            DockerEngineSwitch engine, RunSecrets secrets) {
         this.defaults = DockerDefaults.from(config.docker());
         this.executor = executor;
         this.orphans = orphans;
         this.engine = engine;
+        this.secrets = secrets;
+    }
+
+    /** An adapter without a dispatch key: runs of agents with a {@code secret_env} are rejected. */
+    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
+            DockerEngineSwitch engine) {
+        this(config, executor, orphans, engine, new RunSecrets(Optional.empty()));
     }
 
     @Override
@@ -57,12 +69,25 @@ public class DockerAdapter implements Adapter {
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
         ContainerUser.check(config.user(), defaults.allowRoot());
         defaults.limits().ceilings().check(config);
+        secretEnv(config, request);
     }
 
     @Override
     public void submit(RunRequested request) {
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
-        executor.submit(request, ContainerPolicy.forDocker(config, defaults, request));
+        executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, secretEnv(config, request)));
+    }
+
+    /**
+     * The agent's {@code secret_env} variables with their opened values; nothing else the run may carry.
+     *
+     * @throws RunRejected when the secrets do not open or one of the variables is missing
+     */
+    private Map<String, String> secretEnv(DockerAdapterConfig config, RunRequested request) {
+        if (config.secretEnv().isEmpty()) {
+            return Map.of();
+        }
+        return RunSecrets.declared(secrets.open(request), config.secretEnv().keySet());
     }
 
     @Override

@@ -6,6 +6,9 @@ import io.trimus.events.secrets.SecretBox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -45,5 +48,23 @@ public class RunSecrets {
             throw new RunRejected("the run's secrets do not open with this adapter service's TRIMUS_ENCRYPTION_KEY /"
                     + " TRIMUS_DISPATCH_KEY: it must be run-service's key (or the dispatch key derived from it)");
         }
+    }
+
+    /**
+     * Of the opened secrets, the variables an agent's configuration declares, each of which must be there.
+     *
+     * @throws RunRejected naming the first declared variable the run does not carry
+     */
+    public static Map<String, String> declared(Map<String, String> opened, Collection<String> variables) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String variable : variables) {
+            String value = opened.get(variable);
+            if (value == null) {
+                throw new RunRejected("the run carries no " + variable + "; run-service adds it from the company's"
+                        + " secrets named in the agent's secret_env");
+            }
+            env.put(variable, value);
+        }
+        return Collections.unmodifiableMap(env);
     }
 }

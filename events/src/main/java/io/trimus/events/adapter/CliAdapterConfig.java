@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -33,11 +34,12 @@ import java.util.regex.Pattern;
  * @param user                       sandbox only: {@code uid[:gid]} to run as, or null for the image's non-root USER,
  *                                   else {@link ContainerUser#DEFAULT}; root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  * @param tmpNoexec                  sandbox only: true mounts {@code /tmp} {@code noexec} (default: exec)
+ * @param secretEnv                  sandbox only: variable → company secret ({@link SecretEnv}), set in the sandbox
  */
 public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, boolean dangerouslySkipPermissions,
                                List<String> extraArgs, String apiKeySecret, Integer timeoutSec, String image,
                                String memory, Double cpus, Long pidsLimit, String command, String user,
-                               boolean tmpNoexec)
+                               boolean tmpNoexec, Map<String, String> secretEnv)
         implements AdapterConfig {
 
     /** Names of company secrets (and so of the variables they may become). */
@@ -45,7 +47,7 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
     private static final Set<String> COMMON = Set.of("model", "dangerously_skip_permissions", "extra_args",
             "api_key_secret", "timeout_sec");
     private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit", "user",
-            "tmp_noexec");
+            "tmp_noexec", SecretEnv.FIELD);
     private static final Set<String> LOCAL_ONLY = Set.of("command");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/\\[\\]-]{0,99}");
     private static final Pattern COMMAND = Pattern.compile("(/[A-Za-z0-9._+-]+)+|[A-Za-z0-9._+-]{1,255}");
@@ -59,11 +61,14 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
 
     /**
      * The provider key, sealed as the variable it becomes: required in a sandbox, which has no other credentials;
-     * optional on the host, where the CLI may be logged in.
+     * optional on the host, where the CLI may be logged in. Then a sandbox's {@code secret_env}, each required.
      */
     @Override
     public List<SecretNeed> secretNeeds() {
-        return List.of(new SecretNeed(apiKeySecretName(), cli.apiKeyEnv(), sandboxed, "its " + cli.apiKeyEnv()));
+        List<SecretNeed> needs = new ArrayList<>();
+        needs.add(new SecretNeed(apiKeySecretName(), cli.apiKeyEnv(), sandboxed, "its " + cli.apiKeyEnv()));
+        needs.addAll(SecretEnv.needs(secretEnv));
+        return List.copyOf(needs);
     }
 
     /** Memory limit in bytes, or null when none is set. */
@@ -102,7 +107,16 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
                 ConfigFields.timeoutSec(config.get("timeout_sec")), ConfigFields.image(config.get("image")),
                 ConfigFields.memory(config.get("memory")), ConfigFields.cpus(config.get("cpus")),
                 ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")),
-                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"));
+                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),
+                SecretEnv.parse(config.get(SecretEnv.FIELD), sandboxOwn(cli), "by Trimus in every "
+                        + cli.binary() + " sandbox (" + cli.apiKeyEnv() + " comes from api_key_secret)"));
+    }
+
+    /** What a sandbox of {@code cli} sets itself: its provider key and {@link SecretEnv#SANDBOX_OWN}. */
+    private static Set<String> sandboxOwn(AgentCli cli) {
+        Set<String> own = new TreeSet<>(SecretEnv.SANDBOX_OWN);
+        own.add(cli.apiKeyEnv());
+        return own;
     }
 
     private static String model(JsonNode node) {

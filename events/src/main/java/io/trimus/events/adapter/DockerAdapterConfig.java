@@ -31,25 +31,26 @@ import java.util.regex.Pattern;
  *                   root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  * @param tmpNoexec  true mounts the read-only root's {@code /tmp} tmpfs {@code noexec} as well (default: exec, so
  *                   tools that build and run helpers there work)
+ * @param secretEnv  variable → company secret ({@link SecretEnv}): sealed into each run, set in the container
  */
 public record DockerAdapterConfig(String image, List<String> command, Map<String, String> env, String network,
                                   boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec,
-                                  String user, boolean tmpNoexec)
+                                  String user, boolean tmpNoexec, Map<String, String> secretEnv)
         implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
     public static final int MIN_TIMEOUT_SEC = 10;
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
-            "memory", "cpus", "timeout_sec", "user", "tmp_noexec");
+            "memory", "cpus", "timeout_sec", "user", "tmp_noexec", SecretEnv.FIELD);
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX;
 
-    /** None: an operator image gets only the env its adapter_config writes out. */
+    /** Its {@code secret_env}, each required: an operator image gets no other company secret. */
     @Override
     public List<SecretNeed> secretNeeds() {
-        return List.of();
+        return SecretEnv.needs(secretEnv);
     }
 
     /** Memory limit in bytes, or null when none is set. */
@@ -64,11 +65,13 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
      */
     public static DockerAdapterConfig parse(JsonNode config) {
         ConfigFields.requireObjectOf(config, FIELDS, "docker");
+        Map<String, String> env = env(config.get("env"));
         return new DockerAdapterConfig(image(config.get("image")), command(config.get("command")),
-                env(config.get("env")), network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
+                env, network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
                 ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
                 ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")),
-                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"));
+                ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),
+                SecretEnv.parse(config.get(SecretEnv.FIELD), env.keySet(), "in adapter_config.env"));
     }
 
     private static String image(JsonNode node) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trimus.events.RunRequested;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -29,6 +30,12 @@ public record RemoteAdapterConfig(String workerTag, AdapterType adapterType, Jso
     @Override
     public List<SecretNeed> secretNeeds() {
         return AdapterConfigs.parse(adapterType, adapterConfig).secretNeeds();
+    }
+
+    /** The {@code secret_env} of the adapter the worker runs. */
+    @Override
+    public Map<String, String> secretEnv() {
+        return AdapterConfigs.parse(adapterType, adapterConfig).secretEnv();
     }
 
     /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each adapter_config says which company secrets its runs take along, under which key, and whether they must exist. */
@@ -40,6 +42,33 @@ class SecretNeedsTest {
     void aDockerAgentNeedsNoSecrets() {
         assertThat(AdapterConfigs.parse(AdapterType.DOCKER, json("{\"image\": \"busybox:1.36\"}")).secretNeeds())
                 .isEmpty();
+    }
+
+    @Test
+    void aDockerAgentNeedsEachSecretOfItsSecretEnvUnderItsVariableInTheOrderWritten() {
+        AdapterConfig config = AdapterConfigs.parse(AdapterType.DOCKER, json("""
+                {"image": "busybox:1.36", "secret_env": {"NPM_TOKEN": "NPM", "GH_TOKEN": "GITHUB_TOKEN"}}"""));
+        assertThat(config.secretNeeds()).containsExactly(
+                new SecretNeed("NPM", "NPM_TOKEN", true, "its adapter_config.secret_env.NPM_TOKEN"),
+                new SecretNeed("GITHUB_TOKEN", "GH_TOKEN", true, "its adapter_config.secret_env.GH_TOKEN"));
+        assertThat(config.secretEnv()).containsExactly(Map.entry("NPM_TOKEN", "NPM"),
+                Map.entry("GH_TOKEN", "GITHUB_TOKEN"));
+    }
+
+    @Test
+    void aSandboxedCliNeedsItsProviderKeyThenItsSecretEnv() {
+        assertThat(AdapterConfigs.parse(AdapterType.CODEX_SANDBOX, json("""
+                {"secret_env": {"GH_TOKEN": "GITHUB_TOKEN"}}""")).secretNeeds()).containsExactly(
+                new SecretNeed("OPENAI_API_KEY", "OPENAI_API_KEY", true, "its OPENAI_API_KEY"),
+                new SecretNeed("GITHUB_TOKEN", "GH_TOKEN", true, "its adapter_config.secret_env.GH_TOKEN"));
+    }
+
+    @Test
+    void aRemoteAgentsSecretEnvIsItsInnerAdapters() {
+        assertThat(AdapterConfigs.parse(AdapterType.REMOTE, json("""
+                {"worker_tag": "gpu", "adapter_type": "docker",
+                 "adapter_config": {"image": "busybox:1.36", "secret_env": {"GH_TOKEN": "GITHUB_TOKEN"}}}"""))
+                .secretEnv()).containsExactly(Map.entry("GH_TOKEN", "GITHUB_TOKEN"));
     }
 
     @Test

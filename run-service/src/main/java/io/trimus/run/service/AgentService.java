@@ -25,6 +25,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -40,9 +41,12 @@ public class AgentService {
     private final TrimusConfig config;
     private final WorkerTagService workerTags;
     private final ResourceCeilings ceilings;
+    private final SecretService secrets;
 
-    AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config, WorkerTagService workerTags) {
+    AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config, WorkerTagService workerTags,
+                 SecretService secrets) {
         this.agents = agents;
+        this.secrets = secrets;
         this.companies = companies;
         this.config = config;
         this.workerTags = workerTags;
@@ -66,7 +70,35 @@ public class AgentService {
                 .call(company -> agent.adapterType.equals(AdapterType.REMOTE.wireName())
                         ? workerTags.requireGranted(companyId, RemoteAdapterConfig.parse(agent.adapterConfig).workerTag())
                         : Uni.createFrom().voidItem())
+                .call(company -> secretEnvUsable(agent))
                 .flatMap(company -> agents.persist(agent));
+    }
+
+    /**
+     * A 409 naming the first secret of the agent's {@code secret_env} that the company lacks or has not granted to
+     * every agent (a new agent has no grant by name yet): its runs could never start. Run creation checks again.
+     */
+    private Uni<Void> secretEnvUsable(Agent agent) {
+        Map<String, String> secretEnv = AdapterConfigs.parse(AdapterType.fromWire(agent.adapterType).orElseThrow(),
+                agent.adapterConfig).secretEnv();
+        if (secretEnv.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return secrets.unusableBy(agent.companyId, agent.id, secretEnv.values()).flatMap(unusable -> {
+            String name = unusable.first();
+            if (name == null) {
+                return Uni.createFrom().voidItem();
+            }
+            String variable = secretEnv.entrySet().stream().filter(e -> e.getValue().equals(name))
+                    .map(Map.Entry::getKey).findFirst().orElseThrow();
+            String path = "/api/companies/" + agent.companyId + "/secrets/" + name;
+            return Uni.createFrom().failure(ProblemException.conflict(unusable.missing().contains(name)
+                    ? "the company has no secret " + name + ", which adapter_config.secret_env." + variable
+                      + " names; set it first with PUT " + path
+                    : "the company's secret " + name + ", which adapter_config.secret_env." + variable + " names, is"
+                      + " granted to named agents only, so a new agent cannot use it; grant it to every agent (PUT "
+                      + path + " without agents), create the agent, then narrow the grant to it"));
+        });
     }
 
     @WithSession

@@ -184,28 +184,67 @@ public class SecretService {
                         : Uni.createFrom().failure(ProblemException.notFound("secret", name)));
     }
 
+    /** Of the named secrets, those the company does not have and those it has but not granted to the agent. */
+    public record Unusable(Set<String> missing, Set<String> notGranted) {
+        /** The first of them, missing ones first; null when the agent may use every one. */
+        public String first() {
+            return !missing.isEmpty() ? missing.iterator().next()
+                    : notGranted.isEmpty() ? null : notGranted.iterator().next();
+        }
+    }
+
     /**
      * Of the named secrets that exist, the values of those granted to the agent, by name, and the names of those that
      * are not (never decrypted); runs inside the caller's session.
      */
     public Uni<Usable> usableBy(UUID companyId, UUID agentId, Collection<String> names) {
-        return secrets.named(companyId, names).flatMap(found -> {
-            List<String> scoped = found.stream().filter(s -> !s.allAgents).map(s -> s.key.name).toList();
-            Uni<Set<String>> grantedScoped = scoped.isEmpty() ? Uni.createFrom().item(Set.of())
-                    : grants.grantedTo(companyId, agentId, scoped)
-                            .map(list -> list.stream().map(g -> g.key.secretName).collect(Collectors.toSet()));
-            return grantedScoped.map(granted -> {
-                Map<String, String> values = new LinkedHashMap<>();
-                Set<String> notGranted = new TreeSet<>();
-                for (CompanySecret s : found) {
-                    if (s.allAgents || granted.contains(s.key.name)) {
-                        values.put(s.key.name, cipher.decrypt(companyId, s.key.name, s.ciphertext));
-                    } else {
-                        notGranted.add(s.key.name);
+        return secrets.named(companyId, names).flatMap(found -> grantedAmong(companyId, agentId, found)
+                .map(granted -> {
+                    Map<String, String> values = new LinkedHashMap<>();
+                    Set<String> notGranted = new TreeSet<>();
+                    for (CompanySecret s : found) {
+                        if (granted.contains(s.key.name)) {
+                            values.put(s.key.name, cipher.decrypt(companyId, s.key.name, s.ciphertext));
+                        } else {
+                            notGranted.add(s.key.name);
+                        }
                     }
-                }
-                return new Usable(values, notGranted);
-            });
+                    return new Usable(values, notGranted);
+                }));
+    }
+
+    /**
+     * Which of the named secrets the agent could not take into a run (an agent not stored yet has no grant of its
+     * own); nothing is decrypted. Runs inside the caller's session.
+     */
+    public Uni<Unusable> unusableBy(UUID companyId, UUID agentId, Collection<String> names) {
+        return secrets.named(companyId, names).flatMap(found -> grantedAmong(companyId, agentId, found)
+                .map(granted -> {
+                    Set<String> existing = found.stream().map(s -> s.key.name).collect(Collectors.toSet());
+                    Set<String> missing = new LinkedHashSet<>();
+                    Set<String> notGranted = new LinkedHashSet<>();
+                    for (String name : names) {
+                        if (!existing.contains(name)) {
+                            missing.add(name);
+                        } else if (!granted.contains(name)) {
+                            notGranted.add(name);
+                        }
+                    }
+                    return new Unusable(missing, notGranted);
+                }));
+    }
+
+    /** The names of {@code found} granted to the agent: to every agent of the company, or to it by name. */
+    private Uni<Set<String>> grantedAmong(UUID companyId, UUID agentId, List<CompanySecret> found) {
+        Set<String> granted = found.stream().filter(s -> s.allAgents).map(s -> s.key.name)
+                .collect(Collectors.toCollection(java.util.HashSet::new));
+        List<String> scoped = found.stream().filter(s -> !s.allAgents).map(s -> s.key.name).toList();
+        if (scoped.isEmpty()) {
+            return Uni.createFrom().item(granted);
+        }
+        return grants.grantedTo(companyId, agentId, scoped).map(list -> {
+            list.forEach(g -> granted.add(g.key.secretName));
+            return granted;
         });
     }
 
