@@ -30,8 +30,8 @@ import java.util.UUID;
 
 /**
  * Registers agents after checking their adapter_config against the adapter's contract, the operator's choices
- * (networks, root, resource ceilings) and, for a remote agent, its company's worker-tag grants; nothing invalid is
- * stored.
+ * (networks, root, resource ceilings), the company secrets its secret_env names and, for a remote agent, its
+ * company's worker-tag grants; nothing invalid is stored.
  */
 @Startup
 @ApplicationScoped
