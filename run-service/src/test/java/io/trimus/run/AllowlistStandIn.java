@@ -31,6 +31,8 @@ public class AllowlistStandIn implements QuarkusTestResourceLifecycleManager {
     private ExecutorService threads;
     private final Map<String, String> answers = new ConcurrentHashMap<>();
     private final AtomicInteger calls = new AtomicInteger();
+    /** Released when the stand-in stops: a "hang" answer holds its request until then. */
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
     @Override
     public Map<String, String> start() {
@@ -55,6 +57,7 @@ public class AllowlistStandIn implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
+        stopped.countDown();
         server.stop(0);
         threads.shutdownNow();
     }
@@ -70,7 +73,8 @@ public class AllowlistStandIn implements QuarkusTestResourceLifecycleManager {
             String company = path.substring(API.length(), path.length() - "/egress/allowlist".length());
             String answer = answers.getOrDefault(company, "[]");
             if (answer.equals("hang")) {
-                Thread.sleep(5_000);
+                // no answer until the stand-in stops (the caller's own timeout is what is under test)
+                stopped.await(30, java.util.concurrent.TimeUnit.SECONDS);
                 return;
             }
             if (answer.equals("500")) {

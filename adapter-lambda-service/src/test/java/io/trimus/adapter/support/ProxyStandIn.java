@@ -99,9 +99,15 @@ public final class ProxyStandIn implements AutoCloseable {
                         + ": ok\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 case FOREIGN -> socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
                         + "Connection: close\r\n\r\nok").getBytes(StandardCharsets.US_ASCII));
-                case SILENT -> Thread.sleep(5_000);
+                case SILENT -> {
+                    // says nothing until the prober hangs up (its own timeout), at most 30 s
+                    socket.setSoTimeout(30_000);
+                    while (in.read() >= 0) {
+                        // discard
+                    }
+                }
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
             // the prober gave up: nothing to answer
         }
     }
