@@ -22,7 +22,8 @@ import java.util.UUID;
  *               absolute-form through the explicit proxy)
  * @param reason the resolver's {@code not_allowlisted}, {@code qtype_denied} or {@code unattributed_source}; the
  *               proxy's {@code proxy_not_allowlisted}, {@code proxy_address_denied}, {@code proxy_port_denied} or
- *               {@code proxy_host_mismatch} (an unattributed source of the proxy is {@code unattributed_source} too)
+ *               {@code proxy_host_mismatch}, or {@code masked_secret_out_of_scope} (a masked secret's surrogate
+ *               sent to a host outside its scope; qtype {@code HTTP}) (an unattributed source of the proxy is {@code unattributed_source} too)
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
@@ -55,7 +56,10 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
     public static final String PROXY_PORT_DENIED = "proxy_port_denied";
     /** The TLS SNI or HTTP Host differed from the host the connection was allowed for (domain fronting), or no TLS. */
     public static final String PROXY_HOST_MISMATCH = "proxy_host_mismatch";
+    /** A request carried a masked secret's surrogate to a host outside that secret's scope; it was refused. */
+    public static final String MASKED_SECRET_OUT_OF_SCOPE = "masked_secret_out_of_scope";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
-            PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH);
+            PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
+            MASKED_SECRET_OUT_OF_SCOPE);
 }

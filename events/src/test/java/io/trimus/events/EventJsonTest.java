@@ -20,7 +20,7 @@ class EventJsonTest {
         assertThat(Json.MAPPER.readValue(json, RunRequested.class)).isEqualTo(event);
         assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
                 "company_id", "agent_id", "adapter_type", "adapter_config", "issue", "input", "requested_at", "secrets",
-                "issuer_mac");
+                "issuer_mac", "masked");
         assertThat(Json.parse(json).get("issue").fieldNames()).toIterable()
                 .containsExactlyInAnyOrder("id", "title", "body");
         assertThat(Json.parse(json).get("requested_at").asText()).isEqualTo("2026-01-15T09:30:00.123456789Z");

@@ -193,12 +193,13 @@ class EventSchemaTest {
                 .containsExactlyElementsOf(EgressAnomaly.REASONS);
         assertThat(EgressAnomaly.REASONS).containsExactlyInAnyOrder(EgressAnomaly.NOT_ALLOWLISTED,
                 EgressAnomaly.QTYPE_DENIED, EgressAnomaly.UNATTRIBUTED_SOURCE, EgressAnomaly.PROXY_NOT_ALLOWLISTED,
-                EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH);
+                EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
+                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"proxy_not_allowlisted", "proxy_address_denied", "proxy_port_denied",
-            "proxy_host_mismatch"})
+            "proxy_host_mismatch", "masked_secret_out_of_scope"})
     void aRefusedProxyConnectionIsAnAnomalyOfTheSameShape(String reason) {
         ObjectNode json = Json.tree(Fixtures.proxyAnomaly(reason));
 
