@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SandboxMasksTest {
-    private static final DispatchKey KEY = EncryptionKey.parse("0".repeat(64)).dispatchKey();
+    private static final DispatchKey KEY = EncryptionKey.parse("3f8a1c2b9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a").dispatchKey();
     private static final SandboxMask MASK = new SandboxMask("GITHUB_TOKEN", "ghp_surrogate", "ghp_real", List.of(
             "*.github.com"), List.of("authorization"));
 
