@@ -155,6 +155,13 @@ public interface TrimusConfig {
          */
         @WithDefault("8192")
         int maxHeadBytes();
+
+        /**
+         * A PEM file of CA certificates the proxy trusts besides the system trust store when it re-establishes TLS to
+         * a host of a masked secret (whose TLS it terminates), e.g. for a private service or a test server; unset: the
+         * system trust store alone (TRIMUS_EGRESS_PROXY_UPSTREAM_CA_FILE).
+         */
+        Optional<String> upstreamCaFile();
     }
 
     /** The registry of sandbox addresses. */

@@ -3,6 +3,7 @@ package io.trimus.egress.connection;
 import io.trimus.egress.sandbox.Sandbox;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One sandbox connection through the egress proxy, as it ended: what it asked for, what was decided, what it carried.
@@ -21,8 +22,21 @@ import java.time.Instant;
  * @param bytesIn        bytes from the destination to the sandbox
  * @param startedAt      when the connection was accepted
  * @param durationMillis how long it lasted
+ * @param maskedSwaps    for a connection whose TLS the proxy terminated for masked secrets: how many requests had
+ *                       each secret (by name) swapped in; empty otherwise
  */
 public record ConnectionRecord(Sandbox sandbox, String way, String host, int port, String address, String decision,
                                String reason, boolean enforced, long bytesOut, long bytesIn, Instant startedAt,
-                               long durationMillis) {
+                               long durationMillis, Map<String, Integer> maskedSwaps) {
+    public ConnectionRecord {
+        maskedSwaps = maskedSwaps == null ? Map.of() : Map.copyOf(maskedSwaps);
+    }
+
+    /** A connection that swapped no masked secret. */
+    public ConnectionRecord(Sandbox sandbox, String way, String host, int port, String address, String decision,
+                            String reason, boolean enforced, long bytesOut, long bytesIn, Instant startedAt,
+                            long durationMillis) {
+        this(sandbox, way, host, port, address, decision, reason, enforced, bytesOut, bytesIn, startedAt,
+                durationMillis, Map.of());
+    }
 }

@@ -15,8 +15,8 @@ import java.util.UUID;
 public class ConnectionRepository implements PanacheRepositoryBase<EgressConnection, Long> {
     private static final Sort NEWEST_FIRST = Sort.descending("startedAt", "id");
     private static final String COLUMNS = "company_id, run_id, agent_id, sandbox_ip, way, host, port, address, "
-            + "decision, reason, enforced, bytes_out, bytes_in, started_at, duration_ms";
-    private static final int COLUMN_COUNT = 15;
+            + "decision, reason, enforced, bytes_out, bytes_in, started_at, duration_ms, masked_swaps";
+    private static final int COLUMN_COUNT = 16;
 
     /** Inserts the rows in one statement inside the current transaction. */
     public Uni<Integer> insertAll(List<EgressConnection> rows) {
@@ -28,6 +28,9 @@ public class ConnectionRepository implements PanacheRepositoryBase<EgressConnect
             sql.append(r == 0 ? "(" : ", (");
             for (int c = 1; c <= COLUMN_COUNT; c++) {
                 sql.append(c == 1 ? "?" : ", ?").append(r * COLUMN_COUNT + c);
+                if (c == COLUMN_COUNT) {
+                    sql.append("::jsonb");
+                }
             }
             sql.append(')');
         }
@@ -50,6 +53,7 @@ public class ConnectionRepository implements PanacheRepositoryBase<EgressConnect
                 query.setParameter(++p, row.bytesIn);
                 query.setParameter(++p, row.startedAt);
                 query.setParameter(++p, row.durationMs);
+                query.setParameter(++p, row.maskedSwaps);
             }
             return query.executeUpdate();
         });
@@ -85,6 +89,21 @@ public class ConnectionRepository implements PanacheRepositoryBase<EgressConnect
                 .setParameter(3, limit)
                 .getResultList())
                 .map(rows -> rows.stream().map(HostTotals::of).toList());
+    }
+
+    /** The run's requests with a masked secret swapped in, per secret and host, most first. */
+    public Uni<List<MaskedUse>> maskedUse(UUID companyId, UUID runId, int limit) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("select s.key, c.host, sum(s.value::bigint) "
+                        + "from egress.egress_connection c, jsonb_each_text(c.masked_swaps) s "
+                        + "where c.company_id = ?1 and c.run_id = ?2 and c.masked_swaps is not null "
+                        + "group by s.key, c.host order by sum(s.value::bigint) desc, s.key, c.host limit ?3",
+                        Object[].class)
+                .setParameter(1, companyId)
+                .setParameter(2, runId)
+                .setParameter(3, limit)
+                .getResultList())
+                .map(rows -> rows.stream().map(MaskedUse::of).toList());
     }
 
     /** Deletes the connections that started before {@code cutoff}; the number deleted. */

@@ -44,6 +44,10 @@ public class EgressConnection {
     public long bytesIn;
     public Instant startedAt;
     public long durationMs;
+    /** Requests with a masked secret swapped in, by secret name, as JSON ({@code {"GITHUB_TOKEN": 3}}); null: none. */
+    @jakarta.persistence.Column(columnDefinition = "jsonb")
+    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.JSON)
+    public String maskedSwaps;
 
     /** Whether the record can be stored at all: it must name its sandbox's company and run. */
     static boolean attributed(ConnectionRecord record) {
@@ -73,7 +77,20 @@ public class EgressConnection {
         row.bytesIn = Math.max(0, record.bytesIn());
         row.startedAt = record.startedAt() == null ? Instant.now() : record.startedAt();
         row.durationMs = Math.max(0, record.durationMillis());
+        row.maskedSwaps = swapsJson(record.maskedSwaps());
         return row;
+    }
+
+    /** The swaps as a JSON object of at most 64 secret names (names are letters, digits and _), or null when none. */
+    static String swapsJson(java.util.Map<String, Integer> swaps) {
+        if (swaps.isEmpty()) {
+            return null;
+        }
+        StringBuilder json = new StringBuilder("{");
+        swaps.entrySet().stream().filter(e -> e.getKey().matches("[A-Za-z_][A-Za-z0-9_]{0,127}")).limit(64)
+                .forEach(e -> json.append(json.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":")
+                        .append(Math.max(0, e.getValue())));
+        return json.length() == 1 ? null : json.append('}').toString();
     }
 
     /**

@@ -27,6 +27,7 @@ public class RunEgressService {
         return connections.totals(companyId, runId)
                 .flatMap(totals -> connections.perHost(companyId, runId, MAX_HOSTS)
                         .flatMap(hosts -> connections.latest(companyId, runId, limit)
-                                .map(latest -> new RunEgress(runId, totals, hosts, latest))));
+                                .flatMap(latest -> connections.maskedUse(companyId, runId, MAX_HOSTS)
+                                        .map(masked -> new RunEgress(runId, totals, hosts, latest, masked)))));
     }
 }

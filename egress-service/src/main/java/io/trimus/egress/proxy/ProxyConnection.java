@@ -1,6 +1,8 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.connection.ConnectionRecord;
+import io.trimus.egress.masks.MaskSwap;
+import io.trimus.egress.masks.RunMasks;
 import io.trimus.egress.proxy.ClientHelloSni.Hello;
 import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
 import io.trimus.egress.proxy.DestinationResolver.Destinations;
@@ -18,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -62,6 +65,11 @@ final class ProxyConnection {
     private ProxyRefusal refusal;
     private long bytesUp;
     private long bytesDown;
+    /** The sandbox's masked secrets, when it holds any. */
+    private RunMasks masks;
+    /** Set when the connection goes to the {@link MaskingInterceptor} instead of the host. */
+    private InterceptedTarget intercepted;
+    private int loopbackPort = -1;
 
     /**
      * @param destinationPort for a transparent way, the port the destination is dialled on; ignored for the explicit
@@ -219,6 +227,9 @@ final class ProxyConnection {
             return;
         }
         tlsRequired = admission.tlsRequired();
+        if (!checkMasks(head)) {
+            return;
+        }
         if (head != null && !head.isConnect()) {
             if (!hostHeaderNames(head, target)) {
                 refuse(ProxyRefusal.HOST_MISMATCH);
@@ -237,6 +248,50 @@ final class ProxyConnection {
             record(ProxyRefusal.NOT_ALLOWLISTED, false);
         }
         parts.resolver().resolve(host).onComplete(done -> context.runOnContext(v -> resolved(done, head)));
+    }
+
+    /**
+     * The masked-secret rules before anything is dialled: a sandbox whose masks this instance has not received waits;
+     * a host of a masked secret is reached only through TLS the proxy terminates (a plain request or an unreadable
+     * tunnel there is refused); a plain request elsewhere must not carry a surrogate. False when refused.
+     */
+    private boolean checkMasks(ProxyRequestHead head) {
+        if (sandbox == null || parts.masked() == null) {
+            return true;
+        }
+        if (parts.masked().isWaiting(sourceIp, sandbox.runId())) {
+            refuse(ProxyRefusal.MASKS_PENDING);
+            return false;
+        }
+        masks = parts.masked().of(sourceIp, sandbox.runId()).orElse(null);
+        if (masks == null) {
+            return true;
+        }
+        boolean plain = head != null && !head.isConnect();
+        if (masks.intercepts(host)) {
+            if (plain || !tlsRequired) {
+                refuse(ProxyRefusal.MASKED_NEEDS_TLS);
+                return false;
+            }
+            if (parts.masking() == null) {
+                refuse(ProxyRefusal.MASKING_UNAVAILABLE);
+                return false;
+            }
+            intercepted = new InterceptedTarget(sandbox, sourceIp, host, port, null, masks);
+            return true;
+        }
+        if (plain && carriesSurrogate(head)) {
+            refuse(ProxyRefusal.MASKED_OUT_OF_SCOPE);
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether a plain request to a host outside every mask's scope carries a surrogate (target or headers). */
+    private boolean carriesSurrogate(ProxyRequestHead head) {
+        List<Map.Entry<String, String>> headers = head.headers().stream()
+                .map(h -> Map.entry(h.name(), h.value())).toList();
+        return !MaskSwap.apply(host, head.originForm(), headers, masks).allowed();
     }
 
     private void resolved(AsyncResult<Destinations> done, ProxyRequestHead head) {
@@ -258,6 +313,10 @@ final class ProxyConnection {
 
     private void dial(List<InetAddress> permitted, int index, ProxyRequestHead head) {
         address = permitted.get(index);
+        if (intercepted != null) {
+            dialInterceptor(head);
+            return;
+        }
         SocketAddress destination = SocketAddress.inetSocketAddress(new InetSocketAddress(address, port));
         NetClient dialer = parts.dialer();
         dialer.connect(destination).onComplete(connected -> context.runOnContext(v -> {
@@ -272,6 +331,36 @@ final class ProxyConnection {
             } else {
                 refuse(ProxyRefusal.CONNECT_FAILED);
             }
+        }));
+    }
+
+    /**
+     * A host of a masked secret: the TLS bytes go to the interceptor's loopback server, which dials {@link #address}
+     * itself; the loopback connection is matched to this sandbox before its first byte.
+     */
+    private void dialInterceptor(ProxyRequestHead head) {
+        intercepted = new InterceptedTarget(sandbox, sourceIp, host, port, address, masks);
+        parts.masking().port(masks.caFingerprint()).onComplete(served -> context.runOnContext(v -> {
+            if (state == State.CLOSED) {
+                return;
+            }
+            if (served.failed()) {
+                refuse(ProxyRefusal.MASKING_UNAVAILABLE);
+                return;
+            }
+            parts.dialer().connect(served.result(), "127.0.0.1").onComplete(connected -> context.runOnContext(w -> {
+                if (state == State.CLOSED) {
+                    if (connected.succeeded()) {
+                        connected.result().close();
+                    }
+                } else if (connected.failed()) {
+                    refuse(ProxyRefusal.MASKING_UNAVAILABLE);
+                } else {
+                    loopbackPort = connected.result().localAddress().port();
+                    parts.masking().expect(loopbackPort, intercepted);
+                    opened(connected.result(), head);
+                }
+            }));
         }));
     }
 
@@ -362,6 +451,10 @@ final class ProxyConnection {
             refuse(ProxyRefusal.HOST_MISMATCH);
             return;
         }
+        if (masks != null && carriesSurrogate(head)) {
+            refuse(ProxyRefusal.MASKED_OUT_OF_SCOPE);
+            return;
+        }
         try {
             body = RequestBodyFraming.of(head);
         } catch (MalformedRequest e) {
@@ -437,6 +530,9 @@ final class ProxyConnection {
             upstream.close();
         }
         state = State.CLOSED;
+        if (loopbackPort > 0) {
+            parts.masking().forget(loopbackPort);
+        }
         parts.vertx().cancelTimer(totalTimer);
         parts.vertx().cancelTimer(headTimer);
         onClosed.run();
@@ -452,7 +548,8 @@ final class ProxyConnection {
             try {
                 parts.connections().record(new ConnectionRecord(sandbox, way.label(), host == null ? "" : host, port,
                         address == null ? null : address.getHostAddress(), decision, reason, enforced, bytesUp,
-                        bytesDown, startedAt, durationMillis));
+                        bytesDown, startedAt, durationMillis,
+                        intercepted == null ? Map.of() : Map.copyOf(intercepted.swaps())));
             } catch (RuntimeException e) {
                 // the connection is over either way; the recorder counts and logs its own failures
             }

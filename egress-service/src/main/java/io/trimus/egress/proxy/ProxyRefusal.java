@@ -24,7 +24,15 @@ public enum ProxyRefusal {
     /** The upstream resolver gave no address for the host. */
     UNRESOLVED("unresolved", 502, "Bad Gateway", false),
     /** No permitted address of the host accepted a connection in time. */
-    CONNECT_FAILED("connect_failed", 502, "Bad Gateway", false);
+    CONNECT_FAILED("connect_failed", 502, "Bad Gateway", false),
+    /** A request carried a masked secret's surrogate to a host outside that secret's scope. */
+    MASKED_OUT_OF_SCOPE("masked_secret_out_of_scope", 403, "Forbidden", true),
+    /** A plain-HTTP request, or a tunnel the proxy cannot read, to a host of a masked secret: swaps need TLS. */
+    MASKED_NEEDS_TLS("masked_host_needs_tls", 403, "Forbidden", false),
+    /** The sandbox holds masked secrets this egress-service has not received yet (it restarted). */
+    MASKS_PENDING("masks_pending", 503, "Service Unavailable", false),
+    /** The proxy cannot terminate TLS for a host of a masked secret: the sandbox's egress CA is unavailable. */
+    MASKING_UNAVAILABLE("masking_unavailable", 502, "Bad Gateway", false);
 
     private final String reason;
     private final int status;
@@ -66,6 +74,10 @@ public enum ProxyRefusal {
             case TOO_MANY_CONNECTIONS -> "this sandbox has too many proxy connections open";
             case UNRESOLVED -> "the host does not resolve";
             case CONNECT_FAILED -> "the host did not accept the connection";
+            case MASKED_OUT_OF_SCOPE -> "the request carries a masked secret, which may not be sent to this host";
+            case MASKED_NEEDS_TLS -> "masked secrets are swapped only in HTTPS requests to this host";
+            case MASKS_PENDING -> "this sandbox's masked secrets are not known to the proxy yet; retry in a few seconds";
+            case MASKING_UNAVAILABLE -> "the proxy cannot terminate TLS for this host now";
         } + "\n";
         return "HTTP/1.1 " + status + " " + statusText + "\r\nContent-Type: text/plain\r\nContent-Length: "
                 + body.length() + "\r\nConnection: close\r\n\r\n" + body;

@@ -2,6 +2,7 @@ package io.trimus.egress.proxy;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.masks.MaskedSecrets;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -50,9 +51,13 @@ public final class ProxyServer {
         }
     }
 
-    /** What every connection shares. */
+    /**
+     * What every connection shares; {@code masked} and {@code masking} are null where masked secrets are not served
+     * (tests of the plain proxy).
+     */
     record Parts(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                 ConnectionRecorder connections, NetClient dialer, Limits limits) {
+                 ConnectionRecorder connections, NetClient dialer, Limits limits, MaskedSecrets masked,
+                 MaskingInterceptor masking) {
     }
 
     private final Vertx vertx;
@@ -72,6 +77,17 @@ public final class ProxyServer {
     /** @param eventLoops how many event loops accept (and then carry) connections on each port */
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
                        ConnectionRecorder connections, Limits limits, int eventLoops) {
+        this(vertx, policy, resolver, anomalies, connections, limits, eventLoops, null, null);
+    }
+
+    /**
+     * A server that also applies the sandboxes' masked secrets, terminating TLS to their hosts in {@code masking}.
+     *
+     * @param eventLoops how many event loops accept (and then carry) connections on each port
+     */
+    public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
+                       ConnectionRecorder connections, Limits limits, int eventLoops, MaskedSecrets masked,
+                       MaskingInterceptor masking) {
         this.vertx = vertx;
         this.eventLoops = Math.max(1, eventLoops);
         NetClient dialer = vertx.createNetClient(new NetClientOptions()
@@ -79,7 +95,7 @@ public final class ProxyServer {
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
-        this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits);
+        this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits, masked, masking);
     }
 
     /** Serves the explicit proxy on {@code host:port} (0: any free port); fails when the address cannot be bound. */
@@ -163,6 +179,9 @@ public final class ProxyServer {
         servers.clear();
         deployments.forEach(id -> closing.add(vertx.undeploy(id).recover(gone -> Future.succeededFuture())));
         deployments.clear();
+        if (parts.masking() != null) {
+            closing.add(parts.masking().close());
+        }
         return Future.join(closing).<Void>mapEmpty().eventually(() -> parts.dialer().close());
     }
 

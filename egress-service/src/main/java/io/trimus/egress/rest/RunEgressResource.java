@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.connection.ConnectionTotals;
 import io.trimus.egress.connection.EgressConnection;
+import io.trimus.egress.connection.MaskedUse;
 import io.trimus.egress.connection.HostTotals;
 import io.trimus.egress.connection.RunEgress;
 import io.trimus.egress.connection.RunEgressService;
@@ -35,14 +36,18 @@ public class RunEgressResource {
         this.runs = runs;
     }
 
-    /** The run's record: {@code summary} over all its connections, {@code connections} the latest, newest first. */
-    public record RunEgressView(UUID runId, SummaryView summary, List<ConnectionView> connections) {
+    /**
+     * The run's record: {@code summary} over all its connections, {@code connections} the latest, newest first, and
+     * {@code masked_secrets}: per masked secret and host, how many requests had it swapped in (names, never values).
+     */
+    public record RunEgressView(UUID runId, SummaryView summary, List<ConnectionView> connections,
+                                List<MaskedUse> maskedSecrets) {
         static RunEgressView of(RunEgress egress) {
             ConnectionTotals t = egress.totals();
             return new RunEgressView(egress.runId(),
                     new SummaryView(t.connections(), t.allowed(), t.refused(), t.bytesOut(), t.bytesIn(),
                             egress.hosts()),
-                    egress.latest().stream().map(ConnectionView::of).toList());
+                    egress.latest().stream().map(ConnectionView::of).toList(), egress.maskedSecrets());
         }
     }
 

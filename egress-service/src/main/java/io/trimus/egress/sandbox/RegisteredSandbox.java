@@ -19,6 +19,8 @@ public class RegisteredSandbox {
     /** Null between the claim of the address and the creation of its container. */
     public String containerId;
     public Instant registeredAt;
+    /** Whether the run holds masked secrets, whose values are in memory only (never in this row). */
+    public boolean masked;
 
     /** The registration as the resolver reads it. */
     public Sandbox toSandbox() {

@@ -17,23 +17,26 @@ public class SandboxRegistrationRepository implements PanacheRepositoryBase<Regi
      * Registers {@code sandbox} at its address in one statement, so two concurrent claims of one address cannot both
      * win: a free address is taken; an address held by the same run (same company and agent) is updated, keeping its
      * container id when none is given and its registration time; an address held by another run is taken only when
-     * that registration is older than {@code expiredBefore}.
+     * that registration is older than {@code expiredBefore}. {@code masked} marks a run holding masked secrets; once
+     * marked, later registrations of the same run keep the mark.
      *
      * @return the stored registration, or null when another run holds the address
      */
-    public Uni<RegisteredSandbox> claim(Sandbox sandbox, Instant expiredBefore) {
+    public Uni<RegisteredSandbox> claim(Sandbox sandbox, boolean masked, Instant expiredBefore) {
         return Panache.getSession().flatMap(session -> session
                 .createNativeQuery("insert into egress.sandbox_registration as r "
-                        + "(ip, company_id, agent_id, run_id, container_id, registered_at) "
-                        + "values (?1, ?2, ?3, ?4, ?5, now()) on conflict (ip) do update set "
+                        + "(ip, company_id, agent_id, run_id, container_id, registered_at, masked) "
+                        + "values (?1, ?2, ?3, ?4, ?5, now(), ?7) on conflict (ip) do update set "
                         + "company_id = excluded.company_id, agent_id = excluded.agent_id, run_id = excluded.run_id, "
                         + "container_id = case when r.run_id = excluded.run_id "
                         + "then coalesce(excluded.container_id, r.container_id) else excluded.container_id end, "
                         + "registered_at = case when r.run_id = excluded.run_id "
-                        + "then r.registered_at else excluded.registered_at end "
+                        + "then r.registered_at else excluded.registered_at end, "
+                        + "masked = case when r.run_id = excluded.run_id "
+                        + "then r.masked or excluded.masked else excluded.masked end "
                         + "where (r.run_id = excluded.run_id and r.company_id = excluded.company_id "
                         + "and r.agent_id = excluded.agent_id) or r.registered_at < ?6 "
-                        + "returning ip, company_id, agent_id, run_id, container_id, registered_at",
+                        + "returning ip, company_id, agent_id, run_id, container_id, registered_at, masked",
                         RegisteredSandbox.class)
                 .setParameter(1, sandbox.ip())
                 .setParameter(2, sandbox.companyId())
@@ -41,6 +44,7 @@ public class SandboxRegistrationRepository implements PanacheRepositoryBase<Regi
                 .setParameter(4, sandbox.runId())
                 .setParameter(5, sandbox.containerId())
                 .setParameter(6, expiredBefore)
+                .setParameter(7, masked)
                 .getResultList())
                 .map(rows -> rows.isEmpty() ? null : rows.get(0));
     }

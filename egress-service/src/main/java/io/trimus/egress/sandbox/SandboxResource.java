@@ -2,6 +2,8 @@ package io.trimus.egress.sandbox;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.egress.masks.MaskOpener;
+import io.trimus.egress.masks.RunMasks;
 import io.trimus.events.SandboxRegistration;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -30,10 +32,12 @@ import java.util.UUID;
 public class SandboxResource {
     private final SandboxRegistry sandboxes;
     private final SandboxService service;
+    private final MaskOpener masks;
 
-    SandboxResource(SandboxRegistry sandboxes, SandboxService service) {
+    SandboxResource(SandboxRegistry sandboxes, SandboxService service, MaskOpener masks) {
         this.sandboxes = sandboxes;
         this.service = service;
+        this.masks = masks;
     }
 
     /** A registered sandbox as the API shows it. */
@@ -45,7 +49,9 @@ public class SandboxResource {
 
     /**
      * Registers the run's sandbox at {@code ip}: claims a free address, or updates the run's own registration (e.g.
-     * with the container id once the container exists). 409 when another run holds the address.
+     * with the container id once the container exists). 409 when another run holds the address. Sealed
+     * {@code masks} (with the {@code ca} fingerprint) replace the run's masked secrets, held in memory only; the
+     * adapter service sends them again periodically so a restarted egress-service gets them back.
      */
     @PUT
     @Path("/{ip}")
@@ -63,8 +69,9 @@ public class SandboxResource {
             throw ProblemException.invalid("container_id", "must be 1 to 128 characters, or absent until the"
                     + " container exists");
         }
+        RunMasks opened = body.masks() == null ? null : masks.open(body.runId(), address, body.masks(), body.ca());
         return service.register(new Sandbox(address, body.companyId(), body.agentId(), body.runId(),
-                        body.containerId()))
+                        body.containerId()), opened)
                 .map(stored -> RestResponse.noContent());
     }
 

@@ -5,6 +5,8 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.masks.RunMasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -25,24 +27,41 @@ public class SandboxService {
 
     private final SandboxRegistrationRepository registrations;
     private final SandboxRegistry registry;
+    private final MaskedSecrets masked;
     private final Duration maxAge;
 
     @Inject
-    SandboxService(SandboxRegistrationRepository registrations, SandboxRegistry registry, TrimusConfig config) {
+    SandboxService(SandboxRegistrationRepository registrations, SandboxRegistry registry, MaskedSecrets masked,
+                   TrimusConfig config) {
         this.registrations = registrations;
         this.registry = registry;
+        this.masked = masked;
         this.maxAge = config.egress().sandboxes().registrationMaxAge();
+    }
+
+    /** Registers {@code sandbox} without masked secrets; see {@link #register(Sandbox, RunMasks)}. */
+    public Uni<Sandbox> register(Sandbox sandbox) {
+        return register(sandbox, null);
     }
 
     /**
      * Registers {@code sandbox} at its address: a free address, or one its run already holds (idempotent; a missing
-     * container id keeps the stored one). 409 when another live run holds the address.
+     * container id keeps the stored one). 409 when another live run holds the address. {@code masks} (null when the
+     * run has none) are kept in memory only, the row merely marks the run as masked.
      */
-    public Uni<Sandbox> register(Sandbox sandbox) {
+    public Uni<Sandbox> register(Sandbox sandbox, RunMasks masks) {
         Sandbox before = registry.lookup(sandbox.ip()).orElse(null);
-        return Panache.withTransaction(() -> registrations.claim(sandbox, Instant.now().minus(maxAge)))
+        return Panache.withTransaction(() -> registrations.claim(sandbox, masks != null,
+                        Instant.now().minus(maxAge)))
                 .onItem().ifNull().failWith(() -> ProblemException.conflict("sandbox address " + sandbox.ip()
                         + " is held by another run; deregister it with that run's id, or register another address"))
+                .invoke(row -> {
+                    if (masks != null) {
+                        masked.put(row.ip, masks);
+                    } else if (row.masked) {
+                        masked.expect(row.ip, row.runId);
+                    }
+                })
                 .map(RegisteredSandbox::toSandbox)
                 .invoke(stored -> {
                     registry.register(stored);
@@ -64,7 +83,10 @@ public class SandboxService {
                                             + " another run than " + runId + "; only the run that holds it can"
                                             + " deregister it");
                                 })))
-                .invoke(() -> registry.deregister(ip, runId))
+                .invoke(() -> {
+                    registry.deregister(ip, runId);
+                    masked.drop(ip, runId);
+                })
                 .replaceWithVoid();
     }
 
@@ -72,6 +94,7 @@ public class SandboxService {
     @WithSession
     public Uni<Integer> loadIntoRegistry() {
         return registrations.all().map(rows -> {
+            rows.stream().filter(row -> row.masked).forEach(row -> masked.expect(row.ip, row.runId));
             registry.load(rows.stream().map(RegisteredSandbox::toSandbox).toList());
             LOG.infof("Loaded %d sandbox registrations", rows.size());
             return rows.size();
