@@ -1,0 +1,398 @@
+package io.trimus.egress.proxy;
+
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.anomaly.RecordingAnomalies;
+import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
+import io.trimus.egress.connection.ConnectionRecord;
+import io.trimus.egress.dns.TestUpstreamDns;
+import io.trimus.egress.dns.UpstreamResolver;
+import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.masks.RunMasks;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
+import io.trimus.events.secrets.SandboxMask;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.KeyCertOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Masked secrets through the real proxy on loopback sockets: a sandbox at 127.0.0.2 holding two masked secrets, an
+ * "outside" HTTPS server (its own private CA, trusted by the proxy as TRIMUS_EGRESS_PROXY_UPSTREAM_CA_FILE would make
+ * it) that echoes the credentials it received, a plain HTTP one, and a test egress CA whose leaf the sandbox's client
+ * must be served for the masked host. Every rule is attacked: out-of-scope surrogates, the sandbox's own key, plain
+ * HTTP, an untrusted upstream, masks not received yet.
+ */
+class MaskingProxyTest {
+    private static final String SANDBOX_IP = "127.0.0.2";
+    private static final String HTTPS_IP = "127.0.0.5";
+    private static final String HTTP_IP = "127.0.0.6";
+    private static final String SCOPED = "api.masked.test";
+    private static final String UNSCOPED_TLS = "other.tls.test";
+    private static final String PLAIN = "plain.masked.test";
+    private static final String CA = "c".repeat(64);
+    private static final UUID COMPANY = UUID.randomUUID();
+    private static final Sandbox SANDBOX = new Sandbox(SANDBOX_IP, COMPANY, UUID.randomUUID(), UUID.randomUUID(), "c1");
+    private static final SandboxMask TOKEN = new SandboxMask("GITHUB_TOKEN", "ghp_Surrogate0123456789abcdefABCDEF0123",
+            "ghp_RealValue9876543210zyxwvuZYXWVU9876", List.of(SCOPED), List.of("authorization", "x-api-key"));
+    private static final SandboxMask ELSEWHERE = new SandboxMask("OTHER_KEY", "sk-Surrogate000000000000000000",
+            "sk-RealValue11111111111111111111", List.of("elsewhere.test"), List.of("authorization"));
+
+    private static Vertx vertx;
+    private static TestUpstreamDns dns;
+    private static UpstreamResolver upstream;
+    private static TestPki outsidePki;
+    private static TestPki egressPki;
+    private static X509KeyManager egressLeaf;
+    private static HttpServer https;
+    private static HttpServer http;
+    private static final AtomicInteger httpsRequests = new AtomicInteger();
+    private static final AtomicInteger httpRequests = new AtomicInteger();
+    private static final AtomicReference<Promise<Void>> streamGate = new AtomicReference<>();
+
+    private final SandboxRegistry sandboxes = new SandboxRegistry();
+    private final AllowlistCache allowlists = new AllowlistCache();
+    private final MaskedSecrets masked = new MaskedSecrets();
+    private final RecordingAnomalies anomalies = new RecordingAnomalies();
+    private final List<ConnectionRecord> connections = new CopyOnWriteArrayList<>();
+    private ProxyServer proxy;
+
+    /** The production address policy, except that the loopback "outside" servers count as public. */
+    static final class TestAddressPolicy extends DestinationAddressPolicy {
+        @Override
+        public String refusal(InetAddress address) {
+            String ip = address.getHostAddress();
+            return ip.equals(HTTPS_IP) || ip.equals(HTTP_IP) ? null : super.refusal(address);
+        }
+    }
+
+    @BeforeAll
+    static void startOutside() throws Exception {
+        vertx = Vertx.vertx();
+        outsidePki = TestPki.create("Outside CA");
+        egressPki = TestPki.create("Test egress CA");
+        egressLeaf = egressPki.leaf(SCOPED);
+        https = OutsideServers.await(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
+                        .setKeyCertOptions(KeyCertOptions.wrap(outsidePki.leaf(SCOPED, UNSCOPED_TLS))))
+                .requestHandler(request -> echo(request, httpsRequests))
+                .listen(0, HTTPS_IP));
+        http = OutsideServers.await(vertx.createHttpServer()
+                .requestHandler(request -> echo(request, httpRequests))
+                .listen(0, HTTP_IP));
+        dns = new TestUpstreamDns().a(SCOPED, HTTPS_IP).a(UNSCOPED_TLS, HTTPS_IP).a(PLAIN, HTTP_IP).start();
+        upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", dns.port()), Duration.ofSeconds(2),
+                64);
+    }
+
+    /** Echoes the credentials it got; {@code /stream} sends one chunk, then the next only once the test opens it. */
+    private static void echo(HttpServerRequest request, AtomicInteger counter) {
+        counter.incrementAndGet();
+        if (request.path().equals("/stream")) {
+            request.response().setChunked(true).putHeader("content-type", "text/event-stream");
+            request.response().write("data: first\n\n");
+            streamGate.get().future().onComplete(open -> request.response().end("data: second\n\n"));
+            return;
+        }
+        request.body().onSuccess(body -> request.response().end("authorization=" + request.getHeader("Authorization")
+                + "\nx-api-key=" + request.getHeader("x-api-key") + "\nbody=" + body + "\n"));
+    }
+
+    @AfterAll
+    static void stopOutside() {
+        OutsideServers.await(upstream.close());
+        dns.close();
+        OutsideServers.await(https.close());
+        OutsideServers.await(http.close());
+        OutsideServers.await(vertx.close());
+    }
+
+    @BeforeEach
+    void startProxy() {
+        sandboxes.register(SANDBOX);
+        allowlists.replace(COMPANY, List.of(SCOPED, UNSCOPED_TLS, PLAIN));
+        masked.put(SANDBOX_IP, new RunMasks(SANDBOX.runId(), List.of(TOKEN, ELSEWHERE), CA));
+        proxy = proxy(Optional.of(outsidePki.caPem.toString()));
+    }
+
+    private ProxyServer proxy(Optional<String> upstreamCaFile) {
+        int tlsPort = https.actualPort();
+        int httpPort = http.actualPort();
+        ProxyServer.Limits limits = new ProxyServer.Limits(8192, 16, Duration.ofMinutes(1), Duration.ofMinutes(5),
+                Duration.ofSeconds(5), Duration.ofSeconds(10));
+        LeafKeys keys = fingerprint -> fingerprint.equals(CA) ? Future.succeededFuture(egressLeaf)
+                : Future.failedFuture("no such CA");
+        ProxyServer server = new ProxyServer(vertx,
+                new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, Set.of(tlsPort, httpPort),
+                        Set.of(tlsPort)),
+                new DestinationResolver(upstream, new TestAddressPolicy()), anomalies, connections::add, limits, 1,
+                masked, new MaskingInterceptor(vertx, keys, anomalies, UpstreamTrust.of(upstreamCaFile), limits));
+        OutsideServers.await(server.start("127.0.0.1", 0));
+        OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));
+        return server;
+    }
+
+    @AfterEach
+    void stopProxy() {
+        OutsideServers.await(proxy.close());
+    }
+
+    @Test
+    void theScopedHostReceivesTheRealValueWhereTheSandboxSentItsSurrogate() throws Exception {
+        String answer = throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                + TOKEN.surrogate() + "\r\n\r\n");
+
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Bearer " + TOKEN.value() + "\n")
+                .doesNotContain(TOKEN.surrogate());
+        assertThat(anomalies.all()).isEmpty();
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.maskedSwaps()).containsExactly(Map.entry("GITHUB_TOKEN", 1));
+        assertThat(record.decision()).isEqualTo("allowed");
+        assertThat(record.address()).isEqualTo(HTTPS_IP);
+    }
+
+    @Test
+    void theSwapWorksInsideBasicCredentialsAndOnTheSteeredPort() throws Exception {
+        String basic = Base64.getEncoder().encodeToString(("x-access-token:" + TOKEN.surrogate())
+                .getBytes(StandardCharsets.UTF_8));
+        String answer;
+        try (Socket socket = from(ProxyWay.TRANSPARENT_TLS); SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+            answer = send(tls, "GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Basic " + basic
+                    + "\r\n\r\n");
+        }
+
+        String expected = Base64.getEncoder().encodeToString(("x-access-token:" + TOKEN.value())
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Basic " + expected + "\n");
+    }
+
+    @Test
+    void theSandboxsOwnCredentialsForTheScopedHostAreStripped() throws Exception {
+        String answer = throughMaskedTunnel("POST /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer"
+                + " attackers-own-key\r\nx-api-key: another-key\r\nContent-Length: 4\r\n\r\nbody");
+
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=null\n").contains("x-api-key=null\n")
+                .contains("body=body");
+    }
+
+    @Test
+    void aSurrogateSentToTheScopedHostOfAnotherSecretIsRefusedWithItsAnomaly() throws Exception {
+        int before = httpsRequests.get();
+
+        String answer = throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nX-Key: "
+                + ELSEWHERE.surrogate() + "\r\n\r\n");
+
+        assertThat(answer).startsWith("HTTP/1.1 403").doesNotContain(ELSEWHERE.value());
+        assertThat(httpsRequests.get()).isEqualTo(before);
+        assertRecorded(SCOPED, "TLS", "masked_secret_out_of_scope");
+    }
+
+    @Test
+    void aSurrogateSentInPlainHttpToAnUnscopedHostIsRefusedWithItsAnomaly() throws Exception {
+        int before = httpRequests.get();
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            String answer = send(socket, "GET http://" + PLAIN + ":" + http.actualPort() + "/ HTTP/1.1\r\n"
+                    + "Authorization: Bearer " + TOKEN.surrogate() + "\r\n\r\n");
+
+            assertThat(answer).startsWith("HTTP/1.1 403");
+        }
+        assertThat(httpRequests.get()).isEqualTo(before);
+        assertRecorded(PLAIN, "HTTP", "masked_secret_out_of_scope");
+    }
+
+    @Test
+    void plainHttpToAScopedHostIsRefusedSinceSwapsNeedTls() throws Exception {
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, "GET http://" + SCOPED + ":" + http.actualPort() + "/ HTTP/1.1\r\n\r\n"))
+                    .startsWith("HTTP/1.1 403");
+        }
+        assertThat(anomalies.all()).isEmpty();
+    }
+
+    @Test
+    void otherHostsStayPlainTunnelsToTheirOwnCertificate() throws Exception {
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(UNSCOPED_TLS))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, UNSCOPED_TLS, outsidePki.trust())) {
+                X509Certificate served = (X509Certificate) tls.getSession().getPeerCertificates()[0];
+                assertThat(served.getIssuerX500Principal().getName()).isEqualTo("CN=Outside CA");
+                assertThat(send(tls, "GET /headers HTTP/1.1\r\nHost: " + UNSCOPED_TLS + "\r\nAuthorization: Bearer"
+                        + " mine\r\n\r\n")).contains("authorization=Bearer mine\n");
+            }
+        }
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(UNSCOPED_TLS))).startsWith("HTTP/1.1 200 ");
+            assertThatThrownBy(() -> tls(socket, UNSCOPED_TLS, egressPki.trust())).isInstanceOf(SSLException.class);
+        }
+    }
+
+    @Test
+    void aStreamedResponseArrivesChunkByChunk() throws Exception {
+        streamGate.set(Promise.promise());
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+                write(tls, "GET /stream HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n");
+
+                String first = readUntil(tls, "data: first");
+                assertThat(first).startsWith("HTTP/1.1 200").contains("text/event-stream")
+                        .doesNotContain("second");
+                streamGate.get().complete();
+                assertThat(readUntil(tls, "data: second")).contains("data: second");
+            }
+        }
+    }
+
+    @Test
+    void aSandboxWhoseMasksHaveNotArrivedIsRefusedUntilTheyDo() throws Exception {
+        masked.drop(SANDBOX_IP, SANDBOX.runId());
+        masked.expect(SANDBOX_IP, SANDBOX.runId());
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 503 ");
+        }
+        masked.put(SANDBOX_IP, new RunMasks(SANDBOX.runId(), List.of(TOKEN), CA));
+        assertThat(throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                + TOKEN.surrogate() + "\r\n\r\n")).contains("authorization=Bearer " + TOKEN.value());
+    }
+
+    @Test
+    void anUpstreamWhoseCertificateIsNotTrustedGetsNothing() throws Exception {
+        OutsideServers.await(proxy.close());
+        proxy = proxy(Optional.empty());
+        int before = httpsRequests.get();
+
+        String answer = throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                + TOKEN.surrogate() + "\r\n\r\n");
+
+        assertThat(answer).startsWith("HTTP/1.1 502");
+        assertThat(httpsRequests.get()).isEqualTo(before);
+    }
+
+    private String throughMaskedTunnel(String request) throws Exception {
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+                X509Certificate served = (X509Certificate) tls.getSession().getPeerCertificates()[0];
+                assertThat(served.getIssuerX500Principal().getName()).isEqualTo("CN=Test egress CA");
+                return send(tls, request);
+            }
+        }
+    }
+
+    private ConnectionRecord awaitRecord() {
+        await().atMost(Duration.ofSeconds(5)).until(() -> connections.size() == 1);
+        return connections.get(0);
+    }
+
+    private void assertRecorded(String name, String type, String reason) {
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all())
+                .containsExactly(new Recorded(SANDBOX, SANDBOX_IP, name, type, reason)));
+    }
+
+    private String connect(String host) {
+        return "CONNECT " + host + ":" + https.actualPort() + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
+    }
+
+    private Socket from(ProxyWay way) throws IOException {
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(SANDBOX_IP, 0));
+        socket.connect(new InetSocketAddress("127.0.0.1", proxy.port(way).orElseThrow()), 5000);
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static SSLSocket tls(Socket tunnel, String serverName, X509TrustManager trust) throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {trust}, null);
+        SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(tunnel, serverName, 443, true);
+        SSLParameters parameters = tls.getSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        tls.setSSLParameters(parameters);
+        tls.startHandshake();
+        return tls;
+    }
+
+    private static String send(Socket socket, String request) throws IOException {
+        write(socket, request);
+        return readResponse(socket);
+    }
+
+    private static void write(Socket socket, String text) throws IOException {
+        socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+    }
+
+    /** Reads until {@code marker} has arrived (a chunked body is read as raw bytes). */
+    private static String readUntil(Socket socket, String marker) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        while (!read.toString(StandardCharsets.ISO_8859_1).contains(marker)) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            read.write(b);
+        }
+        return read.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static String readResponse(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        int length = 0;
+        for (String line : text.split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
+    }
+}
