@@ -94,7 +94,11 @@ public interface EgressServiceApi {
     }
 
     /** A run's egress record. */
-    record RunEgress(UUID runId, EgressSummary summary, List<Connection> connections) {
+    record RunEgress(UUID runId, EgressSummary summary, List<Connection> connections, List<MaskedUse> maskedSecrets) {
+    }
+
+    /** How many requests of a run had one masked secret swapped in for one host. */
+    record MaskedUse(String secret, String host, long requests) {
     }
 
     /** A run's connections in total and per destination. */

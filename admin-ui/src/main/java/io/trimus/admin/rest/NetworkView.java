@@ -2,6 +2,7 @@ package io.trimus.admin.rest;
 
 import io.trimus.admin.client.EgressServiceApi.EgressSummary;
 import io.trimus.admin.client.EgressServiceApi.HostTraffic;
+import io.trimus.admin.client.EgressServiceApi.MaskedUse;
 import io.trimus.admin.client.EgressServiceApi.RunEgress;
 import io.trimus.admin.rest.Views.HostLine;
 import io.trimus.admin.rest.Views.Network;
@@ -29,7 +30,13 @@ final class NetworkView {
                 + summary.refused() + " refused) · " + ByteSizes.human(summary.bytesOut()) + " out / "
                 + ByteSizes.human(summary.bytesIn()) + " in"
                 + (hosts.size() >= MAX_HOSTS ? " · the " + MAX_HOSTS + " busiest hosts are listed" : "");
-        return new Network(lines, totals, null);
+        List<MaskedUse> masked = record == null || record.maskedSecrets() == null ? List.of() : record.maskedSecrets();
+        return new Network(lines, totals, null, masked.stream().map(NetworkView::maskedLine).toList());
+    }
+
+    /** E.g. "GITHUB_TOKEN → api.github.com · 3 requests swapped". */
+    static String maskedLine(MaskedUse use) {
+        return use.secret() + " → " + use.host() + " · " + plural(use.requests(), "request") + " swapped";
     }
 
     static Network failed(String sentence) {

@@ -100,7 +100,10 @@ public final class Views {
      * What a run talked to through the egress proxy, one line per host and port; {@code error} is the sentence when
      * egress-service could not say.
      */
-    public record Network(List<HostLine> hosts, String totals, String error) {
+    public record Network(List<HostLine> hosts, String totals, String error, List<String> masked) {
+        public Network(List<HostLine> hosts, String totals, String error) {
+            this(hosts, totals, error, List.of());
+        }
     }
 
     /** A run's connections to one host and port, e.g. "api.anthropic.com:443 · 3 connections · 41 KB out / 1.2 MB in". */
