@@ -5,7 +5,9 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.trimus.testing.DockerClients;
+import io.trimus.egress.proxy.TestPki;
 import io.trimus.testing.Ports;
+import io.trimus.testing.TestImages;
 
 import java.util.List;
 import java.util.Map;
@@ -24,17 +26,50 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
     /** The private network the end-to-end tests put their "outside" hosts on: the proxy may dial it. */
     static final String OUTSIDE_SUBNET = "10.123.0.0/24";
     static final int PROXY_PORT = 3128;
+    static final String OUTSIDE_NETWORK = "trimus-test-outside";
+    /** The host's own address on the outside network, where tests serve "outside" hosts from their JVM. */
+    static final String OUTSIDE_GATEWAY = "10.123.0.1";
+    /** The directory of the private CA the outside hosts' certificates come from; the proxy trusts it upstream. */
+    static final String OUTSIDE_PKI_KEY = "trimus-test.outside-pki";
 
     @Override
     public Map<String, String> start() {
-        ensureNetwork(DockerClients.local());
+        DockerClient docker = DockerClients.local();
+        ensureNetwork(docker);
+        ensureOutsideNetwork(docker);
+        TestPki outside;
+        try {
+            outside = TestPki.create("Outside test CA");
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot make the outside hosts' test CA", e);
+        }
         int upstreamPort = Ports.free();
         return Map.of(
                 "trimus.egress.dns.addr", GATEWAY + ":53",
                 "trimus.egress.dns.upstream", "127.0.0.1:" + upstreamPort,
                 "trimus.egress.proxy.port", String.valueOf(PROXY_PORT),
-                "trimus.egress.proxy.allow-private", OUTSIDE_SUBNET,
+                // the host's own address on the outside network only through a /32 naming it
+                "trimus.egress.proxy.allow-private", OUTSIDE_SUBNET + "," + OUTSIDE_GATEWAY + "/32",
+                "trimus.egress.proxy.upstream-ca-file", outside.caPem.toString(),
+                "trimus.encryption-key", ENCRYPTION_KEY,
+                OUTSIDE_PKI_KEY, outside.dir().toString(),
                 UPSTREAM_PORT_KEY, String.valueOf(upstreamPort));
+    }
+
+    /** The deployment's TRIMUS_ENCRYPTION_KEY in these tests: egress-service's, and the adapter service's they start. */
+    static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
+
+    /** The bridge network the tests' "outside" hosts live on, {@value #OUTSIDE_SUBNET}. */
+    static void ensureOutsideNetwork(DockerClient docker) {
+        try {
+            docker.inspectNetworkCmd().withNetworkId(OUTSIDE_NETWORK).exec();
+        } catch (NotFoundException missing) {
+            docker.createNetworkCmd().withName(OUTSIDE_NETWORK).withDriver("bridge")
+                    .withIpam(new Network.Ipam().withConfig(List.of(new Network.Ipam.Config()
+                            .withSubnet(OUTSIDE_SUBNET).withGateway(OUTSIDE_GATEWAY))))
+                    .withLabels(Map.of(TestImages.LABEL, "true"))
+                    .exec();
+        }
     }
 
     @Override

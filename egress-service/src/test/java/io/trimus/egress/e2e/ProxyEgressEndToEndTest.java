@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 @WithTestResource(value = EgressNetworkResource.class, scope = TestResourceScope.GLOBAL)
 class ProxyEgressEndToEndTest {
-    private static final String OUTSIDE_NETWORK = "trimus-test-outside";
+    private static final String OUTSIDE_NETWORK = EgressNetworkResource.OUTSIDE_NETWORK;
     private static final String OUTSIDE_IP = "10.123.0.10";
     private static final String ALLOWED = "api.proxy.trimus.test";
     private static final String OTHER_ALLOWED = "other.proxy.trimus.test";
@@ -68,7 +68,7 @@ class ProxyEgressEndToEndTest {
     private static final Pattern RESULT = Pattern.compile("^(\\w+)=(\\S*) rc=(\\d+)$", Pattern.MULTILINE);
 
     private static final DockerClient DOCKER = DockerClients.local();
-    private static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
+    private static final String ENCRYPTION_KEY = EgressNetworkResource.ENCRYPTION_KEY;
     private static TestUpstreamDns upstream;
     private static KafkaCompanion kafka;
     private static ServiceProcess adapter;
@@ -328,15 +328,7 @@ class ProxyEgressEndToEndTest {
      * ({@code openssl s_server -www}), plain HTTP on 80 (busybox httpd); ready once both accept.
      */
     private static String startOutsideHost() {
-        try {
-            DOCKER.inspectNetworkCmd().withNetworkId(OUTSIDE_NETWORK).exec();
-        } catch (NotFoundException missing) {
-            DOCKER.createNetworkCmd().withName(OUTSIDE_NETWORK).withDriver("bridge")
-                    .withIpam(new Network.Ipam().withConfig(List.of(
-                            new Network.Ipam.Config().withSubnet(EgressNetworkResource.OUTSIDE_SUBNET))))
-                    .withLabels(Map.of(TestImages.LABEL, "true"))
-                    .exec();
-        }
+        EgressNetworkResource.ensureOutsideNetwork(DOCKER);
         DOCKER.listContainersCmd().withShowAll(true).withNameFilter(List.of("trimus-test-outside-host")).exec()
                 .forEach(old -> DOCKER.removeContainerCmd(old.getId()).withForce(true).exec());
         String serve = "mkdir -p /www && echo outside > /www/index.html && httpd -p 80 -h /www && "

@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
  * for names it signs. Stands in for a private PKI (an "outside" server's) or for the egress CA where the test is about
  * the proxy, not about how the egress CA issues leaves.
  */
-final class TestPki {
+public final class TestPki {
     private static final String PASSWORD = "changeit";
 
     private final Path dir;
     private final Path caStore;
-    final Path caPem;
+    public final Path caPem;
 
     private TestPki(Path dir) {
         this.dir = dir;
@@ -31,7 +31,8 @@ final class TestPki {
         this.caPem = dir.resolve("ca.pem");
     }
 
-    static TestPki create(String caName) throws IOException, InterruptedException {
+    /** A new CA in a new temporary directory. */
+    public static TestPki create(String caName) throws IOException, InterruptedException {
         TestPki pki = new TestPki(Files.createTempDirectory("test-pki"));
         pki.keytool("-genkeypair", "-alias", "ca", "-keystore", pki.caStore.toString(), "-storetype", "PKCS12",
                 "-storepass", PASSWORD, "-keypass", PASSWORD, "-keyalg", "EC", "-groupname", "secp256r1",
@@ -42,7 +43,17 @@ final class TestPki {
     }
 
     /** A key manager serving one leaf certificate for {@code names}, signed by this CA, with its chain. */
-    X509ExtendedKeyManager leaf(String... names) throws Exception {
+    /** The CA made earlier in {@code dir} by {@link #create}. */
+    public static TestPki open(Path dir) {
+        return new TestPki(dir);
+    }
+
+    /** The directory holding the CA. */
+    public Path dir() {
+        return dir;
+    }
+
+    public X509ExtendedKeyManager leaf(String... names) throws Exception {
         Path store = Files.createTempFile(dir, "leaf", ".p12");
         Files.delete(store);
         Path csr = dir.resolve("leaf.csr");
@@ -73,7 +84,7 @@ final class TestPki {
     }
 
     /** A trust manager that trusts this CA alone. */
-    X509TrustManager trust() throws Exception {
+    public X509TrustManager trust() throws Exception {
         KeyStore anchors = KeyStore.getInstance("PKCS12");
         anchors.load(null, null);
         try (InputStream in = Files.newInputStream(caPem)) {
