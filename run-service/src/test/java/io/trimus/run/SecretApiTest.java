@@ -42,6 +42,9 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class SecretApiTest {
+    /** Everything the API shows about a secret: never its value. */
+    private static final String[] SECRET_INFO = {"name", "agents", "masked", "hosts", "headers", "created_at",
+            "updated_at"};
     private static final String CIPHERTEXT =
             "select ciphertext from run.company_secret where company_id = ? and name = ?";
 
@@ -62,13 +65,13 @@ class SecretApiTest {
                 .statusCode(201).contentType(ContentType.JSON)
                 .body("name", equalTo("ANTHROPIC_API_KEY")).extract();
         assertThat(created.header("Location")).endsWith("/api/companies/" + company + "/secrets/ANTHROPIC_API_KEY");
-        assertThat(created.<Map<String, Object>>path("$")).containsOnlyKeys("name", "agents", "created_at", "updated_at");
+        assertThat(created.<Map<String, Object>>path("$")).containsOnlyKeys(SECRET_INFO);
         Instant createdAt = Instant.parse(created.path("created_at"));
         assertThat(Instant.parse(created.<String>path("updated_at"))).isEqualTo(createdAt);
 
         ExtractableResponse<Response> replaced = Api.putSecret(company, "ANTHROPIC_API_KEY", Map.of("value", second))
                 .statusCode(200).body("name", equalTo("ANTHROPIC_API_KEY")).extract();
-        assertThat(replaced.<Map<String, Object>>path("$")).containsOnlyKeys("name", "agents", "created_at", "updated_at");
+        assertThat(replaced.<Map<String, Object>>path("$")).containsOnlyKeys(SECRET_INFO);
         Instant replacedCreatedAt = Instant.parse(replaced.path("created_at"));
         Instant replacedUpdatedAt = Instant.parse(replaced.path("updated_at"));
         assertThat(replacedCreatedAt).isEqualTo(createdAt);
@@ -78,7 +81,7 @@ class SecretApiTest {
         ExtractableResponse<Response> listed = Api.listSecrets(company).statusCode(200).extract();
         assertThat(listed.<List<String>>path("secrets.name")).containsExactly("ANTHROPIC_API_KEY", "OPENAI_API_KEY");
         assertThat(listed.<List<Map<String, Object>>>path("secrets"))
-                .allSatisfy(s -> assertThat(s).containsOnlyKeys("name", "agents", "created_at", "updated_at"));
+                .allSatisfy(s -> assertThat(s).containsOnlyKeys(SECRET_INFO));
         assertThat(Instant.parse(listed.<String>path("secrets[0].created_at"))).isEqualTo(createdAt);
         assertThat(Instant.parse(listed.<String>path("secrets[0].updated_at"))).isEqualTo(replacedUpdatedAt);
 

@@ -28,15 +28,20 @@ public class SecretResource {
         this.secrets = secrets;
     }
 
-    /** Body of PUT …/secrets/{name}: the value, and the agent ids it is granted to (absent: every agent). */
-    public record PutSecret(String value, List<String> agents) {
+    /**
+     * Body of PUT …/secrets/{name}: the value, the agent ids it is granted to (absent: every agent) and, for a masked
+     * secret, {@code masked: true} with the hosts (and optionally the headers) its real value may be sent in.
+     */
+    public record PutSecret(String value, List<String> agents, Boolean masked, List<String> hosts,
+                            List<String> headers) {
         @Override
         public String toString() {
-            return "PutSecret[value=" + io.trimus.events.secrets.Redactor.MARK + ", agents=" + agents + "]";
+            return "PutSecret[value=" + io.trimus.events.secrets.Redactor.MARK + ", agents=" + agents + ", masked="
+                    + masked + ", hosts=" + hosts + ", headers=" + headers + "]";
         }
     }
 
-    /** The company's secrets: names, grants and timestamps. */
+    /** The company's secrets: names, grants, masks and timestamps. */
     public record SecretList(List<SecretInfo> secrets) {
     }
 
@@ -48,7 +53,8 @@ public class SecretResource {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"value\": \"…\"}");
         }
-        return secrets.put(Ids.parse("company_id", companyId), name, body.value(), body.agents())
+        return secrets.put(Ids.parse("company_id", companyId), name, new SecretService.Put(body.value(),
+                        body.agents(), body.masked(), body.hosts(), body.headers()))
                 .map(stored -> stored.created()
                 ? RestResponse.ResponseBuilder.<SecretInfo>created(
                         URI.create("/api/companies/" + companyId + "/secrets/" + name)).entity(stored.secret()).build()

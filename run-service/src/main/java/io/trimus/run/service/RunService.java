@@ -19,6 +19,7 @@ import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliPrompt;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.adapter.SecretNeed;
+import io.trimus.events.secrets.MaskScope;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Agent;
@@ -72,6 +73,7 @@ public class RunService {
      * bounded and the whole event must fit one Kafka record, so a request the relay could never publish is refused
      * here (400 naming the field, or 413) and nothing is stored. A remote agent's run needs its worker tag still
      * granted to the company (400 naming adapter_config.worker_tag otherwise) and carries run-service's issuer MAC.
+     * A masked secret goes only to a run whose adapter keeps its real value from the agent's code (409 otherwise).
      */
     @WithTransaction
     public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
@@ -80,11 +82,12 @@ public class RunService {
             return Uni.createFrom().failure(oversized);
         }
         return agents.get(companyId, agentId).call(this::tagStillGranted)
-                .flatMap(agent -> secretsFor(agent, issue, input).flatMap(plain -> {
+                .flatMap(agent -> secretsFor(agent, issue, input).flatMap(taken -> {
                     Run run = queued(agent, issue, input);
                     RunRequested event = issued(new RunRequested(UUID.randomUUID(), run.id, companyId, agentId,
                             agent.adapterType, agent.adapterConfig, issue, input, run.queuedAt,
-                            cipher.sealForDispatch(companyId, agentId, run.id, plain)));
+                            cipher.sealForDispatch(companyId, agentId, run.id, taken.values()), null,
+                            taken.masked()));
                     return runs.persist(run)
                             .call(() -> outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, event.id(), run.id,
                                             event)
@@ -163,16 +166,21 @@ public class RunService {
         }).replaceWithVoid();
     }
 
+    /** The values a run takes along by the variable they are sealed under, and the scopes of the masked ones. */
+    private record Taken(Map<String, String> values, Map<String, MaskScope> masked) {
+        static final Taken NONE = new Taken(Map.of(), Map.of());
+    }
+
     /**
      * The secrets a run of this agent takes along, sealed into run.requested under the key of the role they play;
      * which ones, and whether the run may start without them, is the adapter_config's to say
      * ({@link AdapterConfig#secretNeeds()}). A CLI agent, on the host, in a sandbox or on a worker, also needs a
      * prompt.
      */
-    private Uni<Map<String, String>> secretsFor(Agent agent, IssueRef issue, String input) {
+    private Uni<Taken> secretsFor(Agent agent, IssueRef issue, String input) {
         AdapterType type = AdapterType.fromWire(agent.adapterType).orElse(null);
         if (type == null) {
-            return Uni.createFrom().item(Map.of());
+            return Uni.createFrom().item(Taken.NONE);
         }
         AdapterConfig adapterConfig = AdapterConfigs.parse(type, agent.adapterConfig);
         AdapterType runsAs = adapterConfig instanceof RemoteAdapterConfig remote ? remote.adapterType() : type;
@@ -180,27 +188,48 @@ public class RunService {
             return Uni.createFrom().failure(ProblemException.invalid("input", "or an issue with a title or body is"
                     + " required: a " + runsAs.wireName() + " agent's prompt is built from them"));
         }
-        return sealable(agent, adapterConfig.secretNeeds());
+        return sealable(agent, type, adapterConfig.secretNeeds());
     }
 
-    private Uni<Map<String, String>> sealable(Agent agent, List<SecretNeed> needs) {
+    /**
+     * The needed secrets the agent may take; a 409 naming the first that is required but missing or not granted, or
+     * masked while {@code type} (the agent's own adapter, {@code remote} for a remote agent) would hand its real value
+     * to code the agent runs.
+     */
+    private Uni<Taken> sealable(Agent agent, AdapterType type, List<SecretNeed> needs) {
         if (needs.isEmpty()) {
-            return Uni.createFrom().item(Map.of());
+            return Uni.createFrom().item(Taken.NONE);
         }
         List<String> names = needs.stream().map(SecretNeed::secretName).distinct().toList();
         return secrets.usableBy(agent.companyId, agent.id, names).flatMap(usable -> {
             Map<String, String> sealed = new HashMap<>();
+            Map<String, MaskScope> masked = new HashMap<>();
             for (SecretNeed need : needs) {
                 String value = usable.values().get(need.secretName());
+                MaskScope mask = usable.masked().get(need.secretName());
+                if (value != null && mask != null && !MaskedSecrets.mayUse(type)) {
+                    return Uni.createFrom().failure(maskedOutOfReach(agent, type, need));
+                }
                 if (value != null) {
                     sealed.put(need.sealedAs(), value);
+                    if (mask != null) {
+                        masked.put(need.sealedAs(), mask);
+                    }
                 } else if (need.required()) {
                     return Uni.createFrom().failure(usable.notGranted().contains(need.secretName())
                             ? notGranted(agent, need) : missingSecret(agent, need));
                 }
             }
-            return Uni.createFrom().item(Map.copyOf(sealed));
+            return Uni.createFrom().item(new Taken(Map.copyOf(sealed), Map.copyOf(masked)));
         });
+    }
+
+    private static ProblemException maskedOutOfReach(Agent agent, AdapterType type, SecretNeed need) {
+        return ProblemException.conflict("the company's secret " + need.secretName() + " is masked: only sandboxed"
+                + " agents (docker, claude_sandbox, codex_sandbox) and lambda can use it; a host process or remote"
+                + " worker would get the real value. Agent " + agent.id + " (" + type.wireName() + ") would take it"
+                + " as " + need.role() + "; run it with a sandboxed agent, or store the secret unmasked with PUT"
+                + " /api/companies/" + agent.companyId + "/secrets/" + need.secretName());
     }
 
     private static ProblemException missingSecret(Agent agent, SecretNeed need) {

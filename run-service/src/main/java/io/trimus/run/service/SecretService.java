@@ -5,6 +5,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
+import io.trimus.events.secrets.MaskScope;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.commons.problem.Ids;
 import io.trimus.run.repository.AgentRepository;
@@ -58,12 +59,15 @@ public class SecretService {
     }
 
     /**
-     * A secret's name, the agents it is granted to ({@code null}: every agent of the company) and timestamps:
+     * A secret's name, the agents it is granted to ({@code null}: every agent of the company), whether it is masked
+     * and, if so, the hosts and headers its real value may be sent in ({@code null} when plain), and timestamps:
      * everything about it the API ever shows.
      */
-    public record SecretInfo(String name, List<UUID> agents, Instant createdAt, Instant updatedAt) {
+    public record SecretInfo(String name, List<UUID> agents, boolean masked, List<String> hosts, List<String> headers,
+                             Instant createdAt, Instant updatedAt) {
         static SecretInfo of(CompanySecret s, Collection<UUID> granted) {
-            return new SecretInfo(s.key.name, s.allAgents ? null : sorted(granted), s.createdAt, s.updatedAt);
+            return new SecretInfo(s.key.name, s.allAgents ? null : sorted(granted), s.masked, s.hostList(), s.headerList(),
+                    s.createdAt, s.updatedAt);
         }
 
         private static List<UUID> sorted(Collection<UUID> ids) {
@@ -75,20 +79,37 @@ public class SecretService {
     public record Stored(SecretInfo secret, boolean created) {
     }
 
-    /** What an agent may take into a run: the values of the named secrets granted to it, and those that are not. */
-    public record Usable(Map<String, String> values, Set<String> notGranted) {
+    /**
+     * What an agent may take into a run: the values of the named secrets granted to it, the scopes of those among
+     * them that are masked (by name), and the names of those that are not granted.
+     */
+    public record Usable(Map<String, String> values, Map<String, MaskScope> masked, Set<String> notGranted) {
+    }
+
+    /** What a PUT says about a secret besides its value: whom it is granted to and whether (and where) it is masked. */
+    public record Put(String value, List<String> agents, Boolean masked, List<String> hosts, List<String> headers) {
+        @Override
+        public String toString() {
+            return "Put[value=" + Redactor.MARK + ", agents=" + agents + ", masked=" + masked + ", hosts=" + hosts
+                    + ", headers=" + headers + "]";
+        }
     }
 
     /**
      * Creates or replaces the secret, granted to {@code agents} (agent ids of the company) or, when that is null, to
-     * every agent of the company. A put replaces the grant as well as the value.
+     * every agent of the company, masked or plain as the put says. A put replaces the grant and the mask as well as
+     * the value.
      */
     @WithTransaction
-    public Uni<Stored> put(UUID companyId, String name, String value, List<String> agents) {
+    public Uni<Stored> put(UUID companyId, String name, Put put) {
+        String value = put.value();
+        List<String> agents = put.agents();
         List<UUID> granted;
+        MaskScope mask;
         try {
             checkName(name);
             checkValue(value);
+            mask = MaskedSecrets.scope(name, put.masked(), put.hosts(), put.headers(), value);
             granted = agentIds(agents);
         } catch (ProblemException e) {
             return Uni.createFrom().failure(e);
@@ -103,6 +124,7 @@ public class SecretService {
                     if (existing != null) {
                         existing.ciphertext = ciphertext;
                         existing.allAgents = granted == null;
+                        mask(existing, mask);
                         existing.updatedAt = now;
                         return Uni.createFrom().item(new Stored(SecretInfo.of(existing, orNone(granted)), false));
                     }
@@ -110,11 +132,18 @@ public class SecretService {
                     secret.key = new CompanySecret.Key(companyId, name);
                     secret.ciphertext = ciphertext;
                     secret.allAgents = granted == null;
+                    mask(secret, mask);
                     secret.createdAt = now;
                     secret.updatedAt = now;
                     return secrets.persist(secret).map(s -> new Stored(SecretInfo.of(s, orNone(granted)), true));
                 })
                 .call(stored -> regrant(companyId, name, granted));
+    }
+
+    private static void mask(CompanySecret secret, MaskScope mask) {
+        secret.masked = mask != null;
+        secret.hosts = mask == null ? null : mask.hosts().toArray(String[]::new);
+        secret.headers = mask == null ? null : mask.headers().toArray(String[]::new);
     }
 
     /** Makes {@code granted} the secret's grants; none when it is for every agent. */
@@ -164,7 +193,7 @@ public class SecretService {
         return granted == null ? List.of() : granted;
     }
 
-    /** The company's secrets: names, grants and timestamps only. */
+    /** The company's secrets: names, grants, masks and timestamps only. */
     @WithSession
     public Uni<List<SecretInfo>> list(UUID companyId) {
         return companies.get(companyId).flatMap(company -> secrets.listInCompany(companyId))
@@ -194,22 +223,27 @@ public class SecretService {
     }
 
     /**
-     * Of the named secrets that exist, the values of those granted to the agent, by name, and the names of those that
-     * are not (never decrypted); runs inside the caller's session.
+     * Of the named secrets that exist, the values of those granted to the agent and the scopes of the masked ones
+     * among them, by name, and the names of those that are not granted (never decrypted); runs inside the caller's
+     * session.
      */
     public Uni<Usable> usableBy(UUID companyId, UUID agentId, Collection<String> names) {
         return secrets.named(companyId, names).flatMap(found -> grantedAmong(companyId, agentId, found)
                 .map(granted -> {
                     Map<String, String> values = new LinkedHashMap<>();
+                    Map<String, MaskScope> masked = new LinkedHashMap<>();
                     Set<String> notGranted = new TreeSet<>();
                     for (CompanySecret s : found) {
                         if (granted.contains(s.key.name)) {
                             values.put(s.key.name, cipher.decrypt(companyId, s.key.name, s.ciphertext));
+                            if (s.masked) {
+                                masked.put(s.key.name, new MaskScope(s.key.name, s.hostList(), s.headerList()));
+                            }
                         } else {
                             notGranted.add(s.key.name);
                         }
                     }
-                    return new Usable(values, notGranted);
+                    return new Usable(values, masked, notGranted);
                 }));
     }
 
