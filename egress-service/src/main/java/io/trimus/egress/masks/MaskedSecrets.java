@@ -48,6 +48,12 @@ public class MaskedSecrets {
         return waiting.contains(key(ip, runId));
     }
 
+    /** Forgets every sandbox's masks: what a new process starts with. */
+    public void reset() {
+        byIp.clear();
+        waiting.clear();
+    }
+
     private static String key(String ip, UUID runId) {
         return ip + "/" + runId;
     }

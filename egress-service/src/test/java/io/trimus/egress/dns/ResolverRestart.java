@@ -1,5 +1,6 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.proxy.ProxyControl;
 import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.sandbox.SandboxRegistry;
@@ -23,8 +24,15 @@ public final class ResolverRestart {
      */
     public static void restart(DnsServerLifecycle resolver, ProxyLifecycle proxy, SandboxRegistry registry,
                                SandboxRegistryLoader loader) throws Throwable {
+        restart(resolver, proxy, registry, loader, new MaskedSecrets());
+    }
+
+    /** The same, and the sandboxes' masked secrets, which live in memory only, are gone too. */
+    public static void restart(DnsServerLifecycle resolver, ProxyLifecycle proxy, SandboxRegistry registry,
+                               SandboxRegistryLoader loader, MaskedSecrets masked) throws Throwable {
         ProxyControl.stop(proxy);
         resolver.stop();
+        masked.reset();
         registry.load(List.of());
         loader.load();
         resolver.onStart(null);
