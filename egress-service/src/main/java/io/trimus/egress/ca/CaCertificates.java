@@ -84,7 +84,8 @@ final class CaCertificates {
                     Date.from(notAfter), subject.build(), leafKeys.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+                    .addExtension(Extension.extendedKeyUsage, false,
+                            new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
                     .addExtension(Extension.subjectAlternativeName, false,
                             new GeneralNames(new GeneralName(GeneralName.dNSName, host)))
                     .addExtension(Extension.subjectKeyIdentifier, false,

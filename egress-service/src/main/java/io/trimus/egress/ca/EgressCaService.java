@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 public class EgressCaService {
-    static final String NO_KEY = "egress-service has no TRIMUS_ENCRYPTION_KEY: masked secrets and the egress CA need it";
+    static final String NO_KEY =
+            "egress-service has no TRIMUS_ENCRYPTION_KEY: masked secrets and the egress CA need it";
     private static final Logger LOG = Logger.getLogger(EgressCaService.class);
     private static final Pattern FINGERPRINT = Pattern.compile("[0-9a-f]{64}");
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
@@ -77,7 +78,11 @@ public class EgressCaService {
         }
     }
 
-    /** The active CA, created and stored if there is none yet. */
+    /**
+     * The active CA, created and stored if there is none yet. Reads the database on every call, so a rotation by
+     * another replica is seen at once; a hot path (the proxy, per connection) looks a sandbox's CA up with
+     * {@link #byFingerprint}, answered from memory once opened.
+     */
     public Uni<EgressAuthority> current() {
         return seal().flatMap(seal -> inDatabase(() -> Panache.withTransaction(() -> repository.active()
                         .flatMap(row -> row != null ? Uni.createFrom().item(row) : createActive(seal))))
@@ -169,7 +174,8 @@ public class EgressCaService {
         if (current != null && VertxContextSafetyToggle.isExplicitlyMarkedAsSafe(current)) {
             return Uni.createFrom().deferred(work::get);
         }
-        Context context = VertxContext.createNewDuplicatedContext(current != null ? current : vertx.getOrCreateContext());
+        Context context = VertxContext.createNewDuplicatedContext(
+                current != null ? current : vertx.getOrCreateContext());
         VertxContextSafetyToggle.setContextSafe(context, true);
         return Uni.createFrom().emitter(emitter -> context.runOnContext(ignored -> Uni.createFrom().deferred(work::get)
                 .subscribe().with(emitter::complete, emitter::fail)));

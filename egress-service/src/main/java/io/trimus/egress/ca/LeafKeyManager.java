@@ -86,7 +86,8 @@ final class LeafKeyManager extends X509ExtendedKeyManager {
 
     private static String asciiName(SNIServerName name) {
         try {
-            return name instanceof SNIHostName host ? host.getAsciiName() : new SNIHostName(name.getEncoded()).getAsciiName();
+            SNIHostName host = name instanceof SNIHostName known ? known : new SNIHostName(name.getEncoded());
+            return host.getAsciiName();
         } catch (IllegalArgumentException notAHostName) {
             return null;
         }

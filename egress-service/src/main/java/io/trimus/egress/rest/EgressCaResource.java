@@ -64,6 +64,7 @@ public class EgressCaResource {
     @Path("rotation")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<AuthorityView>> rotate() {
-        return authorities.rotate().map(ca -> RestResponse.status(RestResponse.Status.CREATED, AuthorityView.active(ca)));
+        return authorities.rotate()
+                .map(ca -> RestResponse.status(RestResponse.Status.CREATED, AuthorityView.active(ca)));
     }
 }

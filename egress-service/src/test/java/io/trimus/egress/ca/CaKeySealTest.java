@@ -49,7 +49,8 @@ class CaKeySealTest {
                 .isInstanceOf(SecretBox.WrongKeyException.class);
         assertThatThrownBy(() -> new CaKeySeal(KEY).open(sealed, "cd".repeat(32)))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
-        assertThatThrownBy(() -> new SecretBox(KEY.derive("secrets-at-rest/v1")).open(sealed, "egress-ca/" + FINGERPRINT))
+        SecretBox otherPurpose = new SecretBox(KEY.derive("secrets-at-rest/v1"));
+        assertThatThrownBy(() -> otherPurpose.open(sealed, "egress-ca/" + FINGERPRINT))
                 .as("a key derived for another purpose").isInstanceOf(SecretBox.WrongKeyException.class);
     }
 

@@ -32,9 +32,14 @@ import static io.restassured.RestAssured.given;
 import static io.restassured.RestAssured.when;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.trimus.testing.Problems.assertProblem;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-/** The egress CA through the API and PostgreSQL: served, listed, rotated, stored sealed, and found again after a restart. */
+/**
+ * The egress CA through the API and PostgreSQL: served, listed, rotated, stored sealed, and found again after a
+ * restart.
+ */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class EgressCaApiTest {
@@ -136,7 +141,8 @@ class EgressCaApiTest {
         }
 
         assertThat(certificatePem).doesNotContain("PRIVATE KEY");
-        assertThat(new String(sealed, StandardCharsets.ISO_8859_1)).doesNotContain("PRIVATE KEY").doesNotContain("-----");
+        assertThat(new String(sealed, StandardCharsets.ISO_8859_1)).doesNotContain("PRIVATE KEY")
+                .doesNotContain("-----");
         assertThat(new CaKeySeal(keys.encryptionKey().orElseThrow()).open(sealed, fingerprint)).isNotNull();
         assertThatThrownBy(() -> new CaKeySeal(CaKeySealTest.OTHER_KEY).open(sealed, fingerprint))
                 .isInstanceOf(SecretBox.WrongKeyException.class);
@@ -165,6 +171,29 @@ class EgressCaApiTest {
             }
         }
         given().when().get("/api/egress/ca").then().statusCode(200);
+    }
+
+    @Test
+    void aCaStoredUnderAnotherKeyAnswers503UntilRotated() throws Exception {
+        CaCertificates.Issued foreign = CaCertificates.newAuthority(java.time.Instant.now());
+        String fingerprint = CaCertificates.fingerprint(foreign.certificate());
+        try (Connection connection = database.getConnection();
+             Statement retire = connection.createStatement();
+             PreparedStatement insert = connection.prepareStatement("insert into egress.egress_ca (fingerprint,"
+                     + " certificate_pem, key_ciphertext, created_at) values (?, ?, ?, now())")) {
+            retire.executeUpdate("update egress.egress_ca set retired_at = now() where retired_at is null");
+            insert.setString(1, fingerprint);
+            insert.setString(2, Pem.certificate(foreign.certificate()));
+            insert.setBytes(3, new CaKeySeal(CaKeySealTest.OTHER_KEY).seal(foreign.keys().getPrivate(), fingerprint));
+            insert.executeUpdate();
+        }
+
+        assertProblem(when().get("/api/egress/ca").then(), 503)
+                .body("detail", containsString("does not open with this TRIMUS_ENCRYPTION_KEY"))
+                .body("detail", containsString("POST /api/egress/ca/rotation"));
+
+        String rotated = when().post("/api/egress/ca/rotation").then().statusCode(201).extract().path("fingerprint");
+        when().get("/api/egress/ca").then().statusCode(200).header("X-Trimus-Ca-Fingerprint", rotated);
     }
 
     @Test

@@ -50,7 +50,8 @@ class EgressKeysTest {
                 service.byFingerprint("ab".repeat(32)))) {
             assertThatThrownBy(() -> call.await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.status()).isEqualTo(503))
-                    .hasMessage("egress-service has no TRIMUS_ENCRYPTION_KEY: masked secrets and the egress CA need it");
+                    .hasMessage("egress-service has no TRIMUS_ENCRYPTION_KEY: masked secrets and the egress CA"
+                            + " need it");
         }
     }
 }
