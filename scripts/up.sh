@@ -86,8 +86,9 @@ up() {
   done
   grep -q '^READY' .trimus/logs/infra.log || die "Kafka/PostgreSQL not ready after 120 s (.trimus/logs/infra.log)"
 
-  # Company secrets are encrypted with TRIMUS_ENCRYPTION_KEY; without one set, a key generated on the first start
-  # is kept in .trimus/encryption.key (0600). It goes to the services in their environment, not on the command line.
+  # Company secrets (and the egress CA's key) are encrypted with TRIMUS_ENCRYPTION_KEY; without one set, a key generated
+  # on the first start is kept in .trimus/encryption.key (0600). It goes to the services in their environment, not on
+  # the command line.
   local key_file=.trimus/encryption.key
   if [ -z "${TRIMUS_ENCRYPTION_KEY:-}" ]; then
     if [ ! -s "$key_file" ]; then
@@ -142,7 +143,8 @@ up() {
                 --inh-caps=-all,+net_bind_service --ambient-caps=-all,+net_bind_service --bounding-set=-all,+net_bind_service)
     egress_opts=(-Djava.io.tmpdir="$EGRESS_TMP" -Duser.home="$EGRESS_TMP" -Dvertx.cacheDirBase="$EGRESS_TMP/vertx-cache")
   fi
-  "${as_service[@]}" java "${common[@]}" "${egress_opts[@]}" \
+  # The egress CA's private key is stored encrypted under TRIMUS_ENCRYPTION_KEY (setpriv keeps the environment).
+  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY "${as_service[@]}" java "${common[@]}" "${egress_opts[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
       -Dtrimus.egress.dns.addr="$dns_addr" \

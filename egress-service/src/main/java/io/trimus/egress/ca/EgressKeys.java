@@ -1,23 +1,42 @@
 package io.trimus.egress.ca;
 
+import io.quarkus.runtime.Startup;
+import io.trimus.egress.config.TrimusConfig;
 import io.trimus.events.secrets.DispatchKey;
 import io.trimus.events.secrets.EncryptionKey;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.ConfigProvider;
+import jakarta.inject.Inject;
 
 import java.util.Optional;
 
-/** Placeholder until the egress CA lands: the deployment's TRIMUS_ENCRYPTION_KEY and the dispatch key from it. */
+/**
+ * egress-service's keys, read once from TRIMUS_ENCRYPTION_KEY: the master key (the egress CA's private key is sealed
+ * under a key derived from it) and its dispatch key (masked secrets arrive sealed under it). Created at start, so a
+ * malformed key stops the service with a sentence naming the variable, never the key; an absent key is allowed, and
+ * the features that need one answer 503.
+ */
+@Startup
 @ApplicationScoped
 public class EgressKeys {
-    private final Optional<EncryptionKey> key = ConfigProvider.getConfig()
-            .getOptionalValue("trimus.encryption-key", String.class).filter(k -> !k.isBlank()).map(EncryptionKey::parse);
+    private final Optional<EncryptionKey> encryptionKey;
 
-    public Optional<EncryptionKey> encryptionKey() {
-        return key;
+    @Inject
+    EgressKeys(TrimusConfig config) {
+        this(config.encryptionKey());
     }
 
+    /** Parses {@code encryptionKey}; blank counts as absent. */
+    public EgressKeys(Optional<String> encryptionKey) {
+        this.encryptionKey = encryptionKey.filter(k -> !k.isBlank()).map(EncryptionKey::parse);
+    }
+
+    /** The master key, when one is configured. */
+    public Optional<EncryptionKey> encryptionKey() {
+        return encryptionKey;
+    }
+
+    /** The dispatch key derived from the master key, when one is configured. */
     public Optional<DispatchKey> dispatchKey() {
-        return key.map(EncryptionKey::dispatchKey);
+        return encryptionKey.map(EncryptionKey::dispatchKey);
     }
 }

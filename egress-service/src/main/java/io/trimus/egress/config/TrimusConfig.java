@@ -14,6 +14,14 @@ public interface TrimusConfig {
     /** The egress resolver and its anomaly pipeline. */
     Egress egress();
 
+    /**
+     * run-service's master key, 32 random bytes as base64 or 64 hex digits: the egress CA's private key is stored
+     * encrypted under a key derived from it, and masked secrets reach this service sealed under its dispatch key. A
+     * malformed key stops the service at start; without one the service runs, but the egress CA and masked secrets
+     * are unavailable (their calls answer 503) (TRIMUS_ENCRYPTION_KEY, no default).
+     */
+    Optional<String> encryptionKey();
+
     /** The egress resolver and its anomaly pipeline. */
     interface Egress {
         /** DNS of the egress resolver. */
@@ -30,6 +38,29 @@ public interface TrimusConfig {
 
         /** The per-run record of proxy connections: what a run talked to. */
         Connections connections();
+
+        /** The egress CA: the certificates the proxy shows sandboxes for hosts of masked secrets. */
+        Ca ca();
+    }
+
+    /**
+     * The egress CA, created at first start and kept encrypted under TRIMUS_ENCRYPTION_KEY, and the leaf
+     * certificates it signs for the hosts the proxy terminates TLS for.
+     */
+    interface Ca {
+        /**
+         * How long a leaf certificate is valid (never past the CA's own end); a cached leaf with less than a day (or
+         * half this validity, when shorter) left is issued anew (TRIMUS_EGRESS_CA_LEAF_VALIDITY).
+         */
+        @WithDefault("7d")
+        Duration leafValidity();
+
+        /**
+         * Leaf certificates kept per CA, one per host name; beyond it the least recently used is dropped and issued
+         * again when next asked for (TRIMUS_EGRESS_CA_LEAF_CACHE_SIZE, at least 1).
+         */
+        @WithDefault("1024")
+        int leafCacheSize();
     }
 
     /**

@@ -129,6 +129,7 @@ class KubernetesManifestsTest {
             "run-service,            TRIMUS_DB_PASSWORD,    trimus-db-app,         password",
             "run-service,            TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
             "adapter-lambda-service, TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
+            "egress-service,         TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
             "egress-service,         TRIMUS_DB_USER,        trimus-db-app,         username",
             "egress-service,         TRIMUS_DB_PASSWORD,    trimus-db-app,         password"})
     void secretsComeFromTheExternalSecrets(String name, String variable, String secret, String key) {
@@ -140,8 +141,9 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void onlyRunServiceAndTheAdapterHoldTheEncryptionKeyAndOnlyTheDatabaseUsersTheDatabasePassword() {
-        assertThat(withVariable("TRIMUS_ENCRYPTION_KEY")).containsExactlyInAnyOrder("run-service", "adapter-lambda-service");
+    void onlyRunServiceTheAdapterAndEgressServiceHoldTheEncryptionKeyAndOnlyTheDatabaseUsersTheDatabasePassword() {
+        assertThat(withVariable("TRIMUS_ENCRYPTION_KEY"))
+                .containsExactlyInAnyOrder("run-service", "adapter-lambda-service", "egress-service");
         assertThat(withVariable("TRIMUS_DB_PASSWORD")).containsExactlyInAnyOrder("run-service", "egress-service");
     }
 
