@@ -26,12 +26,11 @@ public class ConnectionRepository implements PanacheRepositoryBase<EgressConnect
         StringBuilder sql = new StringBuilder("insert into egress.egress_connection (" + COLUMNS + ") values ");
         for (int r = 0; r < rows.size(); r++) {
             sql.append(r == 0 ? "(" : ", (");
-            for (int c = 1; c <= COLUMN_COUNT; c++) {
+            for (int c = 1; c < COLUMN_COUNT; c++) {
                 sql.append(c == 1 ? "?" : ", ?").append(r * COLUMN_COUNT + c);
-                if (c == COLUMN_COUNT) {
-                    sql.append("::jsonb");
-                }
             }
+            // as text first: the reactive driver would bind a String to jsonb as a JSON string, not parse it
+            sql.append(", cast(cast(?").append((r + 1) * COLUMN_COUNT).append(" as text) as jsonb)");
             sql.append(')');
         }
         return Panache.getSession().flatMap(session -> {

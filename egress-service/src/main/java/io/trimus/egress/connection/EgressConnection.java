@@ -44,9 +44,11 @@ public class EgressConnection {
     public long bytesIn;
     public Instant startedAt;
     public long durationMs;
-    /** Requests with a masked secret swapped in, by secret name, as JSON ({@code {"GITHUB_TOKEN": 3}}); null: none. */
-    @jakarta.persistence.Column(columnDefinition = "jsonb")
-    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.JSON)
+    /**
+     * Requests with a masked secret swapped in, by secret name, as JSON ({@code {"GITHUB_TOKEN": 3}}); null: none.
+     * Written by the native insert and read by the native per-run query only, so not mapped.
+     */
+    @jakarta.persistence.Transient
     public String maskedSwaps;
 
     /** Whether the record can be stored at all: it must name its sandbox's company and run. */

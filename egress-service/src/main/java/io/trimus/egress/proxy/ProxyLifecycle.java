@@ -6,6 +6,7 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
@@ -20,6 +21,7 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
+import javax.net.ssl.X509ExtendedTrustManager;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -51,12 +53,16 @@ public class ProxyLifecycle {
     private final DestinationAddressPolicy addresses;
     private final EgressModes modes;
     private final ConnectionRecorder connections;
+    private final MaskedSecrets masked;
+    private final LeafKeys leafKeys;
+    private final X509ExtendedTrustManager upstreamTrust;
     private volatile ProxyServer server;
 
     @Inject
     public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
                           AllowlistCache allowlists, AnomalyRecorder anomalies, DestinationAddressPolicy addresses,
-                          EgressModes modes, ConnectionRecorder connections) {
+                          EgressModes modes, ConnectionRecorder connections, MaskedSecrets masked,
+                          LeafKeys leafKeys) {
         this.config = config;
         this.vertx = vertx;
         this.resolver = resolver;
@@ -66,6 +72,10 @@ public class ProxyLifecycle {
         this.addresses = addresses;
         this.modes = modes;
         this.connections = connections;
+        this.masked = masked;
+        this.leafKeys = leafKeys;
+        // a file that cannot be read stops the service at start, not at the first masked request
+        this.upstreamTrust = UpstreamTrust.of(config.egress().proxy().upstreamCaFile());
     }
 
     // after DnsServerLifecycle (default priority), which gives the proxy its host and upstream
@@ -97,12 +107,14 @@ public class ProxyLifecycle {
     synchronized void start(String host, int port, int httpsPort, int httpPort, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
+        ProxyServer.Limits limits = new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
+                proxy.idleTimeout(), proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout());
         ProxyServer starting = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, modes, ports, TLS_PORTS),
                 new DestinationResolver(upstream, addresses, new AnswerCache(config.egress().dns().cacheMaxEntries(),
-                        config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections,
-                new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(), proxy.idleTimeout(),
-                        proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout()));
+                        config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections, limits,
+                Runtime.getRuntime().availableProcessors(), masked,
+                new MaskingInterceptor(vertx, leafKeys, anomalies, upstreamTrust, limits));
         bind(starting, starting.start(host, port), host, port, "TRIMUS_EGRESS_PROXY_PORT");
         if (httpsPort >= 0) {
             bind(starting, starting.listen(ProxyWay.TRANSPARENT_TLS, host, httpsPort, HTTPS), host, httpsPort,

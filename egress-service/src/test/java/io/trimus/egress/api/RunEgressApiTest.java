@@ -4,6 +4,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
+import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.connection.ConnectionRetention;
 import io.trimus.egress.sandbox.Sandbox;
@@ -94,6 +95,34 @@ class RunEgressApiTest {
         runEgress(company, run, Map.of("limit", 2)).statusCode(200)
                 .body("summary.connections", equalTo(5))
                 .body("connections.host", equalTo(List.of("evil.example", "github.com")));
+    }
+
+    @Test
+    void theMaskedSecretsARunUsedAreListedPerSecretAndHostByName() {
+        UUID company = UUID.randomUUID();
+        UUID run = UUID.randomUUID();
+        Sandbox sandbox = sandbox(company, run);
+        Instant t = Instant.now().truncatedTo(ChronoUnit.MICROS).minusSeconds(60);
+        recorder.record(swapped(allowed(sandbox, "api.github.com", 443, 10, 10, t), Map.of("GITHUB_TOKEN", 2)));
+        recorder.record(swapped(allowed(sandbox, "api.github.com", 443, 10, 10, t.plusSeconds(1)),
+                Map.of("GITHUB_TOKEN", 3, "NPM_TOKEN", 1)));
+        recorder.record(swapped(allowed(sandbox, "uploads.github.com", 443, 10, 10, t.plusSeconds(2)),
+                Map.of("GITHUB_TOKEN", 1)));
+        recorder.record(allowed(sandbox, "pypi.org", 443, 10, 10, t.plusSeconds(3)));
+
+        awaitConnections(company, run, 4, STORED);
+
+        runEgress(company, run, Map.of()).statusCode(200)
+                .body("masked_secrets.secret", equalTo(List.of("GITHUB_TOKEN", "GITHUB_TOKEN", "NPM_TOKEN")))
+                .body("masked_secrets.host", equalTo(List.of("api.github.com", "uploads.github.com",
+                        "api.github.com")))
+                .body("masked_secrets.requests", equalTo(List.of(5, 1, 1)));
+        runEgress(UUID.randomUUID(), run, Map.of()).statusCode(200).body("masked_secrets", equalTo(List.of()));
+    }
+
+    private static ConnectionRecord swapped(ConnectionRecord r, Map<String, Integer> swaps) {
+        return new ConnectionRecord(r.sandbox(), r.way(), r.host(), r.port(), r.address(), r.decision(), r.reason(),
+                r.enforced(), r.bytesOut(), r.bytesIn(), r.startedAt(), r.durationMillis(), swaps);
     }
 
     @Test

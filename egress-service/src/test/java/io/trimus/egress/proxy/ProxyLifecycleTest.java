@@ -10,6 +10,7 @@ import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
+import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.Future;
@@ -42,6 +43,12 @@ class ProxyLifecycleTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    MaskedSecrets masked;
+
+    @Inject
+    LeafKeys leafKeys;
 
     @Inject
     DnsServerLifecycle resolver;
@@ -108,6 +115,6 @@ class ProxyLifecycleTest {
 
     private ProxyLifecycle newLifecycle() {
         return new ProxyLifecycle(config, vertx, resolver, sandboxes, allowlists, anomalies, addresses, modes,
-                connections);
+                connections, masked, leafKeys);
     }
 }
