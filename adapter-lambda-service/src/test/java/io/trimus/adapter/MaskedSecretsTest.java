@@ -8,6 +8,7 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.support.CapturedLogs;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.Registrations;
@@ -161,6 +162,40 @@ class MaskedSecretsTest {
                 .filter(d -> run.runId().toString().equals(d.runId())).findFirst().orElseThrow().receivedAt();
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> confirmingPuts(run).stream()
                 .noneMatch(p -> p.receivedAt().isAfter(deregistered)));
+    }
+
+    @Test
+    void aFailedRefreshIsLoggedWithoutValuesAndTriedAgainTheNextPeriod() throws Exception {
+        awaitEgressNetwork();
+        String token = "ghp_" + UUID.randomUUID().toString().replace("-", "") + "Cd34";
+        RunRequested run = request("docker", Map.of("image", TestImages.busybox(), "network",
+                EgressTestResource.NETWORK, "command", List.of("sh", "-c", "while [ ! -e /tmp/done ]; do sleep 1; done"),
+                "secret_env", Map.of("GH_TOKEN", "GITHUB_TOKEN")), null, Map.of("GH_TOKEN", token),
+                Map.of("GH_TOKEN", GITHUB));
+        try (CapturedLogs logs = CapturedLogs.install()) {
+            bus.request(run);
+            InspectContainerResponse container = Engine.awaitRunning(run.runId());
+            String surrogate = envOf(container, "GH_TOKEN");
+            await().atMost(END).until(() -> !confirmingPuts(run).isEmpty());
+
+            registrations.answer(COMPANY, 500);
+            try {
+                int before = confirmingPuts(run).size();
+                await().atMost(Duration.ofSeconds(20)).until(() -> confirmingPuts(run).size() >= before + 2);
+                await().atMost(Duration.ofSeconds(5)).until(() -> logs.lines().stream().anyMatch(l ->
+                        l.contains("could not refresh the registration") && l.contains(run.runId().toString())));
+            } finally {
+                registrations.answer(COMPANY, 204);
+            }
+            int recovered = confirmingPuts(run).size();
+            await().atMost(Duration.ofSeconds(20)).until(() -> confirmingPuts(run).size() >= recovered + 1);
+            assertThat(Engine.containerOf(run.runId())).as("a failed refresh does not end the run").isPresent();
+
+            exec(container.getId(), "touch", "/tmp/done");
+            assertThat(bus.awaitEnd(run.runId(), END).status()).isEqualTo(SUCCEEDED);
+            assertThat(logs.lines()).noneMatch(l -> l.contains(token) || l.contains(surrogate)
+                    || l.contains(confirmingPuts(run).get(0).field("masks")));
+        }
     }
 
     @ParameterizedTest
