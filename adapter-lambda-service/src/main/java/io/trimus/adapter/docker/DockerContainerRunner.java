@@ -35,8 +35,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
- * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service) → create (deterministic name; a writable root bounded in size, else REJECTED unless the operator
- * allows it unbounded) → (egress network: confirm the container to egress-service) → start → RUNNING → wait with
+ * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service; place the egress CA, without which
+ * a run with masked secrets fails) → create (deterministic name; a writable root bounded in size, else REJECTED unless
+ * the operator allows it unbounded) → (egress network: confirm the container to egress-service, with its sealed masks,
+ * refreshed while it runs) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
