@@ -96,6 +96,18 @@ public final class EgressStandIn implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** The SHA-256 fingerprint (lower-case hex) of the test CA, as the adapter labels its CA volume. */
+    public String caFingerprint() {
+        try {
+            var certificate = java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(caPem));
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(certificate.getEncoded()));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The proxy stand-in's {@code 127.0.0.1:PORT}. */
     public String proxyAddress() {
         return proxy.address();
