@@ -68,7 +68,8 @@ class CliSandboxTest {
     /** What every container on the egress network and every Claude Code sandbox gets. */
     private static final Set<String> PROXY_AND_QUIET = Set.of("HTTPS_PROXY", "HTTP_PROXY", "https_proxy",
             "http_proxy", "NO_PROXY", "no_proxy", "NODE_USE_ENV_PROXY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
-            "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER");
+            "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER", "NODE_EXTRA_CA_CERTS",
+            "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "CODEX_CA_CERTIFICATE");
     private static String image;
 
     private final RunBus bus = RunBus.get();
@@ -130,6 +131,10 @@ class CliSandboxTest {
                     .containsEntry("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
                     .containsEntry("DISABLE_TELEMETRY", "1").containsEntry("DISABLE_ERROR_REPORTING", "1")
                     .containsEntry("DISABLE_AUTOUPDATER", "1");
+            assertThat(out.env()).as("and trusts the egress CA")
+                    .containsEntry("NODE_EXTRA_CA_CERTS", "/etc/trimus/egress-ca.pem")
+                    .containsEntry("SSL_CERT_FILE", "/etc/trimus/ca-bundle.pem")
+                    .containsEntry("CODEX_CA_CERTIFICATE", "/etc/trimus/ca-bundle.pem");
             assertThat(out.env().keySet()).as("nothing of the host, only the curated set")
                     .allSatisfy(name -> assertThat(name).isIn(union(union(ENGINE_AND_SHELL, PROXY_AND_QUIET),
                             Set.of("HOME", "IS_SANDBOX", "TRIMUS_RUN_ID", "TRIMUS_AGENT_ID", "TRIMUS_INPUT",

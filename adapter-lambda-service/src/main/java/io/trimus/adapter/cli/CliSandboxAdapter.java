@@ -10,6 +10,7 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.CliAdapterConfig;
@@ -72,12 +73,12 @@ public abstract class CliSandboxAdapter implements Adapter {
     }
 
     /**
-     * The variables the sandbox gets from company secrets: the provider key, then the agent's {@code secret_env};
-     * nothing else the run may carry.
+     * The variables the sandbox gets from company secrets: the provider key, then the agent's {@code secret_env}, a
+     * surrogate in place of each masked one; nothing else the run may carry.
      *
      * @throws RunRejected when the secrets do not open or one of them is missing
      */
-    private Map<String, String> sandboxSecrets(CliAdapterConfig agent, RunRequested request) {
+    private SandboxSecrets sandboxSecrets(CliAdapterConfig agent, RunRequested request) {
         Map<String, String> opened = secrets.open(request);
         String keyEnv = agent.cli().apiKeyEnv();
         if (!opened.containsKey(keyEnv)) {
@@ -86,7 +87,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         Map<String, String> env = new LinkedHashMap<>();
         env.put(keyEnv, opened.get(keyEnv));
         env.putAll(RunSecrets.declared(opened, agent.secretEnv().keySet()));
-        return env;
+        return SandboxSecrets.of(env, request.masked());
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.SandboxDefaults;
 import io.trimus.adapter.docker.ContainerPolicy;
 import io.trimus.adapter.run.RunContext;
+import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.CliAdapterConfig;
 
@@ -28,12 +29,12 @@ public final class CliSandboxPolicy {
      * ENTRYPOINT: an agent's own image cannot keep an ENTRYPOINT that wraps or skips the invocation the guardrail
      * decided.
      *
-     * @param secrets the provider key and the secret_env variables, opened, by the variable they become; masked in
-     *                what the run reports
+     * @param secrets the provider key and the secret_env variables, opened (surrogates for masked ones), by the
+     *                variable they become; masked in what the run reports
      */
     public static ContainerPolicy of(CliAdapterConfig agent, SandboxDefaults sandbox, DockerDefaults defaults,
                                      String egressNetwork, RunRequested run, CliCommand cli,
-                                     Map<String, String> secrets) {
+                                     SandboxSecrets secrets) {
         Map<String, String> tmpfs = new LinkedHashMap<>();
         tmpfs.put("/tmp", ContainerPolicy.tmpOptions(agent.tmpNoexec()) + ",size=" + defaults.tmpfsSize());
         // the image's /workspace belongs to root; the CLI runs as its own user
@@ -42,7 +43,7 @@ public final class CliSandboxPolicy {
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
         long memory = ContainerPolicy.memoryBytes(agent.memoryBytes(), defaults);
 
-        Map<String, String> env = new LinkedHashMap<>(secrets);
+        Map<String, String> env = new LinkedHashMap<>(secrets.env());
         env.putAll(RunContext.env(run));
         env.put("HOME", "/tmp");
         env.put("IS_SANDBOX", "1");
@@ -53,7 +54,8 @@ public final class CliSandboxPolicy {
                 ContainerPolicy.securityOpts(defaults), pids, memory, memory,
                 ContainerPolicy.nanoCpus(ContainerPolicy.cpus(agent.cpus(), defaults)), egressNetwork, agent.user(),
                 Collections.unmodifiableMap(env), ContainerPolicy.labels(run, defaults), Duration.ofSeconds(timeoutSec),
-                null, secrets.keySet(), cli.notes(), null, defaults.disk().logOptions(), null)
+                null, secrets.env().keySet(), cli.notes(), null, defaults.disk().logOptions(), null, secrets.masks(),
+                null)
                 .commandAsEntrypoint();
     }
 }

@@ -413,6 +413,14 @@ public interface TrimusConfig {
          */
         @WithDefault("30s")
         Duration readyTimeout();
+
+        /**
+         * How often the registration of a sandbox holding masked secrets is sent to egress-service again while the
+         * run lives, so an egress-service that restarted (it keeps the masks in memory only) has them back within
+         * this period (TRIMUS_EGRESS_MASKS_REFRESH, default 5s).
+         */
+        @WithDefault("5s")
+        Duration masksRefresh();
     }
 
     /** The egress network: created at boot when missing, never altered or deleted when it is not Trimus's own. */

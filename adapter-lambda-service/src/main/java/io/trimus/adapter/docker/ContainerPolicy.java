@@ -3,15 +3,20 @@ package io.trimus.adapter.docker;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.run.RunContext;
+import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.events.EgressCa;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.EgressProxyEnv;
 import io.trimus.events.secrets.Redactor;
+import io.trimus.events.secrets.SandboxMask;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The isolation a docker run gets: the seed's contract (DESIGN.md §5), decided once, as data. The runner
@@ -52,13 +58,18 @@ import java.util.Set;
  *                     TRIMUS_DOCKER_LOG_MAX_FILE files
  * @param writableLayerSize the storage quota of a writable root (TRIMUS_DOCKER_WRITABLE_LAYER_SIZE); null for a
  *                     read-only root, or for a writable one the engine cannot bound where the operator allows that
+ * @param masks        the run's masked secrets: the env holds their surrogates, egress-service gets these (sealed)
+ *                     with the registration
+ * @param caVolume     the Docker volume holding the egress CA files, mounted read-only at {@link EgressCa#DIRECTORY};
+ *                     null when the sandbox gets none
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
                               long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
                               String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
                               SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
-                              List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize) {
+                              List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize,
+                              List<SandboxMask> masks, String caVolume) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -84,6 +95,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         notes = List.copyOf(notes);
         entrypoint = entrypoint == null ? null : List.copyOf(entrypoint);
         logOptions = Map.copyOf(logOptions);
+        masks = List.copyOf(masks);
         if (readOnlyRoot && writableLayerSize != null) {
             throw new IllegalArgumentException("a read-only root has no writable layer to bound");
         }
@@ -91,17 +103,18 @@ public record ContainerPolicy(String name, String image, List<String> command, b
 
     /** The policy of one run of a docker agent that takes no company secrets. */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run) {
-        return forDocker(agent, defaults, run, Map.of());
+        return forDocker(agent, defaults, run, SandboxSecrets.plain(Map.of()));
     }
 
     /**
      * The policy of one run of a docker agent.
      *
-     * @param secretEnv the agent's {@code secret_env} variables with their opened values: set in the container and
-     *                  masked in what the run reports
+     * @param secrets the agent's {@code secret_env} variables with their opened values (surrogates for masked
+     *                ones): set in the container and masked in what the run reports
      */
     public static ContainerPolicy forDocker(DockerAdapterConfig agent, DockerDefaults defaults, RunRequested run,
-                                            Map<String, String> secretEnv) {
+                                            SandboxSecrets secrets) {
+        Map<String, String> secretEnv = secrets.env();
         boolean readOnly = !agent.writable();
         Map<String, String> tmpfs = readOnly ? Map.of("/tmp", tmpOptions(agent.tmpNoexec()) + ",size="
                 + defaults.tmpfsSize()) : Map.of();
@@ -118,7 +131,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 agent.network() == null ? DockerAdapterConfig.NETWORK_NONE : agent.network(),
                 agent.user(), Collections.unmodifiableMap(env), labels(run, defaults), Duration.ofSeconds(timeoutSec), null,
                 secretEnv.keySet(),
-                List.of(), null, defaults.disk().logOptions(), readOnly ? null : defaults.disk().writableLayerSize());
+                List.of(), null, defaults.disk().logOptions(), readOnly ? null : defaults.disk().writableLayerSize(),
+                secrets.masks(), null);
     }
 
     /** The agent's memory limit, else TRIMUS_DOCKER_DEFAULT_MEMORY: no container runs without one. */
@@ -142,14 +156,15 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         proxied.putAll(sandbox.proxyEnv());
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, Collections.unmodifiableMap(proxied),
-                labels, timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize);
+                labels, timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks,
+                caVolume);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
     public ContainerPolicy runningAs(String decidedUser) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint, logOptions, writableLayerSize);
+                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume);
     }
 
     /**
@@ -159,7 +174,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy commandAsEntrypoint() {
         return new ContainerPolicy(name, image, command.subList(1, command.size()), readOnlyRoot, tmpfs, capDrop,
                 securityOpts, pidsLimit, memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout,
-                sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize);
+                sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize, masks, caVolume);
     }
 
     /**
@@ -171,7 +186,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         noted.add(note);
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
-                noted, entrypoint, logOptions, null);
+                noted, entrypoint, logOptions, null, masks, caVolume);
     }
 
     /**
@@ -184,9 +199,31 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     }
 
 
-    /** Masks the values of {@link #secretEnv} in what the run reports. */
+    /**
+     * Masks in what the run reports: the values of {@link #secretEnv} as {@code [REDACTED]}, the real value of each
+     * masked secret too, and its surrogate as {@code [MASKED:NAME]}.
+     */
     public Redactor redactor() {
-        return secretEnv.isEmpty() ? Redactor.none() : Redactor.of(secretEnv.stream().map(env::get).toList());
+        if (secretEnv.isEmpty() && masks.isEmpty()) {
+            return Redactor.none();
+        }
+        Set<String> surrogates = masks.stream().map(SandboxMask::surrogate).collect(Collectors.toSet());
+        return SandboxSecrets.redactor(secretEnv.stream().map(env::get).filter(v -> !surrogates.contains(v)).toList(),
+                masks);
+    }
+
+    /**
+     * This policy with the egress CA of {@code volume} mounted read-only at {@link EgressCa#DIRECTORY} and the TLS
+     * clients' variables pointing at its files, written over anything the agent's env holds.
+     */
+    public ContainerPolicy withEgressCa(String volume) {
+        Map<String, String> withCa = new LinkedHashMap<>(env);
+        withCa.keySet().removeIf(EgressCa::reserved);
+        EgressCa.EXTRA_CA_ENV.forEach(name -> withCa.put(name, EgressCa.CA_FILE));
+        EgressCa.BUNDLE_ENV.forEach(name -> withCa.put(name, EgressCa.BUNDLE_FILE));
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, network, user, Collections.unmodifiableMap(withCa), labels,
+                timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks, volume);
     }
 
     /** Never prints env values: they may hold a company's secrets. */
@@ -235,6 +272,10 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, logOptions))
                 .withStorageOpt(writableLayerSize == null ? null : Map.of("size", writableLayerSize))
                 .withPrivileged(false);
+        if (caVolume != null) {
+            host.withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(caVolume)
+                    .withTarget(EgressCa.DIRECTORY).withReadOnly(true)));
+        }
         return sandbox == null ? host : host.withDns(sandbox.dns());
     }
 

@@ -8,6 +8,7 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.ContainerUser;
@@ -33,6 +34,7 @@ public class DockerAdapter implements Adapter {
     private final OrphanContainers orphans;
     private final DockerEngineSwitch engine;
     private final RunSecrets secrets;
+    private final String egressNetwork;
 
     @Inject
     public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
@@ -42,6 +44,7 @@ public class DockerAdapter implements Adapter {
         this.orphans = orphans;
         this.engine = engine;
         this.secrets = secrets;
+        this.egressNetwork = config.egress().network().name();
     }
 
     /** An adapter without a dispatch key: runs of agents with a {@code secret_env} are rejected. */
@@ -69,6 +72,10 @@ public class DockerAdapter implements Adapter {
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
         ContainerUser.check(config.user(), defaults.allowRoot());
         defaults.limits().ceilings().check(config);
+        if (!request.masked().isEmpty() && !egressNetwork.equals(config.network())) {
+            throw new RunRejected(DockerContainerRunner.MASKS_NEED_EGRESS + " " + egressNetwork + ", not on network "
+                    + config.network());
+        }
         secretEnv(config, request);
     }
 
@@ -79,15 +86,17 @@ public class DockerAdapter implements Adapter {
     }
 
     /**
-     * The agent's {@code secret_env} variables with their opened values; nothing else the run may carry.
+     * The agent's {@code secret_env} variables with their opened values, a surrogate for each masked one; nothing
+     * else the run may carry.
      *
      * @throws RunRejected when the secrets do not open or one of the variables is missing
      */
-    private Map<String, String> secretEnv(DockerAdapterConfig config, RunRequested request) {
+    private SandboxSecrets secretEnv(DockerAdapterConfig config, RunRequested request) {
         if (config.secretEnv().isEmpty()) {
-            return Map.of();
+            return SandboxSecrets.plain(Map.of());
         }
-        return RunSecrets.declared(secrets.open(request), config.secretEnv().keySet());
+        return SandboxSecrets.of(RunSecrets.declared(secrets.open(request), config.secretEnv().keySet()),
+                request.masked());
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.egress.EgressCaVolumes;
 import io.trimus.adapter.egress.EgressNetworkSettings;
 import io.trimus.adapter.egress.EgressServiceClient;
 import io.trimus.adapter.egress.EnsureEgressNetwork;
@@ -15,12 +16,14 @@ import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.engine.EngineErrors;
+import io.trimus.adapter.run.DispatchKeys;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.secrets.Redactor;
+import io.trimus.events.secrets.SandboxMasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -32,8 +35,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
- * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service) → create (deterministic name; a writable root bounded in size, else REJECTED unless the operator
- * allows it unbounded) → (egress network: confirm the container to egress-service) → start → RUNNING → wait with
+ * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service; place the egress CA, without which
+ * a run with masked secrets fails) → create (deterministic name; a writable root bounded in size, else REJECTED unless
+ * the operator allows it unbounded) → (egress network: confirm the container to egress-service, with its sealed masks,
+ * refreshed while it runs) → start → RUNNING → wait with
  * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
  * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
@@ -41,18 +46,22 @@ import java.util.concurrent.TimeUnit;
 public class DockerContainerRunner {
 
     private static final Logger LOG = Logger.getLogger(DockerContainerRunner.class);
+    /** Why a run with masked secrets cannot use any other network. */
+    public static final String MASKS_NEED_EGRESS = "masked secrets need the egress proxy, which swaps in their real"
+            + " values: they are only available on the egress network";
 
     private final ContainerCalls containers;
     private final RunReporter reporter;
     private final String host;
     private final SandboxAttachment attachment;
     private final WritableLayerQuota writableLayer;
+    private final Optional<SandboxMasks> masks;
 
     @Inject
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
-                                 SandboxAttachment attachment) {
+                                 SandboxAttachment attachment, DispatchKeys keys) {
         this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), attachment,
-                config.docker().allowUnboundedWritableLayer());
+                config.docker().allowUnboundedWritableLayer(), keys.masks());
     }
 
     /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
@@ -76,8 +85,16 @@ public class DockerContainerRunner {
         this(docker, reporter, host, outputMaxBytes, attachment, false);
     }
 
+    /** A runner without a dispatch key: a run with masked secrets is rejected. */
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
                                  SandboxAttachment attachment, boolean allowUnboundedWritableLayer) {
+        this(docker, reporter, host, outputMaxBytes, attachment, allowUnboundedWritableLayer, Optional.empty());
+    }
+
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
+                                 SandboxAttachment attachment, boolean allowUnboundedWritableLayer,
+                                 Optional<SandboxMasks> masks) {
+        this.masks = masks;
         this.containers = new ContainerCalls(docker, host, outputMaxBytes);
         this.reporter = reporter;
         this.host = host;
@@ -92,7 +109,16 @@ public class DockerContainerRunner {
         SandboxNetwork sandbox = null;
         String step = "check the network";
         try {
+            if (!decided.masks().isEmpty() && masks.isEmpty()) {
+                report(run, decided, RunState.REJECTED, null, null, "the run carries masked secrets but neither"
+                        + " TRIMUS_ENCRYPTION_KEY nor TRIMUS_DISPATCH_KEY is set on the adapter service");
+                return;
+            }
             sandbox = attachment.attach(run, decided.network(), handle::pause);
+            if (sandbox == null && !decided.masks().isEmpty()) {
+                report(run, decided, RunState.REJECTED, null, null, MASKS_NEED_EGRESS);
+                return;
+            }
             if (sandbox != null) {
                 policy = decided.onSandboxNetwork(sandbox);
             }
@@ -104,6 +130,22 @@ public class DockerContainerRunner {
                     report(run, decided, RunState.FAILED, null, null,
                             "image " + policy.image() + " not found on the Docker engine");
                     return;
+                }
+            }
+            String caFingerprint = null;
+            if (sandbox != null) {
+                step = "place the egress CA";
+                try {
+                    EgressCaVolumes.Placed ca = attachment.egressCa().place(policy.image());
+                    policy = policy.withEgressCa(ca.volume());
+                    caFingerprint = ca.fingerprint();
+                } catch (EgressCaVolumes.Unavailable unavailable) {
+                    if (!policy.masks().isEmpty()) {
+                        report(run, decided, RunState.FAILED, null, null, "masked secrets need the egress CA in the"
+                                + " sandbox, but " + unavailable.getMessage() + "; the container was not started");
+                        return;
+                    }
+                    // without masked secrets the sandbox does without: its TLS is tunnelled, never intercepted
                 }
             }
             step = "create the container";
@@ -133,7 +175,9 @@ public class DockerContainerRunner {
             if (sandbox != null) {
                 // before start: the sandbox's very first DNS query must already be attributed to its company
                 step = "register the sandbox with egress-service";
-                attachment.register(run, sandbox, containerId);
+                String sealed = policy.masks().isEmpty() ? null : masks.orElseThrow().seal(run.runId(),
+                        EgressServiceClient.canonical(sandbox.ipv4Address()), policy.masks());
+                attachment.register(run, sandbox, containerId, sealed, caFingerprint);
             }
             step = "start the container";
             containers.start(containerId);

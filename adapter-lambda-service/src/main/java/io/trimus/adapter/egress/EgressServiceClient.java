@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.net.Cidr;
+import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,6 +15,12 @@ import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
@@ -37,6 +44,10 @@ public class EgressServiceClient {
     private final Duration timeout;
     /** Built on first use: the REST client needs the running application, a boot-time check of the knobs does not. */
     private volatile SandboxRegistry registry;
+    private volatile HttpClient caClient;
+
+    /** Largest CA answer read: one PEM certificate is a few kilobytes. */
+    public static final int MAX_CA_BYTES = 64 * 1024;
 
     /** Thrown when egress-service did not confirm; the message says why in words a person can act on. */
     public static final class RegistrationFailed extends Exception {
@@ -112,7 +123,57 @@ public class EgressServiceClient {
         }
     }
 
-    private static String canonical(String ip) {
+    /**
+     * egress-service's current egress CA certificate ({@code GET} {@link EgressCa#PATH}), as PEM text.
+     *
+     * @throws RegistrationFailed when it is not there: no answer, a non-200 status (503 while egress-service has no CA
+     *                            key), or a body larger than {@link #MAX_CA_BYTES}
+     */
+    public String ca() throws RegistrationFailed, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + EgressCa.PATH)).timeout(timeout)
+                .header("Accept", "application/x-pem-file").GET().build();
+        HttpResponse<byte[]> response;
+        try {
+            response = caClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpConnectTimeoutException e) {
+            throw new RegistrationFailed(baseUrl + " did not accept a connection within " + seconds(), true);
+        } catch (HttpTimeoutException e) {
+            throw new RegistrationFailed(baseUrl + " did not answer within " + seconds());
+        } catch (ConnectException e) {
+            throw new RegistrationFailed(baseUrl + " unreachable: connection refused", true);
+        } catch (IOException e) {
+            throw new RegistrationFailed(baseUrl + " unreachable: "
+                    + (e.getMessage() == null ? "the connection failed" : e.getMessage()));
+        }
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        if (response.statusCode() != 200) {
+            new Answer(baseUrl, response.statusCode(), body).requireSuccess();
+            throw new RegistrationFailed(baseUrl + EgressCa.PATH + " answered HTTP " + response.statusCode()
+                    + " without a certificate");
+        }
+        if (response.body().length > MAX_CA_BYTES) {
+            throw new RegistrationFailed(baseUrl + EgressCa.PATH + " answered more than " + MAX_CA_BYTES
+                    + " bytes, not a CA certificate");
+        }
+        return body;
+    }
+
+    private HttpClient caClient() {
+        HttpClient built = caClient;
+        if (built == null) {
+            synchronized (this) {
+                if (caClient == null) {
+                    caClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
+                            .followRedirects(HttpClient.Redirect.NEVER).build();
+                }
+                built = caClient;
+            }
+        }
+        return built;
+    }
+
+    /** An address in the text form egress-service keys sandboxes by (and masks are sealed for). */
+    public static String canonical(String ip) {
         return Cidr.text(Cidr.address(ip));
     }
 

@@ -11,10 +11,12 @@ import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.RunRequested;
 import io.trimus.events.SandboxRegistration;
 import io.trimus.events.adapter.DockerAdapterConfig;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,8 @@ public class SandboxAttachment {
     private final ResolverProbe resolverProbe;
     private final ProxyProbe proxyProbe;
     private final ReadyWait readyWait;
+    private final RegistrationRefresh refresh;
+    private final EgressCaVolumes caVolumes;
 
     /** The label every container of a Trimus run carries (its run id); nothing else may share a tenant's network. */
     public static final String LABEL_RUN = "trimus.run_id";
@@ -73,7 +77,8 @@ public class SandboxAttachment {
                              EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
                              TrimusConfig config) {
         this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe,
-                new ReadyWait(config.egress().readyTimeout()), new AllowedNetworks(config.docker().allowedNetworks()));
+                new ReadyWait(config.egress().readyTimeout()), new AllowedNetworks(config.docker().allowedNetworks()),
+                config.egress().masksRefresh());
     }
 
     /** With the default networks: {@code none} and the default egress network. */
@@ -84,9 +89,19 @@ public class SandboxAttachment {
                 new AllowedNetworks(List.of(DockerAdapterConfig.NETWORK_NONE, egressNetwork.settings().name())));
     }
 
+    /** With TRIMUS_EGRESS_MASKS_REFRESH's default. */
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
                              EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
                              ReadyWait readyWait, AllowedNetworks allowedNetworks) {
+        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait, allowedNetworks,
+                Duration.ofSeconds(5));
+    }
+
+    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
+                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
+                             ReadyWait readyWait, AllowedNetworks allowedNetworks, Duration masksRefresh) {
+        this.refresh = new RegistrationRefresh(egressService, masksRefresh);
+        this.caVolumes = new EgressCaVolumes(docker, egressService);
         this.allowedNetworks = allowedNetworks;
         this.docker = docker;
         this.egressNetwork = egressNetwork;
@@ -278,10 +293,24 @@ public class SandboxAttachment {
      */
     public void register(RunRequested run, SandboxNetwork sandbox, String containerId)
             throws Refused, InterruptedException {
+        register(run, sandbox, containerId, null, null);
+    }
+
+    /**
+     * As {@link #register(RunRequested, SandboxNetwork, String)}, with the sandbox's masked secrets (sealed
+     * {@link io.trimus.events.secrets.SandboxMasks}, or null) and the fingerprint of the egress CA placed in it (or
+     * null). A registration with masks is sent again every TRIMUS_EGRESS_MASKS_REFRESH until {@link #detach}.
+     */
+    public void register(RunRequested run, SandboxNetwork sandbox, String containerId, String sealedMasks,
+                         String caFingerprint) throws Refused, InterruptedException {
+        SandboxRegistration registration = new SandboxRegistration(run.companyId(), run.agentId(), run.runId(),
+                containerId, sealedMasks, caFingerprint);
         try {
-            egressService.register(sandbox.ipv4Address(),
-                    new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), containerId));
+            egressService.register(sandbox.ipv4Address(), registration);
             LOG.debugf("run %s: sandbox %s registered with egress-service", run.runId(), sandbox.ipv4Address());
+            if (sealedMasks != null) {
+                refresh.start(sandbox.ipv4Address(), registration);
+            }
         } catch (EgressServiceClient.AddressHeld | EgressServiceClient.RegistrationFailed e) {
             throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
                     + "; the container was not started");
@@ -293,6 +322,7 @@ public class SandboxAttachment {
      * address can be handed out again.
      */
     public void detach(RunRequested run, SandboxNetwork sandbox) {
+        refresh.stop(run.runId());
         deregister(run.runId(), sandbox.ipv4Address());
         addresses.release(sandbox.ipv4Address());
     }
@@ -330,6 +360,16 @@ public class SandboxAttachment {
             LOG.warnf("run %s: stopped before the registration of sandbox %s was removed from egress-service",
                     runId, address);
         }
+    }
+
+    /** Where the egress CA is placed for sandboxes. */
+    public EgressCaVolumes egressCa() {
+        return caVolumes;
+    }
+
+    @PreDestroy
+    void stopRefreshing() {
+        refresh.shutdown();
     }
 
     private Refused egressNotReady(EnsureEgressNetwork.Status status) {

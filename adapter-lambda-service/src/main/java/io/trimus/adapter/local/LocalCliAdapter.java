@@ -6,6 +6,7 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AgentCli;
@@ -73,6 +74,7 @@ public abstract class LocalCliAdapter implements Adapter {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");
         }
+        SandboxSecrets.refuseMasked(request, type.wireName());
         binary(agent);
         secrets.open(request);
     }

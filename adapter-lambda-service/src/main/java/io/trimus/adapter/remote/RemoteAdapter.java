@@ -5,6 +5,7 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.DispatchKeys;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
@@ -54,6 +55,7 @@ public class RemoteAdapter implements Adapter {
     @Override
     public void validate(RunRequested request) {
         RemoteAdapterConfig.parse(request.adapterConfig());
+        SandboxSecrets.refuseMasked(request, "remote");
         if (macs.isEmpty()) {
             throw new RunRejected("a remote run needs TRIMUS_ENCRYPTION_KEY or TRIMUS_DISPATCH_KEY on the adapter"
                     + " service, to authenticate its task to the worker");

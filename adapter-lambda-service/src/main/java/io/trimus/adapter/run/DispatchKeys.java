@@ -4,6 +4,7 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.secrets.DispatchKey;
 import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;
+import io.trimus.events.secrets.SandboxMasks;
 import io.trimus.events.secrets.TaskMacs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -51,6 +52,11 @@ public class DispatchKeys {
     /** Opens and seals run secrets; empty without a key. */
     public Optional<DispatchSecrets> secrets() {
         return key.map(DispatchSecrets::new);
+    }
+
+    /** Seals a sandbox's masked secrets for its registration with egress-service; empty without a key. */
+    public Optional<SandboxMasks> masks() {
+        return key.map(SandboxMasks::new);
     }
 
     /** Makes and checks remote tasks' MACs; empty without a key. */

@@ -4,16 +4,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
+import com.github.dockerjava.api.model.MountType;
 import io.trimus.adapter.config.ContainerLimits;
 import io.trimus.adapter.config.DiskLimits;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.EgressNetwork;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.net.Cidr;
+import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.events.EgressCa;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.ResourceCeilings;
+import io.trimus.events.secrets.MaskScope;
+import io.trimus.events.secrets.SandboxMask;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -258,6 +263,44 @@ class ContainerPolicyTest {
                 .doesNotContainKey("Https_Proxy");
         assertThat(SandboxNetwork.on(egress, "172.30.0.9", Optional.of("172.30.0.53"), 3129).proxyEnv())
                 .as("the proxy sits on the resolver's address").containsEntry("HTTPS_PROXY", "http://172.30.0.53:3129");
+    }
+
+    @Test
+    void aMaskedSecretIsInTheEnvAsItsSurrogateAndTheOutputShowsItsName() {
+        RunRequested masked = new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
+                "docker", null, null, null, Instant.now(), Map.of(), null,
+                Map.of("GH_TOKEN", new MaskScope("GITHUB_TOKEN", List.of("api.github.com"), null)));
+        String token = "ghp_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6";
+        String npm = "npm_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8";
+        ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox", "secret_env",
+                        Map.of("GH_TOKEN", "GITHUB_TOKEN", "NPM_TOKEN", "NPM_TOKEN"))), DEFAULTS, masked,
+                SandboxSecrets.of(Map.of("GH_TOKEN", token, "NPM_TOKEN", npm), masked.masked()));
+
+        String surrogate = p.env().get("GH_TOKEN");
+        assertThat(surrogate).isNotEqualTo(token).hasSameSizeAs(token).startsWith("ghp_");
+        assertThat(p.env()).containsEntry("NPM_TOKEN", npm).doesNotContainValue(token);
+        assertThat(p.masks()).containsExactly(new SandboxMask("GITHUB_TOKEN", surrogate, token,
+                List.of("api.github.com"), MaskScope.DEFAULT_HEADERS));
+        assertThat(p.redactor().redact(surrogate + " " + token + " " + npm))
+                .isEqualTo("[MASKED:GITHUB_TOKEN] [REDACTED] [REDACTED]");
+        assertThat(p.toString()).doesNotContain(surrogate).doesNotContain(token);
+    }
+
+    @Test
+    void theEgressCaIsMountedReadOnlyAndItsVariablesAreTrimuss() {
+        ContainerPolicy p = policy(Map.of("image", "busybox")).withEgressCa("trimus-egress-ca-0123456789abcdef");
+
+        assertThat(p.hostConfig().getMounts()).singleElement().satisfies(m -> {
+            assertThat(m.getType()).isEqualTo(MountType.VOLUME);
+            assertThat(m.getSource()).isEqualTo("trimus-egress-ca-0123456789abcdef");
+            assertThat(m.getTarget()).isEqualTo(EgressCa.DIRECTORY);
+            assertThat(m.getReadOnly()).isTrue();
+        });
+        assertThat(p.env()).containsEntry("NODE_EXTRA_CA_CERTS", EgressCa.CA_FILE)
+                .containsEntry("SSL_CERT_FILE", EgressCa.BUNDLE_FILE).containsEntry("REQUESTS_CA_BUNDLE",
+                        EgressCa.BUNDLE_FILE).containsEntry("CURL_CA_BUNDLE", EgressCa.BUNDLE_FILE)
+                .containsEntry("CODEX_CA_CERTIFICATE", EgressCa.BUNDLE_FILE);
+        assertThat(policy(Map.of("image", "busybox")).hostConfig().getMounts()).as("no CA, no mount").isNull();
     }
 
     @Test

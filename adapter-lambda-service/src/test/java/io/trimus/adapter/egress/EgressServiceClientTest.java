@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
 import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +88,7 @@ class EgressServiceClientTest {
 
         assertThat(received).containsExactly(
                 "PUT /internal/sandboxes/172.30.0.7 application/json {\"company_id\":\"" + company
-                        + "\",\"agent_id\":\"" + agent + "\",\"run_id\":\"" + run + "\",\"container_id\":\"c0ffee\"}",
+                        + "\",\"agent_id\":\"" + agent + "\",\"run_id\":\"" + run + "\",\"container_id\":\"c0ffee\",\"masks\":null,\"ca\":null}",
                 "DELETE /internal/sandboxes/172.30.0.7?run_id=" + run + " null ");
     }
 
@@ -101,6 +102,22 @@ class EgressServiceClientTest {
         assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
                 .isInstanceOf(EgressServiceClient.RegistrationFailed.class)
                 .hasMessage(url + " answered HTTP 503: registry is starting");
+    }
+
+    @Test
+    void theCaIsAGetOfThePemAndA503SaysWhy() throws Exception {
+        EgressServiceClient client = client();
+        status = 200;
+        answer = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+
+        assertThat(client.ca()).isEqualTo(answer);
+        assertThat(received).containsExactly("GET " + EgressCa.PATH + " null ");
+
+        status = 503;
+        answer = "{\"title\":\"Service Unavailable\",\"status\":503,\"detail\":\"no CA key yet\"}";
+        assertThatThrownBy(client::ca).isInstanceOf(EgressServiceClient.RegistrationFailed.class)
+                .hasMessage(url + " answered HTTP 503: no CA key yet");
     }
 
     @Test

@@ -8,12 +8,15 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.trimus.events.EgressCa;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  * with {@code 500} (any status) or {@code hang} decides how that company's registrations are answered; it also runs a
  * {@link ResolverStandIn} for the resolver check, whose answers {@code PUT /_test/resolver} (TRIMUS, FOREIGN, SILENT)
  * decides, and a {@link ProxyStandIn} for the proxy check, whose answers {@code PUT /_test/proxy} decides.
+ * {@code GET /api/egress/ca} answers a test CA certificate made with {@code openssl} at start (no key leaves the
+ * temporary directory), or 503 as egress-service without a CA key after {@code PUT /_test/ca} with {@code missing}
+ * ({@code serve} again after {@code serve}).
  */
 public final class EgressStandIn implements AutoCloseable {
 
@@ -57,9 +63,12 @@ public final class EgressStandIn implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ResolverStandIn resolver = ResolverStandIn.start();
     private final ProxyStandIn proxy = ProxyStandIn.start();
+    private final byte[] caPem;
+    private volatile boolean caMissing;
 
     private EgressStandIn(DockerClient docker) throws IOException {
         this.docker = docker;
+        this.caPem = testCa();
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.setExecutor(threads);
         server.createContext(SANDBOXES, this::sandbox);
@@ -68,6 +77,8 @@ public final class EgressStandIn implements AutoCloseable {
         server.createContext("/_test/resolver", this::setResolverMode);
         server.createContext("/_test/proxy", this::setProxyMode);
         server.createContext("/_test/hold/", this::hold);
+        server.createContext(EgressCa.PATH, this::ca);
+        server.createContext("/_test/ca", this::setCaMode);
         server.start();
     }
 
@@ -83,6 +94,18 @@ public final class EgressStandIn implements AutoCloseable {
     /** {@code http://127.0.0.1:PORT}. */
     public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The SHA-256 fingerprint (lower-case hex) of the test CA, as the adapter labels its CA volume. */
+    public String caFingerprint() {
+        try {
+            var certificate = java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(caPem));
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(certificate.getEncoded()));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The proxy stand-in's {@code 127.0.0.1:PORT}. */
@@ -223,6 +246,58 @@ public final class EgressStandIn implements AutoCloseable {
             String mode = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
             proxy.mode(ProxyStandIn.Mode.valueOf(mode));
             exchange.sendResponseHeaders(204, -1);
+        }
+    }
+
+    private void ca(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (caMissing) {
+                byte[] problem = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+                        + "\"detail\":\"egress-service has no CA key yet\"}").getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/problem+json");
+                exchange.sendResponseHeaders(503, problem.length);
+                exchange.getResponseBody().write(problem);
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", "application/x-pem-file");
+            exchange.sendResponseHeaders(200, caPem.length);
+            exchange.getResponseBody().write(caPem);
+        }
+    }
+
+    /** {@code PUT /_test/ca} with {@code serve} or {@code missing}. */
+    private void setCaMode(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String mode = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
+            caMissing = mode.equals("missing");
+            exchange.sendResponseHeaders(204, -1);
+        }
+    }
+
+    /** A self-signed CA certificate (PEM) made by {@code openssl}; its key is deleted with the directory. */
+    private static byte[] testCa() throws IOException {
+        Path dir = Files.createTempDirectory("trimus-test-egress-ca");
+        try {
+            Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", dir.resolve("key.pem").toString(), "-out",
+                    dir.resolve("ca.pem").toString(), "-days", "2", "-subj", "/CN=Trimus test egress CA",
+                    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+                    .redirectErrorStream(true).start();
+            String out = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (openssl.waitFor() != 0) {
+                throw new IOException("openssl could not make the test CA: " + out);
+            }
+            return Files.readAllBytes(dir.resolve("ca.pem"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while making the test CA", e);
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(dir);
         }
     }
 

@@ -5,11 +5,13 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.trimus.adapter.egress.EgressCaVolumes;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -82,8 +84,10 @@ public class EgressTestResource implements QuarkusTestResourceLifecycleManager {
             if (--users > 0) {
                 return;
             }
+            String caFingerprint = standIn.caFingerprint();
             standIn.close();
             removeTestContainers(docker);
+            removeCaVolumes(docker, caFingerprint);
             removeNetwork(docker, FOREIGN_NETWORK);
             // the app has stopped and removed its containers: the test's copy of the egress network can go
             removeNetwork(docker, NETWORK);
@@ -100,6 +104,20 @@ public class EgressTestResource implements QuarkusTestResourceLifecycleManager {
     /** Removes the containers tests created themselves. */
     public static void removeTestContainers(DockerClient docker) {
         Containers.removeByLabel(docker, TEST_LABEL, "true");
+    }
+
+    /** Removes the egress CA volume the app made for this run's test CA (each test run makes a new CA). */
+    private static void removeCaVolumes(DockerClient docker, String fingerprint) {
+        var volumes = docker.listVolumesCmd().withFilter("label",
+                List.of(EgressCaVolumes.LABEL_FINGERPRINT + "=" + fingerprint)).exec().getVolumes();
+        for (var volume : volumes == null ? List.<com.github.dockerjava.api.command.InspectVolumeResponse>of()
+                : volumes) {
+            try {
+                docker.removeVolumeCmd(volume.getName()).exec();
+            } catch (NotFoundException | ConflictException goneOrInUse) {
+                // gone meanwhile, or still mounted by a container being removed: harmless, it is tiny
+            }
+        }
     }
 
     /** Removes a network by exact name if it exists and nothing is attached; tests only, never the product. */

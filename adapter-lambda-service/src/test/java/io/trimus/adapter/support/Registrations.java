@@ -108,6 +108,16 @@ public final class Registrations {
         put("/_test/proxy", mode);
     }
 
+    /** Whether the stand-in serves its test CA ({@code true}) or answers 503 as egress-service without a CA key. */
+    public void caServed(boolean served) {
+        put("/_test/ca", served ? "serve" : "missing");
+    }
+
+    /** The CA certificate the stand-in serves, PEM. */
+    public String ca() {
+        return get(io.trimus.events.EgressCa.PATH);
+    }
+
     private String get(String path) {
         return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
     }

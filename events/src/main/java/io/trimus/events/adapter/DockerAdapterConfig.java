@@ -1,6 +1,7 @@
 package io.trimus.events.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trimus.events.EgressCa;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -123,6 +124,10 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
             }
             if (e.getKey().startsWith("TRIMUS_")) {
                 throw new AdapterConfigException(field, "TRIMUS_* variables are set by Trimus itself");
+            }
+            if (EgressCa.reserved(e.getKey())) {
+                throw new AdapterConfigException(field, "is set by Trimus: on the egress network it points at the"
+                        + " Trimus egress CA files under " + EgressCa.DIRECTORY);
             }
             if (!e.getValue().isTextual()) {
                 throw new AdapterConfigException(field, "must be a string");

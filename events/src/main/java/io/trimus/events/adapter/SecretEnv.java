@@ -1,6 +1,7 @@
 package io.trimus.events.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.trimus.events.EgressCa;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -52,9 +53,9 @@ public final class SecretEnv {
             if (!ENV_NAME.matcher(var).matches()) {
                 throw new AdapterConfigException(field, "is not a valid environment variable name");
             }
-            if (var.startsWith("TRIMUS_") || EgressProxyEnv.reserved(var)) {
-                throw new AdapterConfigException(field, "is set by Trimus itself (TRIMUS_* and the egress proxy"
-                        + " settings)");
+            if (var.startsWith("TRIMUS_") || EgressProxyEnv.reserved(var) || EgressCa.reserved(var)) {
+                throw new AdapterConfigException(field, "is set by Trimus itself (TRIMUS_*, the egress proxy"
+                        + " settings and the egress CA files)");
             }
             if (taken.contains(var)) {
                 throw new AdapterConfigException(field, "is already set " + takenBy);

@@ -1,13 +1,17 @@
 package io.trimus.events.secrets;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Replaces every secret value in a text with {@code [REDACTED]}: whole occurrences, and also a secret cut in two at
- * the edges of an output tail (a suffix of it at the start, a prefix at the end), since tails are cut by size.
+ * Replaces every secret value in a text with {@code [REDACTED]}, and every surrogate of a masked secret with its own
+ * mark ({@code [MASKED:NAME]}, {@link #maskedMark}): whole occurrences, and also one cut in two at the edges of an
+ * output tail (a suffix of it at the start, a prefix at the end), since tails are cut by size.
  */
 public final class Redactor {
     /** What a secret is replaced with. */
@@ -16,17 +20,21 @@ public final class Redactor {
     public static final int MIN_LENGTH = 4;
     private static final Redactor NONE = new Redactor(List.of());
 
-    private final List<String> secrets;
+    /** A text to find and what replaces it. */
+    private record Needle(String text, String mark) {
+    }
 
-    private Redactor(List<String> secrets) {
-        this.secrets = secrets;
+    private final List<Needle> needles;
+
+    private Redactor(List<Needle> needles) {
+        this.needles = needles;
     }
 
     /** A redactor of these values (longest first, so a secret containing another is masked whole). */
     public static Redactor of(Collection<String> values) {
-        List<String> secrets = values.stream().filter(Objects::nonNull).filter(v -> v.length() >= MIN_LENGTH)
-                .distinct().sorted(Comparator.comparingInt(String::length).reversed()).toList();
-        return secrets.isEmpty() ? NONE : new Redactor(secrets);
+        Map<String, String> marks = new LinkedHashMap<>();
+        values.stream().filter(Objects::nonNull).forEach(v -> marks.putIfAbsent(v, MARK));
+        return NONE.with(marks);
     }
 
     /** A redactor that changes nothing. */
@@ -34,32 +42,63 @@ public final class Redactor {
         return NONE;
     }
 
-    /** The text with every secret masked; null stays null. */
+    /** What the surrogate of the masked secret {@code name} is shown as: {@code [MASKED:NAME]}. */
+    public static String maskedMark(String name) {
+        return "[MASKED:" + name + "]";
+    }
+
+    /**
+     * This redactor, also replacing each key of {@code marks} (a surrogate) with its value (its mark); a text that is
+     * both a secret and a surrogate keeps {@link #MARK}.
+     */
+    public Redactor withMarks(Map<String, String> marks) {
+        return with(marks);
+    }
+
+    private Redactor with(Map<String, String> marks) {
+        Map<String, String> all = new LinkedHashMap<>();
+        needles.forEach(n -> all.put(n.text(), n.mark()));
+        marks.forEach((text, mark) -> {
+            if (text != null && text.length() >= MIN_LENGTH) {
+                all.putIfAbsent(text, mark);
+            }
+        });
+        if (all.isEmpty()) {
+            return NONE;
+        }
+        List<Needle> sorted = new ArrayList<>();
+        all.forEach((text, mark) -> sorted.add(new Needle(text, mark)));
+        sorted.sort(Comparator.comparingInt((Needle n) -> n.text().length()).reversed());
+        return new Redactor(List.copyOf(sorted));
+    }
+
+    /** The text with every secret and surrogate masked; null stays null. */
     public String redact(String text) {
-        if (text == null || secrets.isEmpty()) {
+        if (text == null || needles.isEmpty()) {
             return text;
         }
         String result = text;
-        for (String secret : secrets) {
-            result = result.replace(secret, MARK);
+        for (Needle needle : needles) {
+            result = result.replace(needle.text(), needle.mark());
         }
-        for (String secret : secrets) {
-            result = maskCutEdges(result, secret);
+        for (Needle needle : needles) {
+            result = maskCutEdges(result, needle);
         }
         return result;
     }
 
-    private static String maskCutEdges(String text, String secret) {
+    private static String maskCutEdges(String text, Needle needle) {
+        String secret = needle.text();
         String result = text;
         for (int k = secret.length() - 1; k >= MIN_LENGTH; k--) {
             if (result.startsWith(secret.substring(secret.length() - k))) {
-                result = MARK + result.substring(k);
+                result = needle.mark() + result.substring(k);
                 break;
             }
         }
         for (int k = secret.length() - 1; k >= MIN_LENGTH; k--) {
             if (result.endsWith(secret.substring(0, k))) {
-                result = result.substring(0, result.length() - k) + MARK;
+                result = result.substring(0, result.length() - k) + needle.mark();
                 break;
             }
         }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,5 +41,24 @@ class RedactorTest {
         assertThat(redactor.redact("abc abc")).isEqualTo("abc abc");
         assertThat(redactor.redact(null)).isNull();
         assertThat(Redactor.none().redact(KEY)).isEqualTo(KEY);
+    }
+
+    @Test
+    void aSurrogateShowsItsSecretsNameAndARealValueStaysRedacted() {
+        String surrogate = "sk-ant-api03-qwertyuiopasdfgh";
+        Redactor redactor = Redactor.of(List.of(KEY)).withMarks(Map.of(surrogate, Redactor.maskedMark("ANTHROPIC_API_KEY")));
+
+        assertThat(redactor.redact("env " + surrogate + " real " + KEY))
+                .isEqualTo("env [MASKED:ANTHROPIC_API_KEY] real [REDACTED]");
+    }
+
+    @Test
+    void aSurrogateCutByTheTailAtEitherEdgeShowsItsMark() {
+        String surrogate = "ghp_Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1";
+        Redactor redactor = Redactor.none().withMarks(Map.of(surrogate, "[MASKED:GITHUB_TOKEN]"));
+
+        assertThat(redactor.redact(surrogate.substring(7) + " rest")).isEqualTo("[MASKED:GITHUB_TOKEN] rest");
+        assertThat(redactor.redact("ends " + surrogate.substring(0, 10))).isEqualTo("ends [MASKED:GITHUB_TOKEN]");
+        assertThat(redactor.redact("abc")).isEqualTo("abc");
     }
 }
