@@ -195,7 +195,7 @@ class MaskedSecretsEndToEndTest {
         JsonNode end = ended.get(240, TimeUnit.SECONDS);
 
         String output = end.path("output").asText();
-        assertThat(end.path("state").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
+        assertThat(end.path("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
         assertThat(output).as(output)
                 .contains("env_real=0", "proc_real=0", "files_real=0", "shape=40:ghp",
                         "token=[MASKED:" + SECRET + "]", "steered=200", "explicit=200", "own=200", "leak=403",
