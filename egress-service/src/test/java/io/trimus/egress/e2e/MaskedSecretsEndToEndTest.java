@@ -19,7 +19,6 @@ import io.trimus.events.Topics;
 import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.DockerClients;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
@@ -40,7 +39,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -231,17 +229,10 @@ class MaskedSecretsEndToEndTest {
         return request;
     }
 
-    /** The real adapter service, pointed at this egress-service (whose port is known only once tests run). */
+    /** The real adapter service, re-sending masked registrations every second. */
     private void startAdapter() {
         if (adapter == null) {
-            Map<String, String> config = new HashMap<>();
-            config.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
-                    String.class));
-            config.put("trimus.egress.service-url", egressService.toString());
-            config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
-            config.put("trimus.docker.instance", "masked-e2e");
-            config.put("trimus.egress.masks-refresh", "1s");
-            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), config);
+            adapter = SandboxRuns.adapter(egressService, "masked-e2e", Map.of("trimus.egress.masks-refresh", "1s"));
         }
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -16,7 +15,6 @@ import io.trimus.egress.proxy.ProxyControl;
 import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.events.Topics;
 import io.trimus.testing.DockerClients;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
@@ -27,7 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -275,18 +272,10 @@ class ProxyEgressEndToEndTest {
                 SandboxRuns.sandboxRequest(run, company, tools, script, 120), Duration.ofSeconds(180));
     }
 
-    /** The real adapter service, pointed at this egress-service (whose port is known only once tests run). */
+    /** The real adapter service; a run finding the proxy gone waits 3 s for it before it fails (30 s by default). */
     private void startAdapter() {
         if (adapter == null) {
-            Map<String, String> config = new HashMap<>();
-            config.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
-                    String.class));
-            config.put("trimus.egress.service-url", egressService.toString());
-            config.put("trimus.encryption-key", ENCRYPTION_KEY);
-            config.put("trimus.docker.instance", "proxy-e2e");
-            // a run finding the proxy gone waits this long for it before it fails (30 s by default)
-            config.put("trimus.egress.ready-timeout", "3s");
-            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), config);
+            adapter = SandboxRuns.adapter(egressService, "proxy-e2e", Map.of("trimus.egress.ready-timeout", "3s"));
         }
     }
 

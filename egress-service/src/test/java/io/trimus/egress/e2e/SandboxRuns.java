@@ -41,6 +41,23 @@ final class SandboxRuns {
         return Base64.getEncoder().encodeToString(key);
     }
 
+    /**
+     * The real adapter service as a process, pointed at the egress-service under test (whose port is known only once
+     * tests run) and the shared broker, with the tests' TRIMUS_ENCRYPTION_KEY; {@code extra} adds or overrides knobs.
+     */
+    static io.trimus.testing.ServiceProcess adapter(java.net.URI egressService, String instance,
+                                                    Map<String, String> extra) {
+        Map<String, String> config = new HashMap<>();
+        config.put("kafka.bootstrap.servers", org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("kafka.bootstrap.servers", String.class));
+        config.put("trimus.egress.service-url", egressService.toString());
+        config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
+        config.put("trimus.docker.instance", instance);
+        config.putAll(extra);
+        return io.trimus.testing.ServiceProcess.start(java.nio.file.Path.of("..", "adapter-lambda-service"),
+                io.trimus.testing.Ports.free(), config);
+    }
+
     /** A run request for a docker agent on the egress network running {@code /bin/sh -c script} in {@code image}. */
     static ObjectNode sandboxRequest(UUID run, UUID company, String image, String script, int timeoutSec) {
         ObjectNode request = JSON.createObjectNode()

@@ -33,9 +33,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -52,6 +50,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.trimus.egress.proxy.ProxySockets.readUntil;
+import static io.trimus.egress.proxy.ProxySockets.send;
+import static io.trimus.egress.proxy.ProxySockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -352,47 +353,7 @@ class MaskingProxyTest {
         return tls;
     }
 
-    private static String send(Socket socket, String request) throws IOException {
-        write(socket, request);
-        return readResponse(socket);
-    }
 
-    private static void write(Socket socket, String text) throws IOException {
-        socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
-        socket.getOutputStream().flush();
-    }
 
-    /** Reads until {@code marker} has arrived (a chunked body is read as raw bytes). */
-    private static String readUntil(Socket socket, String marker) throws IOException {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream read = new ByteArrayOutputStream();
-        while (!read.toString(StandardCharsets.ISO_8859_1).contains(marker)) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            read.write(b);
-        }
-        return read.toString(StandardCharsets.ISO_8859_1);
-    }
 
-    private static String readResponse(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = 0;
-        for (String line : text.split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
-    }
 }
