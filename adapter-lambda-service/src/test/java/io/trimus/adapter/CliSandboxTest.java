@@ -69,7 +69,7 @@ class CliSandboxTest {
     private static final Set<String> PROXY_AND_QUIET = Set.of("HTTPS_PROXY", "HTTP_PROXY", "https_proxy",
             "http_proxy", "NO_PROXY", "no_proxy", "NODE_USE_ENV_PROXY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
             "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER", "NODE_EXTRA_CA_CERTS",
-            "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "CODEX_CA_CERTIFICATE");
+            "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "CODEX_CA_CERTIFICATE", "GIT_SSL_CAINFO");
     private static String image;
 
     private final RunBus bus = RunBus.get();

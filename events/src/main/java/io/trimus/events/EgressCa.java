@@ -20,9 +20,12 @@ public final class EgressCa {
     public static final String BUNDLE_FILE = DIRECTORY + "/ca-bundle.pem";
     /** Variables that add to a client's roots: pointed at {@link #CA_FILE}. */
     public static final List<String> EXTRA_CA_ENV = List.of("NODE_EXTRA_CA_CERTS");
-    /** Variables that replace a client's roots: pointed at {@link #BUNDLE_FILE}. */
+    /**
+     * Variables that replace a client's roots: pointed at {@link #BUNDLE_FILE}. {@code GIT_SSL_CAINFO} because git's
+     * libcurl (Debian's) uses its built-in CA file and reads neither SSL_CERT_FILE nor CURL_CA_BUNDLE.
+     */
     public static final List<String> BUNDLE_ENV = List.of("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
-            "CODEX_CA_CERTIFICATE");
+            "CODEX_CA_CERTIFICATE", "GIT_SSL_CAINFO");
 
     private EgressCa() {
     }
