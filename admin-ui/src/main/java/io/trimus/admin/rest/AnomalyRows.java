@@ -48,6 +48,7 @@ final class AnomalyRows {
             case EgressAnomaly.PROXY_ADDRESS_DENIED -> "proxy: forbidden address";
             case EgressAnomaly.PROXY_PORT_DENIED -> "proxy: port not allowed";
             case EgressAnomaly.PROXY_HOST_MISMATCH -> "proxy: TLS name or Host mismatch";
+            case EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE -> "masked secret sent outside its hosts";
             default -> reason;
         };
     }
