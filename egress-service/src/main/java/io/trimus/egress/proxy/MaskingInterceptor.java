@@ -46,6 +46,9 @@ public final class MaskingInterceptor {
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
             "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "host");
 
+    /** Upstream connections kept per host and address, far above what the per-sandbox limits let a few use. */
+    static final int MAX_POOL_PER_HOST = 4096;
+
     private final Vertx vertx;
     private final LeafKeys keys;
     private final AnomalyRecorder anomalies;
@@ -71,6 +74,9 @@ public final class MaskingInterceptor {
                 .setForceSni(true)
                 .setProtocolVersion(HttpVersion.HTTP_1_1)
                 .setKeepAlive(true)
+                // connections to a host are pooled for every sandbox: a small pool would let one sandbox's long
+                // streams queue every other sandbox's requests; each sandbox's own connections are bounded upstream
+                .setMaxPoolSize(MAX_POOL_PER_HOST)
                 .setConnectTimeout((int) Math.max(1, limits.connectTimeout().toMillis()))
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)

@@ -284,6 +284,32 @@ class MaskingProxyTest {
     }
 
     @Test
+    void longStreamsToTheScopedHostDoNotQueueOtherRequestsBehindThem() throws Exception {
+        streamGate.set(Promise.promise());
+        List<Socket> streams = new java.util.ArrayList<>();
+        try {
+            // more open streams than an HTTP client's default pool (5) holds connections to one host
+            for (int i = 0; i < 8; i++) {
+                Socket socket = from(ProxyWay.EXPLICIT);
+                streams.add(socket);
+                assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+                SSLSocket tls = tls(socket, SCOPED, egressPki.trust());
+                streams.add(tls);
+                write(tls, "GET /stream HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n");
+                assertThat(readUntil(tls, "data: first")).contains("data: first");
+            }
+
+            assertThat(throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n"))
+                    .startsWith("HTTP/1.1 200");
+        } finally {
+            streamGate.get().complete();
+            for (Socket socket : streams) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
     void aSandboxWhoseMasksHaveNotArrivedIsRefusedUntilTheyDo() throws Exception {
         masked.drop(SANDBOX_IP, SANDBOX.runId());
         masked.expect(SANDBOX_IP, SANDBOX.runId());
