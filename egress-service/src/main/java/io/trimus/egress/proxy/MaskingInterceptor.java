@@ -43,8 +43,12 @@ import java.util.concurrent.TimeUnit;
  * the port the proxy dialled from, registered before the first byte is sent.
  */
 public final class MaskingInterceptor {
+    /**
+     * Not forwarded: the hop-by-hop headers, Host (set from the admitted host), and Expect, which this server answers
+     * itself ({@code 100 Continue}) so the body streams on without a second handshake upstream.
+     */
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
-            "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "host");
+            "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "host", "expect");
 
     /** Upstream connections kept per host and address, far above what the per-sandbox limits let a few use. */
     static final int MAX_POOL_PER_HOST = 4096;
@@ -114,6 +118,7 @@ public final class MaskingInterceptor {
                         .setSsl(true)
                         .setKeyCertOptions(KeyCertOptions.wrap(keyManager))
                         .setUseAlpn(false)
+                        .setHandle100ContinueAutomatically(true)
                         .setMaxHeaderSize(maxHeadBytes)
                         .setMaxInitialLineLength(maxHeadBytes)
                         .setHost("127.0.0.1")

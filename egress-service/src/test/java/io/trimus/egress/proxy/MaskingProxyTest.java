@@ -216,6 +216,21 @@ class MaskingProxyTest {
     }
 
     @Test
+    void aBodyAnnouncedWithExpectContinueIsAskedForAndForwarded() throws Exception {
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+                write(tls, "POST /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                        + TOKEN.surrogate() + "\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+                assertThat(readUntil(tls, "\r\n\r\n")).startsWith("HTTP/1.1 100 Continue");
+
+                assertThat(send(tls, "hello")).startsWith("HTTP/1.1 200").contains("authorization=Bearer "
+                        + TOKEN.value() + "\n").contains("body=hello");
+            }
+        }
+    }
+
+    @Test
     void aSurrogateSentToTheScopedHostOfAnotherSecretIsRefusedWithItsAnomaly() throws Exception {
         int before = httpsRequests.get();
 
