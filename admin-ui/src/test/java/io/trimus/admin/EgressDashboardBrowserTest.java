@@ -83,8 +83,9 @@ class EgressDashboardBrowserTest {
         Instant at = Instant.now().minusSeconds(60);
         // 41,984 bytes out and 1,258,291 in over three connections; the same host of another run is not this run's
         EgressRecords.record(company, run, List.of(
-                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at),
-                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at.plusSeconds(1)),
+                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at).swapped("{\"ANTHROPIC_API_KEY\": 2}"),
+                Conn.allowed("api.anthropic.com", 443, 13_995, 419_430, at.plusSeconds(1))
+                        .swapped("{\"ANTHROPIC_API_KEY\": 1}"),
                 Conn.allowed("api.anthropic.com", 443, 13_994, 419_431, at.plusSeconds(2)),
                 Conn.refused("exfil.<b>evil</b>.test", 8443, EgressAnomaly.PROXY_NOT_ALLOWLISTED, at.plusSeconds(3)),
                 Conn.refused("exfil.<b>evil</b>.test", 8443, EgressAnomaly.PROXY_NOT_ALLOWLISTED, at.plusSeconds(4))));
@@ -93,17 +94,20 @@ class EgressDashboardBrowserTest {
         Page page = open(1280, 900);
 
         page.navigate("/companies/" + company + "/runs/" + run);
-        Locator lines = page.locator("#network li");
+        Locator lines = page.locator("#network-hosts li");
         assertThat(lines).hasText(new String[]{
                 "api.anthropic.com:443 · 3 connections · 41 KB out / 1.2 MB in",
                 "exfil.<b>evil</b>.test:8443 · 2 connections · 0 B out / 0 B in · 2 refused"});
         assertThat(page.locator("#network b")).hasCount(0);
         assertThat(page.locator("#network-totals")).containsText("5 connections in total (3 allowed, 2 refused)");
+        assertThat(page.locator("#masked-secrets li")).hasText(new String[]{
+                "ANTHROPIC_API_KEY → api.anthropic.com · 3 requests swapped"});
         page.screenshot(new Page.ScreenshotOptions().setPath(Browsers.SCREENSHOTS.resolve("run-network.png"))
                 .setFullPage(true));
 
         page.navigate("/companies/" + company + "/runs/" + quiet);
         assertThat(page.locator("#network")).containsText("No network connections recorded");
+        assertThat(page.locator("#masked-secrets")).hasCount(0);
     }
 
     @Test

@@ -44,15 +44,23 @@ final class EgressRecords {
     private EgressRecords() {
     }
 
-    /** One ended connection of a sandbox through the egress proxy. */
+    /**
+     * One ended connection of a sandbox through the egress proxy; {@code maskedSwaps} the JSON the proxy records of
+     * the masked secrets it swapped in ({@code {"GITHUB_TOKEN": 3}}), null when none.
+     */
     record Conn(String host, int port, String decision, String reason, long bytesOut, long bytesIn,
-                Instant startedAt) {
+                Instant startedAt, String maskedSwaps) {
         static Conn allowed(String host, int port, long bytesOut, long bytesIn, Instant startedAt) {
-            return new Conn(host, port, "allowed", "-", bytesOut, bytesIn, startedAt);
+            return new Conn(host, port, "allowed", "-", bytesOut, bytesIn, startedAt, null);
         }
 
         static Conn refused(String host, int port, String reason, Instant startedAt) {
-            return new Conn(host, port, "refused", reason, 0, 0, startedAt);
+            return new Conn(host, port, "refused", reason, 0, 0, startedAt, null);
+        }
+
+        /** The same connection with masked secrets swapped in. */
+        Conn swapped(String json) {
+            return new Conn(host, port, decision, reason, bytesOut, bytesIn, startedAt, json);
         }
     }
 
@@ -62,8 +70,10 @@ final class EgressRecords {
                 "postgres");
              PreparedStatement insert = db.prepareStatement("""
                      insert into egress.egress_connection (company_id, run_id, agent_id, sandbox_ip, way, host, port,
-                         address, decision, reason, enforced, bytes_out, bytes_in, started_at, duration_ms)
-                     values (?, ?, null, '10.199.96.9', 'explicit', ?, ?, ?, ?, ?, true, ?, ?, ?, 120)""")) {
+                         address, decision, reason, enforced, bytes_out, bytes_in, started_at, duration_ms,
+                         masked_swaps)
+                     values (?, ?, null, '10.199.96.9', 'explicit', ?, ?, ?, ?, ?, true, ?, ?, ?, 120,
+                         cast(? as jsonb))""")) {
             for (Conn c : connections) {
                 insert.setObject(1, UUID.fromString(company));
                 insert.setObject(2, UUID.fromString(run));
@@ -75,6 +85,7 @@ final class EgressRecords {
                 insert.setLong(8, c.bytesOut());
                 insert.setLong(9, c.bytesIn());
                 insert.setTimestamp(10, Timestamp.from(c.startedAt()));
+                insert.setString(11, c.maskedSwaps());
                 insert.addBatch();
             }
             insert.executeBatch();
