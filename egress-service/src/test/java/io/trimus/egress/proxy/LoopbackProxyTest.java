@@ -78,15 +78,6 @@ class LoopbackProxyTest {
     private final Map<UUID, EgressMode> modes = new ConcurrentHashMap<>();
     private ProxyServer proxy;
 
-    /** The production policy, except that the two loopback "outside" servers count as public. */
-    static final class TestAddressPolicy extends DestinationAddressPolicy {
-        @Override
-        public String refusal(InetAddress address) {
-            String ip = address.getHostAddress();
-            return ip.equals(HTTPS_IP) || ip.equals(HTTP_IP) ? null : super.refusal(address);
-        }
-    }
-
     @BeforeAll
     static void startOutside() throws Exception {
         vertx = Vertx.vertx();
@@ -131,7 +122,7 @@ class LoopbackProxyTest {
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
                         Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new TestAddressPolicy()), anomalies, connections::add,
+                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
                 new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
                         headTimeout));
         OutsideServers.await(server.start("127.0.0.1", 0));

@@ -34,7 +34,6 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -98,15 +97,6 @@ class MaskingProxyTest {
     private final List<ConnectionRecord> connections = new CopyOnWriteArrayList<>();
     private ProxyServer proxy;
 
-    /** The production address policy, except that the loopback "outside" servers count as public. */
-    static final class TestAddressPolicy extends DestinationAddressPolicy {
-        @Override
-        public String refusal(InetAddress address) {
-            String ip = address.getHostAddress();
-            return ip.equals(HTTPS_IP) || ip.equals(HTTP_IP) ? null : super.refusal(address);
-        }
-    }
-
     @BeforeAll
     static void startOutside() throws Exception {
         vertx = Vertx.vertx();
@@ -165,7 +155,7 @@ class MaskingProxyTest {
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, Set.of(tlsPort, httpPort),
                         Set.of(tlsPort)),
-                new DestinationResolver(upstream, new TestAddressPolicy()), anomalies, connections::add, limits, 1,
+                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add, limits, 1,
                 masked, new MaskingInterceptor(vertx, keys, anomalies, UpstreamTrust.of(upstreamCaFile), limits));
         OutsideServers.await(server.start("127.0.0.1", 0));
         OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));
