@@ -2,6 +2,7 @@ package io.trimus.run.service;
 
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterType;
+import com.google.common.net.InternetDomainName;
 import io.trimus.events.secrets.MaskHosts;
 import io.trimus.events.secrets.MaskScope;
 
@@ -73,15 +74,31 @@ public final class MaskedSecrets {
         }
         Set<String> normalised = new LinkedHashSet<>();
         for (int i = 0; i < hosts.size(); i++) {
+            String field = "hosts[" + i + "]";
+            String host;
             try {
-                normalised.add(MaskHosts.normalize(hosts.get(i)));
+                host = MaskHosts.normalize(hosts.get(i));
             } catch (MaskHosts.InvalidHost e) {
-                String field = "hosts[" + i + "]";
                 throw hosts.get(i) == null ? ProblemException.invalid(field, e.getMessage())
                         : ProblemException.invalidValue(field, hosts.get(i), e.getMessage());
             }
+            if (host.startsWith("*.") && isPublicSuffix(host.substring(2))) {
+                throw ProblemException.invalidValue(field, hosts.get(i), "is a wildcard over the public suffix "
+                        + host.substring(2) + ", which would send the secret to every site registered under it;"
+                        + " name the provider's own domain");
+            }
+            normalised.add(host);
         }
         return List.copyOf(normalised);
+    }
+
+    /** Whether {@code domain} is on the public suffix list (co.uk, github.io…), as the egress allowlist checks. */
+    private static boolean isPublicSuffix(String domain) {
+        try {
+            return InternetDomainName.from(domain).isPublicSuffix();
+        } catch (IllegalArgumentException notParsed) {
+            return false;
+        }
     }
 
     private static List<String> headers(List<String> headers) {
