@@ -9,6 +9,8 @@ import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import io.vertx.core.VertxException;
+import io.vertx.core.http.HttpClosedException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
 
@@ -194,13 +196,44 @@ public class EgressServiceClient {
         }
     }
 
+    /**
+     * One call; a kept-alive connection the server had already closed (idle timeout, a restart) fails before any
+     * answer, so the call is made once more on a new connection: both calls are idempotent.
+     */
     private Answer send(Function<SandboxRegistry, Response> call) throws RegistrationFailed, InterruptedException {
-        try (Response response = call.apply(registry())) {
-            return new Answer(baseUrl, response.getStatus(),
-                    response.hasEntity() ? response.readEntity(String.class) : null);
+        try {
+            return exchange(call);
+        } catch (ProcessingException e) {
+            if (!closedBeforeAnswer(e)) {
+                throw failure(e);
+            }
+        }
+        try {
+            return exchange(call);
         } catch (ProcessingException e) {
             throw failure(e);
         }
+    }
+
+    private Answer exchange(Function<SandboxRegistry, Response> call) {
+        try (Response response = call.apply(registry())) {
+            return new Answer(baseUrl, response.getStatus(),
+                    response.hasEntity() ? response.readEntity(String.class) : null);
+        }
+    }
+
+    /**
+     * The failure of a request whose connection closed before the answer: Vert.x's "Connection was closed", which the
+     * REST client hands on as an IOException of that text.
+     */
+    private static boolean closedBeforeAnswer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof HttpClosedException || (t instanceof VertxException || t instanceof IOException)
+                    && "Connection was closed".equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What a failed exchange means, in the words the run reports. */

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -143,6 +145,96 @@ class EgressServiceClientTest {
         assertThatThrownBy(() -> client.deregister("172.30.0.7", UUID.randomUUID()))
                 .isInstanceOf(EgressServiceClient.RegistrationFailed.class)
                 .hasMessageEndingWith("answered HTTP 409: held by another run");
+    }
+
+    @Test
+    void aKeptAliveConnectionTheServerClosedIsRetriedOnceOnANewOne() throws Exception {
+        // answers the first request of each connection and keeps it open; a second request on the same connection is
+        // read and the connection closed unanswered, as a server that idled it out or restarted does
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (ServerSocket raw = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                while (!raw.isClosed()) {
+                    try {
+                        Socket socket = raw.accept();
+                        Thread connection = new Thread(() -> serveOnce(socket, seen));
+                        connection.setDaemon(true);
+                        connection.start();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:" + raw.getLocalPort()),
+                    Duration.ofSeconds(5));
+            UUID company = UUID.randomUUID();
+
+            try {
+                client.register("172.30.0.5", new SandboxRegistration(company, UUID.randomUUID(), UUID.randomUUID(),
+                        "c"));
+                client.register("172.30.0.6", new SandboxRegistration(company, UUID.randomUUID(), UUID.randomUUID(),
+                        "c"));
+            } catch (EgressServiceClient.RegistrationFailed e) {
+                throw new AssertionError(e.getMessage() + " after " + seen);
+            }
+
+            assertThat(seen).containsExactly("answered PUT /internal/sandboxes/172.30.0.5",
+                    "closed PUT /internal/sandboxes/172.30.0.6", "answered PUT /internal/sandboxes/172.30.0.6");
+        }
+    }
+
+    private static void serveOnce(Socket socket, List<String> seen) {
+        try (socket) {
+            for (int request = 0; ; request++) {
+                String line = head(socket.getInputStream());
+                if (line == null) {
+                    return;
+                }
+                String what = line.substring(0, line.lastIndexOf(' '));
+                if (request > 0) {
+                    seen.add("closed " + what);
+                    return;
+                }
+                seen.add("answered " + what);
+                socket.getOutputStream().write("HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+            }
+        } catch (IOException gone) {
+            // the client went away
+        }
+    }
+
+    /** The request line of the next request (its head and body read), or null at the end of the stream. */
+    private static String head(java.io.InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.append((char) b);
+            if (head.toString().endsWith("\r\n\r\n")) {
+                String text = head.toString();
+                int length = 0;
+                boolean chunked = false;
+                for (String header : text.split("\r\n")) {
+                    String lower = header.toLowerCase(java.util.Locale.ROOT);
+                    if (lower.startsWith("content-length:")) {
+                        length = Integer.parseInt(header.substring(15).trim());
+                    }
+                    chunked |= lower.startsWith("transfer-encoding:") && lower.contains("chunked");
+                }
+                if (chunked) {
+                    StringBuilder body = new StringBuilder();
+                    while (!body.toString().endsWith("0\r\n\r\n") && (b = in.read()) >= 0) {
+                        body.append((char) b);
+                    }
+                } else {
+                    in.readNBytes(length);
+                }
+                return text.substring(0, text.indexOf("\r\n"));
+            }
+        }
+        return null;
     }
 
     @Test
