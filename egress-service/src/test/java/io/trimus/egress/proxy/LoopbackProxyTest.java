@@ -385,11 +385,10 @@ class LoopbackProxyTest {
             try (Socket socket = from(SANDBOX_IP, way)) {
                 boolean closed = false;
                 while (!closed && System.nanoTime() - start < Duration.ofSeconds(10).toNanos()) {
-                    // a byte every 200 ms: never idle, never done
+                    // a byte, then up to 200 ms waiting for the proxy to close: never idle, never done
                     try {
                         socket.getOutputStream().write(trickle[sent++ % trickle.length]);
-                        Thread.sleep(200);
-                        socket.setSoTimeout(1);
+                        socket.setSoTimeout(200);
                         closed = socket.getInputStream().read() < 0;
                     } catch (java.net.SocketTimeoutException stillOpen) {
                         closed = false;
