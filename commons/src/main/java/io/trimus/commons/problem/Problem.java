@@ -23,6 +23,8 @@ public record Problem(String type, String title, int status, String detail, Stri
     public static String typeOf(int status) {
         return TYPE_BASE + switch (status) {
             case 400 -> "invalid-request";
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
             case 404 -> "not-found";
             case 409 -> "conflict";
             case 500 -> "internal-error";

@@ -17,6 +17,73 @@ public interface TrimusConfig {
     /** Publishing of the transactional outbox. */
     Outbox outbox();
 
+    /** The first operator of a fresh deployment. */
+    Bootstrap bootstrap();
+
+    /** Dashboard sign-in sessions. */
+    Session session();
+
+    /** API tokens and setup links. */
+    Auth auth();
+
+    /** The dashboard, whose address setup links point to. */
+    Dashboard dashboard();
+
+    /** The first operator of a fresh deployment: no default password ever exists. */
+    interface Bootstrap {
+        /**
+         * An operator API token with exactly this value (at least 32 characters) is ensured at every start, for
+         * scripts and CI driving a fresh stack (TRIMUS_BOOTSTRAP_OPERATOR_TOKEN, default none: unset, no such token
+         * exists and one set before is revoked).
+         */
+        Optional<String> operatorToken();
+
+        /**
+         * Email of the first operator account (TRIMUS_BOOTSTRAP_OPERATOR_EMAIL, default none): created at start if
+         * missing, and while it has no password every start logs a one-time setup link for it.
+         */
+        Optional<String> operatorEmail();
+    }
+
+    /** Dashboard sign-in sessions. */
+    interface Session {
+        /** How long a sign-in lasts (TRIMUS_SESSION_TTL, default 12h). */
+        @WithDefault("12h")
+        Duration ttl();
+    }
+
+    /** API tokens and setup links. */
+    interface Auth {
+        /** How long a setup link (first password) stays valid (TRIMUS_AUTH_SETUP_LINK_TTL, default 72h). */
+        @WithDefault("72h")
+        Duration setupLinkTtl();
+
+        /** Most unrevoked API tokens one company may hold (TRIMUS_AUTH_MAX_COMPANY_TOKENS, default 100). */
+        @WithDefault("100")
+        int maxCompanyTokens();
+
+        /**
+         * bcrypt cost of stored passwords (TRIMUS_AUTH_BCRYPT_COST, default 11, 2^11 rounds: about 0.1 to 0.2 s per
+         * check on a small core).
+         */
+        @WithDefault("11")
+        int bcryptCost();
+
+        /**
+         * Most password checks running at once; sign-ins beyond it get 429 rather than queueing CPU work
+         * (TRIMUS_AUTH_MAX_CONCURRENT_PASSWORD_CHECKS, default 4).
+         */
+        @WithDefault("4")
+        int maxConcurrentPasswordChecks();
+    }
+
+    /** The dashboard, whose address setup links point to. */
+    interface Dashboard {
+        /** The dashboard's public base URL (TRIMUS_DASHBOARD_URL, default http://127.0.0.1:8080). */
+        @WithDefault("http://127.0.0.1:8080")
+        URI url();
+    }
+
     /** Limits on what a run stores and returns. */
     Runs run();
 

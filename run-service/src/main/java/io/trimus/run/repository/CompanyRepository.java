@@ -22,4 +22,16 @@ public class CompanyRepository implements PanacheRepositoryBase<Company, UUID> {
                         after.id);
         return query.page(0, limit).list();
     }
+
+    /** Like {@link #page}, among the companies {@code among} only (a caller's own companies). */
+    public Uni<List<Company>> pageAmong(List<UUID> among, Company after, int limit) {
+        if (among.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        var query = after == null
+                ? find("id in ?1 order by createdAt, id", among)
+                : find("id in ?1 and (createdAt > ?2 or (createdAt = ?2 and id > ?3)) order by createdAt, id", among,
+                        after.createdAt, after.id);
+        return query.page(0, limit).list();
+    }
 }

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
@@ -8,9 +10,11 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.run.repository.Agent;
 import io.trimus.run.service.AgentService;
+import io.trimus.events.auth.BearerCredentials;
 import io.trimus.run.service.ProviderReach;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -51,26 +55,31 @@ public class AgentResource {
     }
 
     @POST
-    public Uni<RestResponse<AgentView>> create(@PathParam("company_id") String companyId, CreateAgent body) {
+    @Allowed(Access.ADMIN)
+    public Uni<RestResponse<AgentView>> create(@PathParam("company_id") String companyId, CreateAgent body,
+                                               @HeaderParam(BearerCredentials.HEADER) String authorization) {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"name\", \"adapter_type\", \"adapter_config\"}");
         }
         UUID company = Ids.parse("company_id", companyId);
         return agents.create(company, body.name(), body.adapterType(), body.adapterConfig())
                 // after the commit: the allowlist call holds no transaction open
-                .flatMap(a -> providerReach.warnings(company, AdapterType.fromWire(a.adapterType).orElseThrow())
+                .flatMap(a -> providerReach.warnings(company, AdapterType.fromWire(a.adapterType).orElseThrow(),
+                        authorization)
                         .map(warnings -> RestResponse.ResponseBuilder
                                 .<AgentView>created(URI.create("/api/companies/" + a.companyId + "/agents/" + a.id))
                                 .entity(view(a, warnings)).build()));
     }
 
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<List<AgentView>> list(@PathParam("company_id") String companyId) {
         return agents.list(Ids.parse("company_id", companyId)).map(list -> list.stream().map(this::view).toList());
     }
 
     @GET
     @Path("/{agent_id}")
+    @Allowed(Access.VIEWER)
     public Uni<AgentView> get(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId) {
         return agents.get(Ids.parse("company_id", companyId), Ids.parse("agent_id", agentId)).map(this::view);
     }

@@ -1,8 +1,12 @@
 package io.trimus.run.rest;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.CurrentCaller;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.auth.Caller;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Company;
 import io.trimus.run.service.CompanyService;
@@ -30,10 +34,12 @@ public class CompanyResource {
 
     private final CompanyService companies;
     private final TrimusConfig config;
+    private final CurrentCaller caller;
 
-    CompanyResource(CompanyService companies, TrimusConfig config) {
+    CompanyResource(CompanyService companies, TrimusConfig config, CurrentCaller caller) {
         this.companies = companies;
         this.config = config;
+        this.caller = caller;
     }
 
     /** Body of POST /api/companies. */
@@ -48,6 +54,7 @@ public class CompanyResource {
     }
 
     @POST
+    @Allowed(Access.OPERATOR)
     public Uni<RestResponse<CompanyView>> create(CreateCompany body) {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"name\": \"…\"}");
@@ -58,18 +65,23 @@ public class CompanyResource {
 
     @GET
     @Path("/{company_id}")
+    @Allowed(Access.VIEWER)
     public Uni<CompanyView> get(@PathParam("company_id") String companyId) {
         return companies.get(Ids.parse("company_id", companyId)).map(CompanyView::of);
     }
 
     /**
-     * Companies in creation order, oldest first; {@code limit} 1 to TRIMUS_RUN_LIST_MAX_LIMIT (default 50). Page on
+     * The companies the caller belongs to (an operator: all), in creation order, oldest first; {@code limit} 1 to TRIMUS_RUN_LIST_MAX_LIMIT (default 50). Page on
      * with {@code after} = the id of the last company received; a short page is the last one.
      */
     @GET
+    @Allowed(Access.SIGNED_IN)
     public Uni<List<CompanyView>> list(@QueryParam("limit") String limit, @QueryParam("after") String after) {
         int size = Limits.parse(limit, DEFAULT_LIMIT, config.run().listMaxLimit());
         UUID last = after == null || after.isBlank() ? null : Ids.parse("after", after.strip());
-        return companies.page(last, size).map(list -> list.stream().map(CompanyView::of).toList());
+        Caller who = caller.require();
+        List<UUID> among = who.operator() ? null
+                : who.companies().stream().map(Caller.Membership::companyId).toList();
+        return companies.pageAmong(among, last, size).map(list -> list.stream().map(CompanyView::of).toList());
     }
 }

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.ProblemException;
@@ -66,6 +68,7 @@ public class RunResource {
     @POST
     @Path("/agents/{agent_id}/runs")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Access.MEMBER)
     public Uni<RestResponse<RunAccepted>> start(@PathParam("company_id") String companyId,
                                                 @PathParam("agent_id") String agentId, StartRun body) {
         UUID company = Ids.parse("company_id", companyId);
@@ -80,12 +83,14 @@ public class RunResource {
 
     @GET
     @Path("/runs/{run_id}")
+    @Allowed(Access.VIEWER)
     public Uni<RunView> get(@PathParam("company_id") String companyId, @PathParam("run_id") String runId) {
         return runs.get(Ids.parse("company_id", companyId), Ids.parse("run_id", runId)).map(RunView::of);
     }
 
     @GET
     @Path("/runs")
+    @Allowed(Access.VIEWER)
     public Uni<List<RunView>> list(@PathParam("company_id") String companyId, @QueryParam("status") String status,
                                    @QueryParam("limit") String limit) {
         return runs.latest(Ids.parse("company_id", companyId), status(status), limit(limit))
@@ -94,6 +99,7 @@ public class RunResource {
 
     @POST
     @Path("/runs/{run_id}/cancel")
+    @Allowed(Access.MEMBER)
     public Uni<RestResponse<RunAccepted>> cancel(@PathParam("company_id") String companyId,
                                                  @PathParam("run_id") String runId) {
         return runs.cancel(Ids.parse("company_id", companyId), Ids.parse("run_id", runId))

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.events.RunState;
@@ -29,6 +31,7 @@ public class RunSummaryResource {
 
     /** Counts across all companies, or only {@code company_id}'s (404 when it does not exist). */
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<RunSummary> summary(@QueryParam("company_id") String companyId) {
         UUID company = companyId == null || companyId.isBlank() ? null : Ids.parse("company_id", companyId.strip());
         return runs.countByStatus(company).map(counts -> new RunSummary(company, counts,

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.ProblemException;
@@ -48,6 +50,7 @@ public class SecretResource {
     @PUT
     @Path("/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Access.ADMIN)
     public Uni<RestResponse<SecretInfo>> put(@PathParam("company_id") String companyId, @PathParam("name") String name,
                                              PutSecret body) {
         if (body == null) {
@@ -62,12 +65,14 @@ public class SecretResource {
     }
 
     @GET
+    @Allowed(Access.ADMIN)
     public Uni<SecretList> list(@PathParam("company_id") String companyId) {
         return secrets.list(Ids.parse("company_id", companyId)).map(SecretList::new);
     }
 
     @DELETE
     @Path("/{name}")
+    @Allowed(Access.ADMIN)
     public Uni<RestResponse<Void>> delete(@PathParam("company_id") String companyId, @PathParam("name") String name) {
         return secrets.delete(Ids.parse("company_id", companyId), name).map(v -> RestResponse.noContent());
     }

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.trimus.run.service.WorkerDirectory;
 import io.trimus.run.service.WorkerDirectory.WorkerView;
 import jakarta.ws.rs.GET;
@@ -21,6 +23,7 @@ public class WorkerResource {
 
     /** Every worker heard from recently, by id; {@code live} turns false after three missed heartbeats. */
     @GET
+    @Allowed(Access.OPERATOR)
     public List<WorkerView> list() {
         return workers.list();
     }

@@ -1,5 +1,7 @@
 package io.trimus.run.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.run.repository.CompanyWorkerTag;
@@ -40,11 +42,13 @@ public class WorkerTagResource {
     /** Grants the tag; idempotent, 200 with the grant (its first grant time) every time. */
     @PUT
     @Path("/{tag}")
+    @Allowed(Access.OPERATOR)
     public Uni<WorkerTagView> grant(@PathParam("company_id") String companyId, @PathParam("tag") String tag) {
         return tags.grant(Ids.parse("company_id", companyId), tag).map(WorkerTagView::of);
     }
 
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<WorkerTagList> list(@PathParam("company_id") String companyId) {
         return tags.list(Ids.parse("company_id", companyId))
                 .map(list -> new WorkerTagList(list.stream().map(WorkerTagView::of).toList()));
@@ -53,6 +57,7 @@ public class WorkerTagResource {
     /** Revokes the grant: 204, or 404 when the company does not hold it. */
     @DELETE
     @Path("/{tag}")
+    @Allowed(Access.OPERATOR)
     public Uni<RestResponse<Void>> revoke(@PathParam("company_id") String companyId, @PathParam("tag") String tag) {
         return tags.revoke(Ids.parse("company_id", companyId), tag).map(v -> RestResponse.noContent());
     }

@@ -43,12 +43,19 @@ public class CompanyService {
      */
     @WithSession
     public Uni<List<Company>> page(UUID after, int limit) {
+        return pageAmong(null, after, limit);
+    }
+
+    /** Like {@link #page}, among {@code among} only when it is not null (the companies a caller belongs to). */
+    @WithSession
+    public Uni<List<Company>> pageAmong(List<UUID> among, UUID after, int limit) {
         if (after == null) {
-            return companies.page(null, limit);
+            return among == null ? companies.page(null, limit) : companies.pageAmong(among, null, limit);
         }
         return companies.findById(after)
                 .onItem().ifNull().failWith(() -> ProblemException.invalid("after",
                         "must be the id of a company from the previous page; " + after + " does not exist"))
-                .flatMap(last -> companies.page(last, limit));
+                .flatMap(last -> among == null ? companies.page(last, limit)
+                        : companies.pageAmong(among, last, limit));
     }
 }

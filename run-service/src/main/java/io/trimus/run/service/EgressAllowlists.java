@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.auth.BearerCredentials;
 import io.trimus.run.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -62,13 +63,17 @@ public class EgressAllowlists {
     }
 
     /**
-     * The company's entries; fails with {@link Unavailable}. The call is asynchronous; the body is read on the HTTP
+     * The company's entries, asked with the caller's {@code Authorization} header; fails with {@link Unavailable}. The call is asynchronous; the body is read on the HTTP
      * client's thread once the answer's head arrived, never on the event loop.
      */
-    public Uni<List<String>> entries(UUID companyId) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/companies/" + companyId
+    public Uni<List<String>> entries(UUID companyId, String authorization) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + "/api/companies/" + companyId
                         + "/egress/allowlist"))
-                .timeout(timeout).header("Accept", "application/json").GET().build();
+                .timeout(timeout).header("Accept", "application/json").GET();
+        if (authorization != null) {
+            builder.header(BearerCredentials.HEADER, authorization);
+        }
+        HttpRequest request = builder.build();
         return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()))
                 .onFailure().transform(this::unavailable)
                 .map(this::read);

@@ -25,13 +25,16 @@ public class ProviderReach {
         this.allowlists = allowlists;
     }
 
-    /** The warnings for an agent of {@code type} in {@code companyId}; empty when there is nothing to say. */
-    public Uni<List<String>> warnings(UUID companyId, AdapterType type) {
+    /**
+     * The warnings for an agent of {@code type} in {@code companyId}; empty when there is nothing to say. egress-service
+     * is asked as the caller ({@code authorization}, the caller's own header), never with more rights.
+     */
+    public Uni<List<String>> warnings(UUID companyId, AdapterType type, String authorization) {
         String host = ProviderHost.of(type).orElse(null);
         if (host == null) {
             return Uni.createFrom().item(List.of());
         }
-        return allowlists.entries(companyId)
+        return allowlists.entries(companyId, authorization)
                 .map(entries -> ProviderHost.reachable(entries, host) ? List.<String>of()
                         : List.of(host + " is not on this company's egress allowlist: the agent cannot reach its"
                                 + " provider"))

@@ -1,0 +1,130 @@
+package io.trimus.commons.access;
+
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Problem;
+import io.trimus.events.auth.BearerCredentials;
+import io.trimus.events.auth.Caller;
+import io.trimus.events.auth.CompanyRole;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Enforces each endpoint's {@link Allowed} level before the endpoint runs: 401 without a valid credential, 404 when the
+ * caller does not belong to the company the request names (so a company's existence does not leak), 403 when it
+ * belongs with too weak a role or the endpoint is the operators' or the services'. An endpoint without {@link Allowed}
+ * is refused for everyone.
+ */
+public class AccessFilter {
+    private final Credentials credentials;
+    private final CurrentCaller current;
+
+    AccessFilter(Credentials credentials, CurrentCaller current) {
+        this.credentials = credentials;
+        this.current = current;
+    }
+
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
+        Optional<Access> level = levelOf(resource);
+        if (level.isEmpty()) {
+            return done(refusal(403, "Forbidden", "this endpoint is closed: it declares no access level"));
+        }
+        if (level.get() == Access.ANYONE) {
+            return done(null);
+        }
+        Optional<String> credential = BearerCredentials.of(request.getHeaderString(BearerCredentials.HEADER));
+        if (credential.isEmpty()) {
+            return done(unauthenticated("send Authorization: Bearer <token> (an API token, or sign in on the"
+                    + " dashboard)"));
+        }
+        if (credentials.isService(credential.get())) {
+            if (level.get() != Access.SERVICE) {
+                return done(refusal(403, "Forbidden", "the service credential may call internal endpoints only"));
+            }
+            current.setService();
+            return done(null);
+        }
+        if (level.get() == Access.SERVICE) {
+            return credentials.caller(credential.get()).map(caller -> caller == null ? unknownCredential()
+                    : refusal(403, "Forbidden", "this endpoint is internal to Trimus's services"));
+        }
+        return credentials.caller(credential.get()).map(caller -> {
+            if (caller == null) {
+                return unknownCredential();
+            }
+            current.set(caller);
+            return decide(level.get(), caller, request);
+        });
+    }
+
+    private static Response decide(Access level, Caller caller, ContainerRequestContext request) {
+        if (level == Access.SIGNED_IN || caller.operator()) {
+            return null;
+        }
+        if (level == Access.OPERATOR) {
+            return refusal(403, "Forbidden", "only the platform's operators may do this");
+        }
+        CompanyRole needed = level.companyRole().orElseThrow();
+        String named = companyOf(request);
+        UUID company = parse(named);
+        Optional<CompanyRole> role = company == null ? Optional.empty() : caller.roleIn(company);
+        if (role.isEmpty()) {
+            return named == null ? refusal(400, "Invalid request", "company_id is required")
+                    : refusal(404, "Not found", "company " + named + " does not exist");
+        }
+        return role.get().covers(needed) ? null : refusal(403, "Forbidden", "this needs the " + needed.wireName()
+                + " role in company " + company + "; yours is " + role.get().wireName());
+    }
+
+    private static Optional<Access> levelOf(ResourceInfo resource) {
+        Method method = resource.getResourceMethod();
+        if (method == null) {
+            return Optional.empty();
+        }
+        Allowed allowed = method.getAnnotation(Allowed.class);
+        if (allowed == null) {
+            allowed = resource.getResourceClass().getAnnotation(Allowed.class);
+        }
+        return Optional.ofNullable(allowed).map(Allowed::value);
+    }
+
+    private static String companyOf(ContainerRequestContext request) {
+        String inPath = request.getUriInfo().getPathParameters().getFirst("company_id");
+        return inPath != null ? inPath : request.getUriInfo().getQueryParameters().getFirst("company_id");
+    }
+
+    private static UUID parse(String id) {
+        try {
+            return id == null ? null : UUID.fromString(id.strip());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Response unknownCredential() {
+        return unauthenticated("the credential is unknown, expired or revoked");
+    }
+
+    private static Response unauthenticated(String detail) {
+        Response refused = refusal(401, "Unauthorized", detail);
+        refused.getHeaders().add(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"trimus\"");
+        return refused;
+    }
+
+    private static Response refusal(int status, String title, String detail) {
+        return Response.status(status).type(Problem.MEDIA_TYPE)
+                .entity(Problem.of(status, title, detail, null, null)).build();
+    }
+
+    private static Uni<Response> done(Response response) {
+        return Uni.createFrom().item(response);
+    }
+}

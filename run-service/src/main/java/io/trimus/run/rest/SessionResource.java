@@ -1,0 +1,80 @@
+package io.trimus.run.rest;
+
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
+import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.auth.BearerCredentials;
+import io.trimus.events.auth.Caller;
+import io.trimus.run.service.AccountService;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.time.Instant;
+
+/**
+ * Signing in with a built-in account: {@code POST /api/sessions} trades email and password for a session credential
+ * (what the dashboard keeps in its cookie), {@code DELETE /api/sessions/current} ends the presented session; and
+ * {@code POST /api/setup} sets a first password through a one-time setup link.
+ */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class SessionResource {
+    private final AccountService accounts;
+
+    SessionResource(AccountService accounts) {
+        this.accounts = accounts;
+    }
+
+    /** Body of POST /api/sessions. */
+    public record SignIn(String email, String password) {
+    }
+
+    /** A new session: {@code token} is shown this once. */
+    public record SessionView(String token, Instant expiresAt, Caller caller) {
+    }
+
+    /** Body of POST /api/setup: the secret of the setup link (after {@code #}) and the new password. */
+    public record Setup(String token, String password) {
+    }
+
+    /** Whose password was set. */
+    public record SetupDone(String email) {
+    }
+
+    @POST
+    @Path("/sessions")
+    @Allowed(Access.ANYONE)
+    public Uni<RestResponse<SessionView>> signIn(SignIn body) {
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"email\": \"…\", \"password\": \"…\"}");
+        }
+        return accounts.signIn(body.email(), body.password()).map(session -> RestResponse.status(
+                RestResponse.Status.CREATED, new SessionView(session.secret(), session.expiresAt(), session.caller())));
+    }
+
+    @DELETE
+    @Path("/sessions/current")
+    @Allowed(Access.SIGNED_IN)
+    public Uni<RestResponse<Void>> signOut(@HeaderParam(BearerCredentials.HEADER) String authorization) {
+        return accounts.signOut(BearerCredentials.of(authorization).orElseThrow())
+                .map(v -> RestResponse.noContent());
+    }
+
+    @POST
+    @Path("/setup")
+    @Allowed(Access.ANYONE)
+    public Uni<SetupDone> setup(Setup body) {
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"token\": \"…\", \"password\": \"…\"}");
+        }
+        return accounts.completeSetup(body.token(), body.password()).map(user -> new SetupDone(user.email));
+    }
+}

@@ -1,0 +1,250 @@
+package io.trimus.run.service;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.auth.Caller;
+import io.trimus.events.auth.CompanyRole;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.Credential;
+import io.trimus.run.repository.CredentialRepository;
+import io.trimus.run.repository.Membership;
+import io.trimus.run.repository.MembershipRepository;
+import io.trimus.run.repository.UserAccount;
+import io.trimus.run.repository.UserAccountRepository;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+/**
+ * Built-in accounts: signing in with email and password (a session credential for the dashboard), first passwords set
+ * through one-time setup links, and who belongs to which company with which role.
+ */
+@ApplicationScoped
+public class AccountService {
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[A-Za-z0-9.-]{1,189}");
+
+    private final UserAccountRepository users;
+    private final MembershipRepository memberships;
+    private final CredentialRepository credentials;
+    private final CompanyService companies;
+    private final CallerDirectory callers;
+    private final TrimusConfig config;
+    private final Passwords passwords;
+    private final Vertx vertx;
+    private final AtomicInteger checking = new AtomicInteger();
+
+    AccountService(UserAccountRepository users, MembershipRepository memberships, CredentialRepository credentials,
+                   CompanyService companies, CallerDirectory callers, TrimusConfig config, Vertx vertx) {
+        this.users = users;
+        this.memberships = memberships;
+        this.credentials = credentials;
+        this.companies = companies;
+        this.callers = callers;
+        this.config = config;
+        this.passwords = new Passwords(config.auth().bcryptCost());
+        this.vertx = vertx;
+    }
+
+    /** A session just opened: its value (this once), its end, and who it speaks for. */
+    public record OpenedSession(String secret, Instant expiresAt, Caller caller) {
+    }
+
+    /** A member as the API shows it, with a setup link when the account has no password yet and one was made. */
+    public record Member(UUID userId, String email, CompanyRole role, Instant since, boolean passwordSet,
+                         URI setupUrl) {
+    }
+
+    /** An account that was given a setup link. */
+    public record SetupLink(UserAccount user, URI url) {
+    }
+
+    /** Signs in: a new session, or 401 for a wrong email or password (the same answer for both). */
+    public Uni<OpenedSession> signIn(String email, String password) {
+        if (email == null || password == null || email.length() > 254) {
+            return Uni.createFrom().failure(wrongSignIn());
+        }
+        String normalized = email.strip().toLowerCase(Locale.ROOT);
+        return Panache.withSession(() -> users.findByEmail(normalized))
+                .flatMap(user -> check(user == null ? null : user.passwordHash, password)
+                        .flatMap(ok -> ok ? openSession(user) : Uni.createFrom().failure(wrongSignIn())));
+    }
+
+    /** Ends the session presented as {@code secret}; a secret that is no session changes nothing. */
+    @WithTransaction
+    public Uni<Void> signOut(String secret) {
+        return credentials.findByHash(BearerSecrets.hash(secret)).invoke(credential -> {
+            if (credential != null && Credential.SESSION.equals(credential.kind) && credential.revokedAt == null) {
+                credential.revokedAt = Instant.now();
+            }
+        }).replaceWithVoid();
+    }
+
+    /** Sets the first (or a reset) password through a setup link; the link is used up and older sessions end. */
+    public Uni<UserAccount> completeSetup(String secret, String password) {
+        Passwords.requireAcceptable(password);
+        if (secret == null || secret.length() > 200) {
+            return Uni.createFrom().failure(badSetupLink());
+        }
+        return vertx.executeBlocking(Uni.createFrom().item(() -> passwords.hash(password.toCharArray())))
+                .flatMap(hash -> Panache.withTransaction(() -> credentials.findByHash(BearerSecrets.hash(secret))
+                        .flatMap(link -> {
+                            Instant now = Instant.now();
+                            if (link == null || !Credential.SETUP.equals(link.kind) || !link.isActive(now)) {
+                                return Uni.createFrom().failure(badSetupLink());
+                            }
+                            link.revokedAt = now;
+                            return users.findById(link.userId).call(user -> {
+                                user.passwordHash = hash;
+                                return credentials.revokeAllOf(user.id, Credential.SESSION, now);
+                            });
+                        })));
+    }
+
+    /** The company's members. */
+    @WithSession
+    public Uni<List<Member>> members(UUID companyId) {
+        return companies.get(companyId).flatMap(company -> memberships.inCompany(companyId))
+                .flatMap(list -> list.isEmpty() ? Uni.createFrom().item(List.<Member>of())
+                        : users.list("id in ?1", list.stream().map(m -> m.key.userId).toList())
+                        .map(accounts -> list.stream().map(m -> {
+                            UserAccount user = accounts.stream().filter(u -> u.id.equals(m.key.userId)).findFirst()
+                                    .orElseThrow();
+                            return member(user, m, null);
+                        }).toList()));
+    }
+
+    /**
+     * Gives {@code email} the role in the company, creating the account when there is none; a new account (or one
+     * still without a password) gets a fresh setup link in the answer.
+     */
+    @WithTransaction
+    public Uni<Member> putMember(UUID companyId, String email, String role) {
+        CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
+                "must be admin, member or viewer"));
+        String normalized = checkedEmail(email);
+        return companies.get(companyId).flatMap(company -> accountOf(normalized, false))
+                .flatMap(user -> memberships.findById(new Membership.Key(user.id, companyId)).flatMap(existing -> {
+                    Membership membership = existing;
+                    if (membership == null) {
+                        membership = new Membership();
+                        membership.key = new Membership.Key(user.id, companyId);
+                        membership.createdAt = Instant.now();
+                    }
+                    membership.role = parsed.wireName();
+                    Membership saved = membership;
+                    Uni<URI> link = user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().nullItem();
+                    return memberships.persist(saved).flatMap(m -> link).map(url -> member(user, saved, url));
+                }));
+    }
+
+    /** Removes the person from the company; 404 when it is no member. Its sessions stay, without that company. */
+    @WithTransaction
+    public Uni<Void> removeMember(UUID companyId, String email) {
+        String normalized = checkedEmail(email);
+        return users.findByEmail(normalized).flatMap(user -> user == null ? Uni.createFrom().nullItem()
+                        : memberships.findById(new Membership.Key(user.id, companyId)))
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", normalized
+                        + " is not a member of company " + companyId, null))
+                .flatMap(memberships::delete);
+    }
+
+    /** Makes {@code email} an operator, creating the account when there is none (with a setup link then). */
+    @WithTransaction
+    public Uni<SetupLink> putOperator(String email) {
+        return accountOf(checkedEmail(email), true).flatMap(user -> {
+            user.operator = true;
+            return (user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().<URI>nullItem())
+                    .map(url -> new SetupLink(user, url));
+        });
+    }
+
+    /**
+     * The bootstrap operator: the account of {@code email} made an operator, with a setup link while it has no
+     * password (older links revoked). Runs in its own transaction.
+     */
+    public Uni<SetupLink> bootstrapOperator(String email) {
+        return Panache.withTransaction(() -> putOperator(email));
+    }
+
+    private Uni<UserAccount> accountOf(String email, boolean operator) {
+        return users.findByEmail(email).flatMap(user -> user != null ? Uni.createFrom().item(user)
+                : users.persist(UserAccount.of(email, operator)));
+    }
+
+    private Uni<URI> newSetupLink(UserAccount user) {
+        Instant now = Instant.now();
+        String secret = BearerSecrets.generate(BearerSecrets.SETUP_PREFIX);
+        Credential link = new Credential();
+        link.id = UUID.randomUUID();
+        link.kind = Credential.SETUP;
+        link.name = "setup link";
+        link.secretHash = BearerSecrets.hash(secret);
+        link.userId = user.id;
+        link.createdBy = "run-service";
+        link.createdAt = now;
+        link.expiresAt = now.plus(config.auth().setupLinkTtl());
+        // The secret rides in the fragment: browsers send it to no server and no Referer carries it.
+        URI url = URI.create(config.dashboard().url().toString().replaceAll("/+$", "") + "/setup#" + secret);
+        return credentials.revokeAllOf(user.id, Credential.SETUP, now).flatMap(n -> credentials.persist(link))
+                .replaceWith(url);
+    }
+
+    private Uni<Boolean> check(String hash, String password) {
+        int running = checking.incrementAndGet();
+        if (running > config.auth().maxConcurrentPasswordChecks()) {
+            checking.decrementAndGet();
+            return Uni.createFrom().failure(new ProblemException(429, "Too many requests", "too many sign-ins at"
+                    + " once; try again in a moment", null));
+        }
+        return vertx.executeBlocking(Uni.createFrom().item(() -> passwords.matches(hash, password.toCharArray())))
+                .eventually(checking::decrementAndGet);
+    }
+
+    private Uni<OpenedSession> openSession(UserAccount user) {
+        Instant now = Instant.now();
+        String secret = BearerSecrets.generate(BearerSecrets.SESSION_PREFIX);
+        Credential session = new Credential();
+        session.id = UUID.randomUUID();
+        session.kind = Credential.SESSION;
+        session.name = "sign-in";
+        session.secretHash = BearerSecrets.hash(secret);
+        session.userId = user.id;
+        session.createdBy = "user " + user.email;
+        session.createdAt = now;
+        session.expiresAt = now.plus(config.session().ttl());
+        return Panache.withTransaction(() -> credentials.persist(session).flatMap(callers::callerOf))
+                .map(caller -> new OpenedSession(secret, session.expiresAt, caller));
+    }
+
+    private static Member member(UserAccount user, Membership membership, URI setupUrl) {
+        return new Member(user.id, user.email, CompanyRole.parse(membership.role).orElseThrow(), membership.createdAt,
+                user.passwordHash != null, setupUrl);
+    }
+
+    static String checkedEmail(String email) {
+        String normalized = email == null ? "" : email.strip().toLowerCase(Locale.ROOT);
+        if (normalized.length() > 254 || !EMAIL.matcher(normalized).matches()) {
+            throw ProblemException.invalid("email", "must be an email address (at most 254 characters)");
+        }
+        return normalized;
+    }
+
+    private static ProblemException wrongSignIn() {
+        return new ProblemException(401, "Unauthorized", "wrong email or password", null);
+    }
+
+    private static ProblemException badSetupLink() {
+        return new ProblemException(400, "Invalid request", "token: the setup link is unknown, used or expired;"
+                + " ask an admin for a new one", "token");
+    }
+}
