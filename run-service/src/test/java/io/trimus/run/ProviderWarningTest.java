@@ -101,7 +101,7 @@ class ProviderWarningTest {
     void anUnreachableEgressServiceIsAWarningNotAFailure() {
         // the same service, told of an egress-service nobody listens on
         assertThat(new ProviderReach(new EgressAllowlists(URI.create("http://127.0.0.1:" + freePort()),
-                Duration.ofSeconds(1))).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX)
+                Duration.ofSeconds(1))).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX, null)
                 .await().atMost(Duration.ofSeconds(5)))
                 .singleElement().asString().startsWith("the company's egress allowlist could not be checked"
                         + " (http://127.0.0.1:").contains("unreachable: connection refused");

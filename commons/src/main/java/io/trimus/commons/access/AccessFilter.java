@@ -31,7 +31,8 @@ public class AccessFilter {
         this.current = current;
     }
 
-    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    // On the event loop also before blocking endpoints: the lookups are reactive (Hibernate Reactive, HTTP)
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION, nonBlocking = true)
     public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
         Optional<Access> level = levelOf(resource);
         if (level.isEmpty()) {

@@ -16,15 +16,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import java.net.URI;
 import java.util.List;
-import java.util.UUID;
 
 /**
- * Who belongs to a company with which role, managed by its admins; and the platform's operators, managed by operators.
- * A person without an account gets one, and the answer carries a one-time setup link to hand over.
+ * Who belongs to a company with which role, managed by its admins. A person without an account gets one, and the
+ * answer carries a one-time setup link to hand over.
  */
-@Path("/api")
+@Path("/api/companies/{company_id}/members")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class MemberResource {
@@ -42,12 +40,7 @@ public class MemberResource {
     public record MemberList(List<AccountService.Member> members) {
     }
 
-    /** An operator account; {@code setup_url} when it has no password yet. */
-    public record OperatorView(UUID userId, String email, URI setupUrl) {
-    }
-
     @GET
-    @Path("/companies/{company_id}/members")
     @Allowed(Access.ADMIN)
     public Uni<MemberList> list(@PathParam("company_id") String companyId) {
         return accounts.members(Ids.parse("company_id", companyId)).map(MemberList::new);
@@ -55,7 +48,7 @@ public class MemberResource {
 
     /** Gives the person the role (idempotent); 200 with the membership, and a setup link for a new account. */
     @PUT
-    @Path("/companies/{company_id}/members/{email}")
+    @Path("/{email}")
     @Allowed(Access.ADMIN)
     public Uni<AccountService.Member> put(@PathParam("company_id") String companyId, @PathParam("email") String email,
                                           PutMember body) {
@@ -66,20 +59,11 @@ public class MemberResource {
     }
 
     @DELETE
-    @Path("/companies/{company_id}/members/{email}")
+    @Path("/{email}")
     @Allowed(Access.ADMIN)
     public Uni<RestResponse<Void>> remove(@PathParam("company_id") String companyId,
                                           @PathParam("email") String email) {
         return accounts.removeMember(Ids.parse("company_id", companyId), email)
                 .map(v -> RestResponse.noContent());
-    }
-
-    /** Makes the person an operator (idempotent). */
-    @PUT
-    @Path("/operators/{email}")
-    @Allowed(Access.OPERATOR)
-    public Uni<OperatorView> putOperator(@PathParam("email") String email) {
-        return accounts.putOperator(email).map(link -> new OperatorView(link.user().id, link.user().email,
-                link.url()));
     }
 }

@@ -23,7 +23,7 @@ import java.time.Instant;
  * (what the dashboard keeps in its cookie), {@code DELETE /api/sessions/current} ends the presented session; and
  * {@code POST /api/setup} sets a first password through a one-time setup link.
  */
-@Path("/api")
+@Path("/api/sessions")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class SessionResource {
@@ -41,16 +41,7 @@ public class SessionResource {
     public record SessionView(String token, Instant expiresAt, Caller caller) {
     }
 
-    /** Body of POST /api/setup: the secret of the setup link (after {@code #}) and the new password. */
-    public record Setup(String token, String password) {
-    }
-
-    /** Whose password was set. */
-    public record SetupDone(String email) {
-    }
-
     @POST
-    @Path("/sessions")
     @Allowed(Access.ANYONE)
     public Uni<RestResponse<SessionView>> signIn(SignIn body) {
         if (body == null) {
@@ -61,20 +52,10 @@ public class SessionResource {
     }
 
     @DELETE
-    @Path("/sessions/current")
+    @Path("/current")
     @Allowed(Access.SIGNED_IN)
     public Uni<RestResponse<Void>> signOut(@HeaderParam(BearerCredentials.HEADER) String authorization) {
         return accounts.signOut(BearerCredentials.of(authorization).orElseThrow())
                 .map(v -> RestResponse.noContent());
-    }
-
-    @POST
-    @Path("/setup")
-    @Allowed(Access.ANYONE)
-    public Uni<SetupDone> setup(Setup body) {
-        if (body == null) {
-            throw ProblemException.invalid("body", "is required: {\"token\": \"…\", \"password\": \"…\"}");
-        }
-        return accounts.completeSetup(body.token(), body.password()).map(user -> new SetupDone(user.email));
     }
 }

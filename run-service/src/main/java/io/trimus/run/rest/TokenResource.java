@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * API tokens: a company's ({@code /api/companies/{id}/tokens}, made by its admins, acting with one role in it) and
- * the platform's ({@code /api/tokens}, operator tokens). The value is in the creating answer only.
+ * A company's API tokens ({@code /api/companies/{id}/tokens}): made by its admins, each acting with one role in the
+ * company. The value is in the creating answer only. Operator tokens: {@link OperatorTokenResource}.
  */
-@Path("/api")
+@Path("/api/companies/{company_id}/tokens")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class TokenResource {
@@ -65,8 +65,7 @@ public class TokenResource {
     }
 
     @POST
-    @Path("/companies/{company_id}/tokens")
-    @Allowed(Access.ADMIN)
+        @Allowed(Access.ADMIN)
     public Uni<RestResponse<CreatedToken>> createForCompany(@PathParam("company_id") String companyId,
                                                              CreateToken body) {
         CreateToken request = required(body);
@@ -75,15 +74,14 @@ public class TokenResource {
     }
 
     @GET
-    @Path("/companies/{company_id}/tokens")
-    @Allowed(Access.ADMIN)
+        @Allowed(Access.ADMIN)
     public Uni<TokenList> listOfCompany(@PathParam("company_id") String companyId) {
         return tokens.listOfCompany(Ids.parse("company_id", companyId)).map(TokenResource::list);
     }
 
     /** Revokes the token: 204, from the next request on it is refused everywhere. */
     @DELETE
-    @Path("/companies/{company_id}/tokens/{token_id}")
+    @Path("/{token_id}")
     @Allowed(Access.ADMIN)
     public Uni<RestResponse<Void>> revokeOfCompany(@PathParam("company_id") String companyId,
                                                    @PathParam("token_id") String tokenId) {
@@ -91,44 +89,18 @@ public class TokenResource {
                 .map(t -> RestResponse.noContent());
     }
 
-    @POST
-    @Path("/tokens")
-    @Allowed(Access.OPERATOR)
-    public Uni<RestResponse<CreatedToken>> createForOperator(CreateToken body) {
-        CreateToken request = required(body);
-        if (request.role() != null && !"operator".equals(request.role())) {
-            throw ProblemException.invalid("role", "must be operator or left out: these are operator tokens");
-        }
-        return tokens.createForOperator(request.name(), request.expiresAt(), caller.require())
-                .map(TokenResource::created);
-    }
-
-    @GET
-    @Path("/tokens")
-    @Allowed(Access.OPERATOR)
-    public Uni<TokenList> listOfOperators() {
-        return tokens.listOfOperators().map(TokenResource::list);
-    }
-
-    @DELETE
-    @Path("/tokens/{token_id}")
-    @Allowed(Access.OPERATOR)
-    public Uni<RestResponse<Void>> revokeOfOperators(@PathParam("token_id") String tokenId) {
-        return tokens.revokeOfOperators(Ids.parse("token_id", tokenId)).map(t -> RestResponse.noContent());
-    }
-
-    private static CreateToken required(CreateToken body) {
+    static CreateToken required(CreateToken body) {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"name\": \"…\", \"role\": \"member\"}");
         }
         return body;
     }
 
-    private static RestResponse<CreatedToken> created(TokenService.IssuedToken issued) {
+    static RestResponse<CreatedToken> created(TokenService.IssuedToken issued) {
         return RestResponse.status(RestResponse.Status.CREATED, CreatedToken.of(issued));
     }
 
-    private static TokenList list(List<Credential> all) {
+    static TokenList list(List<Credential> all) {
         return new TokenList(all.stream().map(TokenView::of).toList());
     }
 }
