@@ -7,11 +7,15 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
+import io.trimus.events.auth.BearerCredentials;
+import io.trimus.events.auth.ServiceCredential;
+import io.trimus.events.secrets.EncryptionKey;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import io.vertx.core.VertxException;
 import io.vertx.core.http.HttpClosedException;
 import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
@@ -25,6 +29,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -44,6 +49,7 @@ public class EgressServiceClient {
 
     private final String baseUrl;
     private final Duration timeout;
+    private final Optional<ServiceCredential> credential;
     /** Built on first use: the REST client needs the running application, a boot-time check of the knobs does not. */
     private volatile SandboxRegistry registry;
     private volatile HttpClient caClient;
@@ -82,10 +88,20 @@ public class EgressServiceClient {
 
     @Inject
     public EgressServiceClient(TrimusConfig config) {
-        this(config.egress().serviceUrl(), config.egress().registrationTimeout());
+        this(config.egress().serviceUrl(), config.egress().registrationTimeout(), config.encryptionKey()
+                .filter(k -> !k.isBlank()).map(k -> ServiceCredential.of(EncryptionKey.parse(k))));
     }
 
+    /** A client that presents no service credential (for stand-ins of egress-service). */
     public EgressServiceClient(URI serviceUrl, Duration timeout) {
+        this(serviceUrl, timeout, Optional.empty());
+    }
+
+    /**
+     * A client presenting {@code credential} (derived from TRIMUS_ENCRYPTION_KEY) to egress-service's internal
+     * endpoints; without one egress-service refuses the registrations (401).
+     */
+    public EgressServiceClient(URI serviceUrl, Duration timeout, Optional<ServiceCredential> credential) {
         String scheme = serviceUrl.getScheme() == null ? "" : serviceUrl.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || serviceUrl.getHost() == null) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_SERVICE_URL must be an http(s) URL such as"
@@ -97,6 +113,7 @@ public class EgressServiceClient {
         String text = serviceUrl.toString();
         this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
         this.timeout = timeout;
+        this.credential = credential;
     }
 
     /**
@@ -277,6 +294,8 @@ public class EgressServiceClient {
                             .followRedirects(false)
                             // every status is read here: a 404 on deregister is fine, others become the reason
                             .disableDefaultMapper(true)
+                            .register((ClientRequestFilter) request -> credential.ifPresent(c -> request.getHeaders()
+                                    .putSingle(BearerCredentials.HEADER, c.header())))
                             .build(SandboxRegistry.class);
                 }
                 built = registry;

@@ -14,6 +14,23 @@ public interface TrimusConfig {
     /** The egress resolver and its anomaly pipeline. */
     Egress egress();
 
+    /** run-service, which says who a bearer credential speaks for. */
+    RunService runService();
+
+    /** run-service, asked {@code GET /api/me} for the caller of every API request. */
+    interface RunService {
+        /** Base URL of run-service (TRIMUS_RUN_SERVICE_URL, default http://127.0.0.1:8081). */
+        @WithDefault("http://127.0.0.1:8081")
+        java.net.URI url();
+
+        /**
+         * How long run-service may take to say who a caller is; past it the request is answered 503
+         * (TRIMUS_RUN_SERVICE_TIMEOUT, default 3s).
+         */
+        @WithDefault("3s")
+        Duration timeout();
+    }
+
     /**
      * run-service's master key, 32 random bytes as base64 or 64 hex digits: the egress CA's private key is stored
      * encrypted under a key derived from it, and masked secrets reach this service sealed under its dispatch key. A

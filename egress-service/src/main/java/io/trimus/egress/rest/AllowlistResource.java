@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
@@ -41,6 +43,7 @@ public class AllowlistResource {
     }
 
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<AllowlistView> get(@PathParam("company_id") String companyId) {
         UUID company = Ids.parse("company_id", companyId);
         return allowlists.get(company).map(entries -> new AllowlistView(company, entries));
@@ -49,6 +52,7 @@ public class AllowlistResource {
     /** Replaces the list; nothing is stored unless every entry is valid. An empty list denies every name. */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Access.ADMIN)
     public Uni<AllowlistView> replace(@PathParam("company_id") String companyId, AllowlistBody body) {
         UUID company = Ids.parse("company_id", companyId);
         if (body == null) {

@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
@@ -65,6 +67,7 @@ public class AnomalyResource {
      */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
+    @Allowed(Access.VIEWER)
     public Uni<List<AnomalyView>> list(@PathParam("company_id") String companyId, @QueryParam("limit") String limit,
                                        @QueryParam("before") String before, @QueryParam("reason") String reason,
                                        @QueryParam("qname") String qname) {
@@ -83,6 +86,7 @@ public class AnomalyResource {
     @GET
     @Path("/stream")
     @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Allowed(Access.VIEWER)
     public Multi<OutboundSseEvent> stream(@PathParam("company_id") String companyId, @Context Sse sse) {
         UUID company = Ids.parse("company_id", companyId);
         Multi<OutboundSseEvent> live = broadcast.of(company)

@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.anomaly.AnomalyGroup;
@@ -50,6 +52,7 @@ public class AnomalySummaryResource {
      */
     @GET
     @Path("/summary")
+    @Allowed(Access.OPERATOR)
     public Uni<SummaryView> summary(@QueryParam("since") String since, @QueryParam("offset") String offset,
                                     @QueryParam("limit") String limit) {
         Instant from = QueryParams.instant("since", since, Instant.now().minus(DEFAULT_SUMMARY_WINDOW), "");
@@ -61,6 +64,7 @@ public class AnomalySummaryResource {
     /** Denials last seen at or after {@code since} (default: an hour ago), of every company or of {@code company_id}. */
     @GET
     @Path("/count")
+    @Allowed(Access.VIEWER)
     public Uni<CountView> count(@QueryParam("since") String since, @QueryParam("company_id") String companyId) {
         Instant from = QueryParams.instant("since", since, Instant.now().minus(DEFAULT_COUNT_WINDOW), "");
         UUID company = companyId == null || companyId.isBlank() ? null : Ids.parse("company_id", companyId.strip());

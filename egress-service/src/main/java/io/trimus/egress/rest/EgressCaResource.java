@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.ca.AuthoritySummary;
 import io.trimus.egress.ca.EgressAuthority;
@@ -46,6 +48,7 @@ public class EgressCaResource {
     /** The active CA certificate as PEM, with its fingerprint in {@value #FINGERPRINT_HEADER}. */
     @GET
     @Produces(PEM)
+    @Allowed(Access.ANYONE)
     public Uni<RestResponse<String>> certificate() {
         return authorities.current().map(ca -> RestResponse.ResponseBuilder.ok(ca.certificatePem(), PEM)
                 .header(FINGERPRINT_HEADER, ca.fingerprint()).build());
@@ -55,6 +58,7 @@ public class EgressCaResource {
     @GET
     @Path("authorities")
     @Produces(MediaType.APPLICATION_JSON)
+    @Allowed(Access.OPERATOR)
     public Uni<List<AuthorityView>> list() {
         return authorities.authorities().map(all -> all.stream().map(AuthorityView::of).toList());
     }
@@ -63,6 +67,7 @@ public class EgressCaResource {
     @POST
     @Path("rotation")
     @Produces(MediaType.APPLICATION_JSON)
+    @Allowed(Access.OPERATOR)
     public Uni<RestResponse<AuthorityView>> rotate() {
         return authorities.rotate()
                 .map(ca -> RestResponse.status(RestResponse.Status.CREATED, AuthorityView.active(ca)));

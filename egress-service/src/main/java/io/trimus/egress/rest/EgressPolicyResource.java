@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
@@ -45,6 +47,7 @@ public class EgressPolicyResource {
     }
 
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<EgressPolicyView> get(@PathParam("company_id") String companyId) {
         UUID company = Ids.parse("company_id", companyId);
         return policies.get(company).map(policy -> EgressPolicyView.of(company, policy));
@@ -53,6 +56,7 @@ public class EgressPolicyResource {
     /** Sets the mode; nothing changes unless the body is valid. */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Access.ADMIN)
     public Uni<EgressPolicyView> set(@PathParam("company_id") String companyId, EgressPolicyBody body) {
         UUID company = Ids.parse("company_id", companyId);
         EgressMode mode = mode(body);

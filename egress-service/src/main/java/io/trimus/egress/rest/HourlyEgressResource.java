@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.chart.HourlyEgress;
@@ -41,6 +43,7 @@ public class HourlyEgressResource {
     /** One company's chart; {@code hours} from 1 to 168, default 24. */
     @GET
     @Path("/companies/{company_id}/egress/hourly")
+    @Allowed(Access.VIEWER)
     public Uni<HourlyView> company(@PathParam("company_id") String companyId, @QueryParam("hours") String hours) {
         UUID company = Ids.parse("company_id", companyId);
         return chart.lastHours(hoursParam(hours), company).map(HourlyView::of);
@@ -49,6 +52,7 @@ public class HourlyEgressResource {
     /** Every company's chart (the overview), unattributed denials included; {@code hours} from 1 to 168, default 24. */
     @GET
     @Path("/egress/hourly")
+    @Allowed(Access.OPERATOR)
     public Uni<HourlyView> all(@QueryParam("hours") String hours) {
         return chart.lastHours(hoursParam(hours), null).map(HourlyView::of);
     }

@@ -1,5 +1,7 @@
 package io.trimus.egress.rest;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.connection.ConnectionTotals;
@@ -71,6 +73,7 @@ public class RunEgressResource {
 
     /** The run's connection record; {@code limit} (1 to 1000, default 100) bounds the connections listed. */
     @GET
+    @Allowed(Access.VIEWER)
     public Uni<RunEgressView> get(@PathParam("company_id") String companyId, @PathParam("run_id") String runId,
                                   @QueryParam("limit") String limit) {
         UUID company = Ids.parse("company_id", companyId);

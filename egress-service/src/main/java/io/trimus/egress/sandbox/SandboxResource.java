@@ -1,5 +1,7 @@
 package io.trimus.egress.sandbox;
 
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.masks.MaskOpener;
@@ -56,6 +58,7 @@ public class SandboxResource {
     @PUT
     @Path("/{ip}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Access.SERVICE)
     public Uni<RestResponse<Void>> register(@PathParam("ip") String ip, SandboxRegistration body) {
         String address = address(ip);
         if (body == null) {
@@ -81,6 +84,7 @@ public class SandboxResource {
      */
     @DELETE
     @Path("/{ip}")
+    @Allowed(Access.SERVICE)
     public Uni<RestResponse<Void>> deregister(@PathParam("ip") String ip, @QueryParam("run_id") String runId) {
         String address = address(ip);
         if (runId == null || runId.isBlank()) {
@@ -97,6 +101,7 @@ public class SandboxResource {
 
     /** Every registered sandbox, by address. */
     @GET
+    @Allowed(Access.SERVICE)
     public List<SandboxView> list() {
         return sandboxes.all().stream()
                 .map(SandboxView::of)

@@ -26,8 +26,9 @@ public enum CompanyRole {
         return Arrays.stream(values()).filter(role -> role.wireName().equals(text)).findFirst();
     }
 
+    /** Jackson's reader of the wire name. */
     @JsonCreator
-    static CompanyRole fromJson(String text) {
+    public static CompanyRole fromJson(String text) {
         return parse(text).orElseThrow(() -> new IllegalArgumentException("role must be admin, member or viewer"));
     }
 
