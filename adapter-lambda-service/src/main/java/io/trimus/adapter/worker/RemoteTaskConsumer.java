@@ -3,6 +3,7 @@ package io.trimus.adapter.worker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.events.RemoteTask;
@@ -25,7 +26,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -72,13 +72,13 @@ public class RemoteTaskConsumer {
     private final RunDispatcher dispatcher;
     private final RunReporter reporter;
     private final ObjectMapper json;
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaDefaults;
     private final List<TagConsumer> consumers = new ArrayList<>();
 
     @Inject
     public RemoteTaskConsumer(WorkerIdentity worker, TaskCheck check, HeldRuns held, Heartbeats heartbeats,
                               RunDispatcher dispatcher, RunReporter reporter, ObjectMapper json,
-                              @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+                              @Identifier("default-kafka-broker") Map<String, Object> kafkaDefaults) {
         this.worker = worker;
         this.check = check;
         this.held = held;
@@ -86,7 +86,7 @@ public class RemoteTaskConsumer {
         this.dispatcher = dispatcher;
         this.reporter = reporter;
         this.json = json;
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaDefaults = kafkaDefaults;
     }
 
     /** The consumer group of a tag's workers. */
@@ -107,6 +107,31 @@ public class RemoteTaskConsumer {
         consumers.forEach(TagConsumer::stop);
     }
 
+    /**
+     * The settings of a tag's consumer: the application's {@code kafka.*} settings (bootstrap servers and, on a broker
+     * that requires it, the SASL login from KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM, KAFKA_SASL_JAAS_CONFIG), as
+     * the messaging channels get them, then the claim's own.
+     */
+    static Properties consumerProperties(Map<String, Object> kafkaDefaults, String tag, String workerId) {
+        Properties props = new Properties();
+        kafkaDefaults.forEach((key, value) -> {
+            if (ConsumerConfig.configNames().contains(key)) {   // producer settings would only be logged as unknown
+                props.put(key, value);
+            }
+        });
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupOf(tag));
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "trimus-worker-" + workerId + "-" + tag);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
+        // a worker that died without leaving the group holds the tag's partition until its session expires
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return props;
+    }
+
     /** The tags whose consumer group this worker has not joined yet (a tag's task may wait until it has). */
     public List<String> tagsNotJoined() {
         return consumers.stream().filter(c -> !c.joined).map(c -> c.tag).toList();
@@ -122,19 +147,7 @@ public class RemoteTaskConsumer {
 
         TagConsumer(String tag) {
             this.tag = tag;
-            Properties props = new Properties();
-            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            props.put(ConsumerConfig.GROUP_ID_CONFIG, groupOf(tag));
-            props.put(ConsumerConfig.CLIENT_ID_CONFIG, "trimus-worker-" + worker.id() + "-" + tag);
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
-            // a worker that died without leaving the group holds the tag's partition until its session expires
-            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
-            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
-            props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-            props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-            this.kafka = new KafkaConsumer<>(props);
+            this.kafka = new KafkaConsumer<>(consumerProperties(kafkaDefaults, tag, worker.id()));
             this.thread = new Thread(this::loop, "trimus-worker-tasks-" + tag);
             this.thread.setDaemon(true);
         }

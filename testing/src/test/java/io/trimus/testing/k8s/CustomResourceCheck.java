@@ -12,8 +12,9 @@ import static io.trimus.testing.k8s.OperatorResources.STRIMZI_CLUSTER;
 
 /**
  * The key fields of the operators' custom resources, which the fabric8 model cannot check: a Kafka in KRaft mode
- * with node pools and listeners, node pools and topics that belong to an existing Kafka, nodes that are controllers
- * and brokers on persistent storage; a CloudNativePG cluster with instances, storage and an initdb bootstrap.
+ * with node pools and listeners, node pools, topics and users that belong to an existing Kafka, nodes that are
+ * controllers and brokers on persistent storage, users whose login a listener accepts and whose ACLs the cluster
+ * enforces; a CloudNativePG cluster with instances, storage and an initdb bootstrap.
  */
 public final class CustomResourceCheck implements ManifestCheck {
 
@@ -33,7 +34,35 @@ public final class CustomResourceCheck implements ManifestCheck {
                 problems.add(topic, "spec.partitions must be at least 1");
             }
         }
+        for (Manifest user : manifests.custom(STRIMZI, "KafkaUser")) {
+            belongsToKafka(manifests, user, problems);
+            kafkaUser(manifests, user, problems);
+        }
         manifests.custom(CNPG, "Cluster").forEach(cluster -> postgres(cluster, problems));
+    }
+
+    private static void kafkaUser(Manifests manifests, Manifest user, Problems problems) {
+        JsonNode spec = user.customFields().path("spec");
+        Manifest kafka = manifests.custom(STRIMZI, "Kafka").stream()
+                .filter(k -> k.name().equals(user.labels().get(STRIMZI_CLUSTER))).findFirst().orElse(null);
+        if (kafka == null) {
+            return;
+        }
+        JsonNode kafkaSpec = kafka.customFields().path("spec");
+        if (!kafkaSpec.path("entityOperator").has("userOperator")) {
+            problems.add(user, "Kafka/" + kafka.name() + " has no spec.entityOperator.userOperator to create it");
+        }
+        String login = spec.path("authentication").path("type").asText();
+        boolean accepted = false;
+        for (JsonNode listener : kafkaSpec.path("kafka").path("listeners")) {
+            accepted |= login.equals(listener.path("authentication").path("type").asText());
+        }
+        if (!accepted) {
+            problems.add(user, "authentication " + login + " is accepted by no listener of Kafka/" + kafka.name());
+        }
+        if (spec.has("authorization") && !kafkaSpec.path("kafka").has("authorization")) {
+            problems.add(user, "has ACLs, but Kafka/" + kafka.name() + " has no spec.kafka.authorization to enforce them");
+        }
     }
 
     private static void kafka(Manifests manifests, Manifest kafka, Problems problems) {

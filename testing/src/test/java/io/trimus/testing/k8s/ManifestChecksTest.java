@@ -132,6 +132,15 @@ class ManifestChecksTest {
     }
 
     @Test
+    void aKafkaUserNothingCreatesLogsInOrEnforcesAndAKeyItsSecretLacksAreReported() {
+        assertThat(problemsWith("kafka-user-misconfigured")).containsExactly(
+                "broken/kafka-user-misconfigured.yaml: Deployment/demo: Secret demo-user (created by Strimzi for the KafkaUser demo-user) has no key sasl.jaas.confg; it has [password, sasl.jaas.config]",
+                "broken/kafka-user-misconfigured.yaml: KafkaUser/demo-user: Kafka/demo-kafka has no spec.entityOperator.userOperator to create it",
+                "broken/kafka-user-misconfigured.yaml: KafkaUser/demo-user: authentication scram-sha-512 is accepted by no listener of Kafka/demo-kafka",
+                "broken/kafka-user-misconfigured.yaml: KafkaUser/demo-user: has ACLs, but Kafka/demo-kafka has no spec.kafka.authorization to enforce them");
+    }
+
+    @Test
     void kustomizationMistakesAreReported() {
         List<String> problems = CHECKS.check(ManifestTree.at(fixture("broken-tree")));
 

@@ -13,7 +13,7 @@ import java.util.Set;
  * What the Strimzi and CloudNativePG operators create from the custom resources, so that selectors and addresses
  * aimed at those pods and Services can be checked: the pod labels and Service names are the operators' documented
  * conventions (Strimzi: {@code strimzi.io/cluster}, {@code <kafka>-kafka-bootstrap}; CloudNativePG:
- * {@code cnpg.io/cluster}, {@code <cluster>-rw}).
+ * {@code cnpg.io/cluster}, {@code <cluster>-rw}; Strimzi's User Operator: a Secret named like each KafkaUser).
  */
 public final class OperatorResources {
 
@@ -23,13 +23,17 @@ public final class OperatorResources {
     public static final String CNPG = "postgresql.cnpg.io/v1";
     /** The custom kinds the manifests may contain, by apiVersion; anything else outside the fabric8 model is an error. */
     public static final Map<String, Set<String>> CUSTOM_KINDS = Map.of(
-            STRIMZI, Set.of("Kafka", "KafkaNodePool", "KafkaTopic"),
+            STRIMZI, Set.of("Kafka", "KafkaNodePool", "KafkaTopic", "KafkaUser"),
             CNPG, Set.of("Cluster"));
     /** The label Strimzi puts on everything of one Kafka cluster (and that node pools and topics must carry). */
     public static final String STRIMZI_CLUSTER = "strimzi.io/cluster";
     /** The label CloudNativePG puts on the pods of one cluster. */
     public static final String CNPG_CLUSTER = "cnpg.io/cluster";
     private static final int POSTGRES_PORT = 5432;
+    /** The keys of the Secret Strimzi's User Operator writes for a KafkaUser, by spec.authentication.type. */
+    private static final Map<String, Set<String>> USER_SECRET_KEYS = Map.of(
+            "scram-sha-512", Set.of("password", "sasl.jaas.config"),
+            "tls", Set.of("ca.crt", "user.crt", "user.key", "user.p12", "user.password"));
 
     private OperatorResources() {
     }
@@ -74,6 +78,16 @@ public final class OperatorResources {
             }
         }
         return services;
+    }
+
+    /** Secrets the operators will create, with their keys: one per KafkaUser, named like it. */
+    public static Map<String, Set<String>> secrets(Manifests manifests) {
+        Map<String, Set<String>> secrets = new HashMap<>();
+        for (Manifest user : manifests.custom(STRIMZI, "KafkaUser")) {
+            String type = user.customFields().path("spec").path("authentication").path("type").asText();
+            secrets.put(user.name(), USER_SECRET_KEYS.getOrDefault(type, Set.of()));
+        }
+        return secrets;
     }
 
     private static Map<String, String> strimzi(String cluster, String name) {

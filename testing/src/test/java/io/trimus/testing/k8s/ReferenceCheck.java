@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
 
 /**
  * Every ConfigMap and Secret a pod refers to (env, envFrom, volumes, projected volumes, image pull secrets) exists,
- * with the key it asks for: a ConfigMap in these manifests, a Secret in these manifests or in the list of secrets
- * created outside git. A Secret in the manifests carries no values.
+ * with the key it asks for: a ConfigMap in these manifests, a Secret in these manifests, one an operator creates from
+ * them (a KafkaUser's) or in the list of secrets created outside git. A Secret in the manifests carries no values.
  */
 public final class ReferenceCheck implements ManifestCheck {
 
@@ -111,8 +111,14 @@ public final class ReferenceCheck implements ManifestCheck {
         if (ref == null || Boolean.TRUE.equals(ref.getOptional())) {
             return;
         }
-        if (secret(manifests, m, ref.getName(), problems) && external.containsKey(ref.getName())
-                && !external.get(ref.getName()).keys().contains(ref.getKey())) {
+        if (!secret(manifests, m, ref.getName(), problems)) {
+            return;
+        }
+        Set<String> operatorKeys = OperatorResources.secrets(manifests).get(ref.getName());
+        if (operatorKeys != null && !operatorKeys.contains(ref.getKey())) {
+            problems.add(m, "Secret " + ref.getName() + " (created by Strimzi for the KafkaUser " + ref.getName()
+                    + ") has no key " + ref.getKey() + "; it has " + new TreeSet<>(operatorKeys));
+        } else if (external.containsKey(ref.getName()) && !external.get(ref.getName()).keys().contains(ref.getKey())) {
             problems.add(m, "Secret " + ref.getName() + " (created by " + external.get(ref.getName()).createdBy()
                     + ") has no key " + ref.getKey() + "; it has " + new TreeSet<>(external.get(ref.getName()).keys()));
         }
@@ -120,7 +126,8 @@ public final class ReferenceCheck implements ManifestCheck {
 
     /** Reports a Secret that is neither in the manifests nor a known external one; true when it is known. */
     private boolean secret(Manifests manifests, Manifest m, String name, Problems problems) {
-        if (manifests.find("Secret", name).isPresent() || external.containsKey(name)) {
+        if (manifests.find("Secret", name).isPresent() || external.containsKey(name)
+                || OperatorResources.secrets(manifests).containsKey(name)) {
             return true;
         }
         problems.add(m, "refers to Secret " + name + ", which is neither in the manifests nor a known external secret " + new TreeSet<>(external.keySet()));
