@@ -34,7 +34,7 @@ class AccessTableTest {
 
     @Test
     void everyDeclaredEndpointHasItsRowWithTheSameLevel() {
-        List<Endpoint> declared = DeclaredEndpoints.scan(Thread.currentThread().getContextClassLoader());
+        List<Endpoint> declared = DeclaredEndpoints.scan(AccessTableTest.class.getClassLoader());
         assertThat(declared).as("endpoints found by reflection").hasSizeGreaterThan(20);
         assertThat(declared).noneMatch(e -> e.who().equals("none"));
         assertThat(declared).containsExactlyInAnyOrderElementsOf(AccessTable.of(SERVICE));

@@ -100,7 +100,8 @@ class AnomalyStreamTest {
 
         static SseClient open(URI uri) throws IOException, InterruptedException {
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-            HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET().build();
+            HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
+                    .header("Authorization", io.trimus.testing.TestOperator.HEADER).GET().build();
             HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
             assertThat(response.statusCode()).isEqualTo(200);
             return new SseClient(response);

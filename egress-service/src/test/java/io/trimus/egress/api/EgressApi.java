@@ -2,7 +2,11 @@ package io.trimus.egress.api;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
 import io.trimus.events.EgressAnomaly;
+import io.trimus.events.auth.ServiceCredential;
+import io.trimus.events.secrets.EncryptionKey;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +19,20 @@ import static org.awaitility.Awaitility.await;
 /** The egress-service API as tests call it. */
 final class EgressApi {
     private EgressApi() {
+    }
+
+    /**
+     * The adapter's credential for the internal endpoints: the service credential of this test profile's
+     * TRIMUS_ENCRYPTION_KEY.
+     */
+    static String serviceHeader() {
+        return ServiceCredential.of(EncryptionKey.parse(ConfigProvider.getConfig()
+                .getValue("trimus.encryption-key", String.class))).header();
+    }
+
+    /** A request to the internal endpoints, as the adapter sends it. */
+    static RequestSpecification asService() {
+        return given().header("Authorization", serviceHeader());
     }
 
     static ValidatableResponse putAllowlist(UUID company, Object body) {
