@@ -33,7 +33,9 @@ compose_smoke() {
   local project=trimus-smoke net=trimus-egress-smoke bridge=trimus-smoke0 prefix=10.213.241
   local env_file=.trimus/compose-smoke.env host_port=18099
   local run_port=18081 egress_port=18083 ui_port=18080
+  local operator_token; operator_token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
   (umask 077 && cat >"$env_file" <<ENV
+TRIMUS_BOOTSTRAP_OPERATOR_TOKEN=$operator_token
 TRIMUS_DB_PASSWORD=$(head -c 18 /dev/urandom | base64)
 TRIMUS_ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
 TRIMUS_DOCKER_GID=$(stat -c %g /var/run/docker.sock)
@@ -94,21 +96,37 @@ ENV
   # A listener on the host's address on the egress network: the sandbox must not reach it.
   python3 -m http.server --bind "$prefix.1" "$host_port" >/dev/null 2>&1 &
   listener_pid=$!
-  local api=http://127.0.0.1:$run_port/api company agent run body status=""
-  company=$(curl -fsS -XPOST "$api/companies" -H 'Content-Type: application/json' -d '{"name":"compose smoke"}' \
-    | json_field id) || smoke_fail "creating a company failed"
-  agent=$(curl -fsS -XPOST "$api/companies/$company/agents" -H 'Content-Type: application/json' -d @- <<JSON | json_field id
+  local api=http://127.0.0.1:$run_port/api company agent run body status="" admin_token session
+  local operator=(-H "Authorization: Bearer $operator_token")
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/companies")" = 401 ] || smoke_fail "run-service answered without a credential"
+  company=$(curl -fsS "${operator[@]}" -XPOST "$api/companies" -H 'Content-Type: application/json' \
+    -d '{"name":"compose smoke"}' | json_field id) || smoke_fail "the operator could not create a company"
+  admin_token=$(curl -fsS "${operator[@]}" -XPOST "$api/companies/$company/tokens" -H 'Content-Type: application/json' \
+    -d '{"name":"smoke","role":"admin"}' | json_field token) || smoke_fail "creating a company token failed"
+  local admin=(-H "Authorization: Bearer $admin_token")
+  # a built-in account: added as a member, first password through its setup link, then signed in
+  local setup_url password; password=$(head -c 18 /dev/urandom | base64)
+  setup_url=$(curl -fsS "${admin[@]}" -XPUT "$api/companies/$company/members/smoke@example.com" \
+    -H 'Content-Type: application/json' -d '{"role":"member"}' | json_field setup_url) || smoke_fail "adding a member failed"
+  curl -fsS -o /dev/null -XPOST "$api/setup" -H 'Content-Type: application/json' \
+    -d "{\"token\":\"${setup_url#*#}\",\"password\":\"$password\"}" || smoke_fail "setting the member's password failed"
+  session=$(curl -fsS -XPOST "$api/sessions" -H 'Content-Type: application/json' \
+    -d "{\"email\":\"smoke@example.com\",\"password\":\"$password\"}" | json_field token) || smoke_fail "signing in failed"
+  local member=(-H "Authorization: Bearer $session")
+  agent=$(curl -fsS "${admin[@]}" -XPOST "$api/companies/$company/agents" -H 'Content-Type: application/json' -d @- <<JSON | json_field id
 {"name": "smoke", "adapter_type": "docker", "adapter_config": {"image": "trimus/busybox:local", "network": "$net",
  "timeout_sec": 60, "command": ["sh", "-c",
   "nslookup denied.compose-smoke.example. || true; nc -w 3 $prefix.1 $host_port </dev/null && echo HOST-REACHABLE || echo host-unreachable; nc -w 3 $prefix.2 8083 </dev/null && echo API-REACHABLE || echo api-unreachable; printf 'CONNECT denied.compose-smoke.example:443 HTTP/1.1\\r\\nHost: denied.compose-smoke.example:443\\r\\n\\r\\n' | nc -w 3 $prefix.2 3128 | head -1 | sed 's/^/proxy-answer: /'; echo smoke-done"]}}
 JSON
   ) || smoke_fail "creating a docker agent failed"
   [ -n "$agent" ] || smoke_fail "creating a docker agent returned no id"
-  run=$(curl -fsS -XPOST "$api/companies/$company/agents/$agent/runs" -H 'Content-Type: application/json' \
-    -d '{"input": "compose smoke"}' | json_field id) || smoke_fail "starting a run failed"
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "${member[@]}" -XPOST "$api/companies/$company/agents" \
+    -H 'Content-Type: application/json' -d '{}')" = 403 ] || smoke_fail "a member could create an agent"
+  run=$(curl -fsS "${member[@]}" -XPOST "$api/companies/$company/agents/$agent/runs" -H 'Content-Type: application/json' \
+    -d '{"input": "compose smoke"}' | json_field id) || smoke_fail "the signed-in member could not start a run"
   log "run $run of company $company queued"
   for waited in $(seq 1 120); do
-    body=$(curl -fsS "$api/companies/$company/runs/$run") || smoke_fail "reading run $run failed"
+    body=$(curl -fsS "${member[@]}" "$api/companies/$company/runs/$run") || smoke_fail "reading run $run failed"
     status=$(printf '%s' "$body" | json_field status)
     case "$status" in SUCCEEDED|FAILED|TIMED_OUT|CANCELLED|REJECTED) break ;; esac
     sleep 1
@@ -124,7 +142,7 @@ JSON
 
   local anomalies found=""
   for waited in $(seq 1 60); do
-    anomalies=$(curl -fsS "http://127.0.0.1:$egress_port/api/companies/$company/egress/anomalies") || smoke_fail "reading anomalies failed"
+    anomalies=$(curl -fsS "${member[@]}" "http://127.0.0.1:$egress_port/api/companies/$company/egress/anomalies") || smoke_fail "reading anomalies failed"
     found=$(printf '%s' "$anomalies" | python3 -c 'import json,sys
 rows=json.load(sys.stdin)
 mine=lambda reason: [a for a in rows if a.get("qname")=="denied.compose-smoke.example" and a.get("run_id")==sys.argv[1] and a.get("reason")==reason]
@@ -136,7 +154,7 @@ print(min(len(mine("not_allowlisted")), len(mine("proxy_not_allowlisted"))))' "$
   # the dashboard reads egress-service on each page view; its first calls after boot can miss their deadline
   local shown=0
   for _ in $(seq 1 30); do
-    if curl -fsS "http://127.0.0.1:$ui_port/companies/$company/egress" | grep -q 'denied.compose-smoke.example'; then
+    if curl -fsS "${member[@]}" "http://127.0.0.1:$ui_port/companies/$company/egress" | grep -q 'denied.compose-smoke.example'; then
       shown=1; break
     fi
     sleep 1

@@ -102,7 +102,10 @@ up() {
   # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but
   # egress-service's resolver and proxy may listen on the host's other addresses.
   local common=(-Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
-  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY java "${common[@]}" \
+  # The first operator: an account whose one-time setup link run-service logs (printed below), and a token for
+  # scripts when TRIMUS_BOOTSTRAP_OPERATOR_TOKEN is set; never a default password.
+  local operator_email=${TRIMUS_BOOTSTRAP_OPERATOR_EMAIL:-operator@trimus.local}
+  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY TRIMUS_BOOTSTRAP_OPERATOR_EMAIL=$operator_email java "${common[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
       -Dtrimus.egress.service-url=http://127.0.0.1:8083 \
@@ -177,8 +180,27 @@ up() {
     demo image             trimus/busybox:local
 
 MSG
+  sign_in_help "$operator_email"
   wait -n "${pids[@]}" "$infra_pid" || true
   log "a component exited; see .trimus/logs"
+}
+
+# How to sign in the first time: the setup link run-service logged at this start (while the operator has no password),
+# else the sign-in page; and the bootstrap token for scripts when one is set.
+sign_in_help() {
+  local link
+  link=$(grep -o 'First sign-in: open [^ ]*' .trimus/logs/run-service.log 2>/dev/null | tail -1 | sed 's/First sign-in: open //')
+  if [ -n "$link" ]; then
+    printf '  First sign-in: open %s\n  and set a password for operator %s (one use; a new link at each start until then).\n' "$link" "$1"
+  else
+    printf '  Sign in at http://127.0.0.1:8080/login as %s (or any account an admin added).\n' "$1"
+  fi
+  if [ -n "${TRIMUS_BOOTSTRAP_OPERATOR_TOKEN:-}" ]; then
+    printf '  Scripts: curl -H "Authorization: Bearer $TRIMUS_BOOTSTRAP_OPERATOR_TOKEN" http://127.0.0.1:8081/api/me\n'
+  else
+    printf '  Scripts: create a token on the dashboard, or start with TRIMUS_BOOTSTRAP_OPERATOR_TOKEN=$(openssl rand -hex 32).\n'
+  fi
+  printf '\n'
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
