@@ -53,7 +53,8 @@ public class OperatorBootstrap {
         }
     }
 
-    private Uni<Void> ensureToken(Optional<String> token) {
+    /** Makes the bootstrap token exactly {@code token}: present and active when set, revoked when not. */
+    Uni<Void> ensureToken(Optional<String> token) {
         byte[] hash = token.map(BearerSecrets::hash).orElse(null);
         Instant now = Instant.now();
         return credentials.list("kind = ?1 and name = ?2", Credential.TOKEN, TOKEN_NAME).flatMap(existing -> {
