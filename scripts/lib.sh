@@ -57,6 +57,20 @@ dispatch_key() {
   printf 'trimus/dispatch/v1' | openssl dgst -sha256 -mac HMAC -macopt "hexkey:$hex" | sed 's/^.*= //'
 }
 
+# The service credential of a master key: what the adapter's sandbox registrations present to egress-service
+# (events' ServiceCredential: "svc_" + base64url of HMAC-SHA256(master, "trimus/service-credential/v1")).
+service_credential() {
+  local master=$1 hex
+  if [[ $master =~ ^[0-9a-fA-F]{64}$ ]]; then
+    hex=$master
+  else
+    hex=$(printf '%s' "$master" | tr -d ' \n' | tr -- '-_' '+/' | base64 -d 2>/dev/null | od -An -v -tx1 | tr -d ' \n')
+  fi
+  [ ${#hex} -eq 64 ] || die "TRIMUS_ENCRYPTION_KEY is not 32 bytes written as base64 or 64 hex digits"
+  printf 'svc_%s\n' "$(printf 'trimus/service-credential/v1' | openssl dgst -sha256 -binary -mac HMAC -macopt "hexkey:$hex" \
+    | base64 | tr '+/' '-_' | tr -d '=\n')"
+}
+
 # The master key of ./trimus up: TRIMUS_ENCRYPTION_KEY, else .trimus/encryption.key; empty when there is none.
 master_key() {
   local key=${TRIMUS_ENCRYPTION_KEY:-}

@@ -31,11 +31,18 @@ worker() {
     [ -n "$master" ] || die "no TRIMUS_DISPATCH_KEY and no .trimus/encryption.key: a worker needs run-service's dispatch key (start ./trimus up once, or set TRIMUS_DISPATCH_KEY)"
     key=$(dispatch_key "$master")
   fi
+  # its sandboxes on the egress network are registered with egress-service: it presents the service credential
+  local credential=${TRIMUS_EGRESS_SERVICE_CREDENTIAL:-}
+  if [ -z "$credential" ] && [ -n "$(master_key)" ]; then
+    credential=$(service_credential "$(master_key)")
+  fi
   local kafka=${TRIMUS_KAFKA_BOOTSTRAP:-127.0.0.1:${TRIMUS_KAFKA_PORT:-9092}}
   log "worker $instance: tags $tags, Kafka $kafka, http://127.0.0.1:$port (Ctrl-C stops it)"
   log "it runs only the remote agents of companies granted its tags; the operator grants one with"
-  log "  curl -X PUT localhost:8081/api/companies/<company_id>/worker-tags/${tags%%,*}   (DELETE revokes, GET .../worker-tags lists)"
+  log "  curl -X PUT -H \"Authorization: Bearer \$OPERATOR_TOKEN\" localhost:8081/api/companies/<company_id>/worker-tags/${tags%%,*}"
+  log "  (DELETE revokes, GET .../worker-tags lists)"
   exec env -u TRIMUS_ENCRYPTION_KEY TRIMUS_DISPATCH_KEY="$key" TRIMUS_WORKER_TAGS="$tags" \
+      TRIMUS_EGRESS_SERVICE_CREDENTIAL="$credential" \
       TRIMUS_DOCKER_INSTANCE="$instance" TRIMUS_WORKER_ID="${TRIMUS_WORKER_ID:-$(hostname)-$instance}" \
       java -Dkafka.bootstrap.servers="$kafka" -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
       -jar adapter-lambda-service/target/quarkus-app/quarkus-run.jar

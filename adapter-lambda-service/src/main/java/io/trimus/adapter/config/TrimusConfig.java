@@ -379,6 +379,13 @@ public interface TrimusConfig {
         URI serviceUrl();
 
         /**
+         * The credential sandbox registrations present to egress-service when this service holds no
+         * TRIMUS_ENCRYPTION_KEY (a worker whose sandboxes join an egress network): {@code ./trimus service-credential}
+         * prints it (TRIMUS_EGRESS_SERVICE_CREDENTIAL, default: derived from TRIMUS_ENCRYPTION_KEY, else none).
+         */
+        Optional<String> serviceCredential();
+
+        /**
          * How long registering or deregistering a sandbox with egress-service may take, connect included; past it
          * the run fails and its container never starts (TRIMUS_EGRESS_REGISTRATION_TIMEOUT, default 5s).
          */

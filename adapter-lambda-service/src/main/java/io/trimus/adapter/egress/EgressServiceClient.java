@@ -88,8 +88,20 @@ public class EgressServiceClient {
 
     @Inject
     public EgressServiceClient(TrimusConfig config) {
-        this(config.egress().serviceUrl(), config.egress().registrationTimeout(), config.encryptionKey()
-                .filter(k -> !k.isBlank()).map(k -> ServiceCredential.of(EncryptionKey.parse(k))));
+        this(config.egress().serviceUrl(), config.egress().registrationTimeout(),
+                credential(config.encryptionKey(), config.egress().serviceCredential()));
+    }
+
+    /** TRIMUS_EGRESS_SERVICE_CREDENTIAL, else the credential of TRIMUS_ENCRYPTION_KEY; when both are set they agree. */
+    static Optional<ServiceCredential> credential(Optional<String> encryptionKey, Optional<String> configured) {
+        Optional<ServiceCredential> derived = encryptionKey.filter(k -> !k.isBlank())
+                .map(k -> ServiceCredential.of(EncryptionKey.parse(k)));
+        Optional<String> given = configured.filter(c -> !c.isBlank());
+        if (derived.isPresent() && given.isPresent() && !derived.get().matches(given.get().strip())) {
+            throw new IllegalArgumentException("TRIMUS_EGRESS_SERVICE_CREDENTIAL is not the one of this"
+                    + " TRIMUS_ENCRYPTION_KEY: set one of them");
+        }
+        return derived.or(() -> given.map(ServiceCredential::parse));
     }
 
     /** A client that presents no service credential (for stand-ins of egress-service). */

@@ -6,6 +6,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
+import io.trimus.events.auth.ServiceCredential;
 import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -39,6 +41,7 @@ class EgressServiceClientTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
     private final List<String> received = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private HttpServer server;
     private volatile int status = 204;
@@ -50,6 +53,7 @@ class EgressServiceClientTest {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/", exchange -> {
             try (exchange) {
+                authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
                 received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
                         + exchange.getRequestHeaders().getFirst("Content-Type") + " "
                         + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
@@ -92,6 +96,27 @@ class EgressServiceClientTest {
                 "PUT /internal/sandboxes/172.30.0.7 application/json {\"company_id\":\"" + company
                         + "\",\"agent_id\":\"" + agent + "\",\"run_id\":\"" + run + "\",\"container_id\":\"c0ffee\",\"masks\":null,\"ca\":null}",
                 "DELETE /internal/sandboxes/172.30.0.7?run_id=" + run + " null ");
+    }
+
+    @Test
+    void registrationsPresentTheServiceCredentialOfTheEncryptionKeyOrTheConfiguredOne() throws Exception {
+        String key = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
+        ServiceCredential derived = EgressServiceClient.credential(Optional.of(key), Optional.empty()).orElseThrow();
+        client();
+        EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:"
+                + server.getAddress().getPort()), TIMEOUT, Optional.of(derived));
+        UUID run = UUID.randomUUID();
+        client.register("172.30.0.7", new SandboxRegistration(UUID.randomUUID(), UUID.randomUUID(), run, "c0ffee"));
+        client.deregister("172.30.0.7", run);
+        assertThat(authorizations).containsExactly(derived.header(), derived.header());
+
+        String worker = "svc_58VZSnTxUIAKtFHd0EeMBuAQShmALhXIC5OZveEgNnQ";
+        assertThat(EgressServiceClient.credential(Optional.empty(), Optional.of(worker)).orElseThrow().header())
+                .isEqualTo(derived.header());
+        assertThat(EgressServiceClient.credential(Optional.of(key), Optional.of(worker))).isPresent();
+        assertThatThrownBy(() -> EgressServiceClient.credential(Optional.of(key),
+                Optional.of("svc_" + "A".repeat(43)))).hasMessageContaining("TRIMUS_EGRESS_SERVICE_CREDENTIAL");
+        assertThat(EgressServiceClient.credential(Optional.empty(), Optional.empty())).isEmpty();
     }
 
     @Test

@@ -66,7 +66,6 @@ class SandboxAttributionEndToEndTest {
     private static final int RUNS = 20;
     private static final Pattern ADDRESS = Pattern.compile("inet (172\\.30\\.0\\.\\d+)/");
 
-    private static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
     /** The run-request topics of this class's two adapters: fresh per test run, so a failed start leaves nothing behind. */
     private static final String TOPIC_PREFIX = "trimus.run.requested.attribution-" + UUID.randomUUID() + "-";
     private static final DockerClient DOCKER = DockerClients.local();
@@ -213,7 +212,8 @@ class SandboxAttributionEndToEndTest {
         config.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
                 String.class));
         config.put("trimus.egress.service-url", egressService.toString());
-        config.put("trimus.encryption-key", ENCRYPTION_KEY);
+        // the deployment's key: the adapters' sandbox registrations present the service credential derived from it
+        config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
         config.put("trimus.docker.instance", "attribution-" + name);
         config.put("trimus.docker.max-concurrent-runs", String.valueOf(RUNS));
         config.put("mp.messaging.incoming.\"trimus.run.requested\".topic", topicOf(name));

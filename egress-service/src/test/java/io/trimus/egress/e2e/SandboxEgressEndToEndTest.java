@@ -49,8 +49,11 @@ class SandboxEgressEndToEndTest {
     private static ServiceProcess adapter;
     private static KafkaCompanion kafka;
     private static String image;
-    /** TRIMUS_ENCRYPTION_KEY of the adapter service under test: run requests carry secrets sealed with it. */
-    private static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
+    /**
+     * TRIMUS_ENCRYPTION_KEY of the adapter service under test, the deployment's: run requests carry secrets sealed
+     * with it, and its sandbox registrations present the service credential derived from it.
+     */
+    private static final String ENCRYPTION_KEY = EgressNetworkResource.ENCRYPTION_KEY;
     private static final String API_KEY = "sk-ant-e2e-" + UUID.randomUUID();
 
     @BeforeAll

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Base64;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServiceCredentialTest {
     private static final String KEY_TEXT = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
@@ -29,5 +30,17 @@ class ServiceCredentialTest {
                 .doesNotContain(Base64.getUrlEncoder().withoutPadding().encodeToString(Base64.getDecoder()
                         .decode(KEY_TEXT)));
         assertThat(ServiceCredential.of(KEY).toString()).doesNotContain(presented.substring(4));
+    }
+
+    @Test
+    void aWorkerIsGivenTheCredentialAsTextAndItMatchesTheDerivedOne() {
+        String presented = BearerCredentials.of(ServiceCredential.of(KEY).header()).orElseThrow();
+        // ./trimus service-credential (scripts/lib.sh) prints this value for this key
+        assertThat(presented).isEqualTo("svc_58VZSnTxUIAKtFHd0EeMBuAQShmALhXIC5OZveEgNnQ");
+        assertThat(ServiceCredential.parse(presented + "\n").matches(presented)).isTrue();
+        assertThatThrownBy(() -> ServiceCredential.parse("svc_short")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("svc_short");
+        assertThatThrownBy(() -> ServiceCredential.parse(presented.replace("svc_", "tok_")))
+                .hasMessageContaining("TRIMUS_EGRESS_SERVICE_CREDENTIAL");
     }
 }
