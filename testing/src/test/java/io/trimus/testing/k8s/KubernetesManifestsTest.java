@@ -281,6 +281,8 @@ class KubernetesManifestsTest {
             "sandbox,                egress-service,         443,  TCP, true",
             "sandbox,                egress-service,         3128, TCP, true",
             "client,                 run-service,            8081, TCP, true",
+            // egress-service asks run-service who each API caller is (GET /api/me)
+            "egress-service,         run-service,            8081, TCP, true",
             "client,                 admin-ui,               8080, TCP, true",
             "run-service,            kube-dns,               53,   UDP, true",
             "egress-service,         kube-dns,               53,   UDP, true",
@@ -315,8 +317,7 @@ class KubernetesManifestsTest {
             "egress-service,         internet,               22,   TCP, false",
             "egress-service,         metadata,               80,   TCP, false",
             "egress-service,         private,                443,  TCP, false",
-            "egress-service,         cgnat,                  443,  TCP, false",
-            "egress-service,         run-service,            8081, TCP, false"})
+            "egress-service,         cgnat,                  443,  TCP, false"})
     void networkPoliciesAllowTheDesignsArrowsAndNothingElse(String from, String to, int port, String protocol, boolean allowed) {
         assertThat(POLICIES.allows(endpoint(from), endpoint(to), port, protocol)).isEqualTo(allowed);
     }
