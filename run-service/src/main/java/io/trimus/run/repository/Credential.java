@@ -33,6 +33,21 @@ public class Credential {
     public Instant lastUsedAt;
     public Instant revokedAt;
 
+    /** A new session or setup link of the user, not yet persisted. */
+    public static Credential ofUser(String kind, String name, UUID userId, byte[] secretHash, String createdBy,
+                                    Instant createdAt, Instant expiresAt) {
+        Credential credential = new Credential();
+        credential.id = UUID.randomUUID();
+        credential.kind = kind;
+        credential.name = name;
+        credential.userId = userId;
+        credential.secretHash = secretHash;
+        credential.createdBy = createdBy;
+        credential.createdAt = createdAt;
+        credential.expiresAt = expiresAt;
+        return credential;
+    }
+
     /** True when the credential may be used at {@code now}: not revoked, not expired. */
     public boolean isActive(Instant now) {
         return revokedAt == null && (expiresAt == null || expiresAt.isAfter(now));

@@ -184,15 +184,8 @@ public class AccountService {
     private Uni<URI> newSetupLink(UserAccount user) {
         Instant now = Instant.now();
         String secret = BearerSecrets.generate(BearerSecrets.SETUP_PREFIX);
-        Credential link = new Credential();
-        link.id = UUID.randomUUID();
-        link.kind = Credential.SETUP;
-        link.name = "setup link";
-        link.secretHash = BearerSecrets.hash(secret);
-        link.userId = user.id;
-        link.createdBy = "run-service";
-        link.createdAt = now;
-        link.expiresAt = now.plus(config.auth().setupLinkTtl());
+        Credential link = Credential.ofUser(Credential.SETUP, "setup link", user.id, BearerSecrets.hash(secret),
+                "run-service", now, now.plus(config.auth().setupLinkTtl()));
         // The secret rides in the fragment: browsers send it to no server and no Referer carries it.
         URI url = URI.create(config.dashboard().url().toString().replaceAll("/+$", "") + "/setup#" + secret);
         return credentials.revokeAllOf(user.id, Credential.SETUP, now).flatMap(n -> credentials.persist(link))
@@ -213,15 +206,8 @@ public class AccountService {
     private Uni<OpenedSession> openSession(UserAccount user) {
         Instant now = Instant.now();
         String secret = BearerSecrets.generate(BearerSecrets.SESSION_PREFIX);
-        Credential session = new Credential();
-        session.id = UUID.randomUUID();
-        session.kind = Credential.SESSION;
-        session.name = "sign-in";
-        session.secretHash = BearerSecrets.hash(secret);
-        session.userId = user.id;
-        session.createdBy = "user " + user.email;
-        session.createdAt = now;
-        session.expiresAt = now.plus(config.session().ttl());
+        Credential session = Credential.ofUser(Credential.SESSION, "sign-in", user.id, BearerSecrets.hash(secret),
+                "user " + user.email, now, now.plus(config.session().ttl()));
         return Panache.withTransaction(() -> credentials.persist(session).flatMap(callers::callerOf))
                 .map(caller -> new OpenedSession(secret, session.expiresAt, caller));
     }
