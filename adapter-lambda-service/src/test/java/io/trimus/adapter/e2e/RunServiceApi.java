@@ -26,7 +26,8 @@ final class RunServiceApi implements AutoCloseable {
 
     private RunServiceApi(ServiceProcess process) {
         this.process = process;
-        this.spec = new RequestSpecBuilder().setBaseUri(process.baseUri().toString()).build();
+        this.spec = new RequestSpecBuilder().setBaseUri(process.baseUri().toString())
+                .addHeader("Authorization", io.trimus.testing.TestOperator.HEADER).build();
     }
 
     static RunServiceApi start() {
@@ -36,6 +37,8 @@ final class RunServiceApi implements AutoCloseable {
                 "quarkus.datasource.reactive.url", config.getValue("quarkus.datasource.reactive.url", String.class),
                 "quarkus.datasource.jdbc.url", config.getValue("quarkus.datasource.jdbc.url", String.class),
                 "trimus.outbox.poll-interval", "500ms",
+                // the test operator: the default caller of every request below
+                "trimus.bootstrap.operator-token", io.trimus.testing.TestOperator.TOKEN,
                 // the key the app under test opens run secrets with (TRIMUS_ENCRYPTION_KEY, set by surefire)
                 "trimus.encryption-key", config.getValue("trimus.encryption-key", String.class)));
         return new RunServiceApi(process);
