@@ -25,6 +25,15 @@ public class CompanyNames {
 
     /** The company's name, or its id when run-service does not know it or cannot be reached. */
     public String of(UUID companyId) {
+        return of(companyId, null, true);
+    }
+
+    /** {@link #of(UUID)} asked with an explicit {@code Authorization} value, for work outside a request. */
+    public String of(UUID companyId, String authorization) {
+        return of(companyId, authorization, false);
+    }
+
+    private String of(UUID companyId, String authorization, boolean current) {
         if (companyId == null) {
             return "unattributed source";
         }
@@ -33,7 +42,10 @@ public class CompanyNames {
             return known;
         }
         try {
-            String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(companyId)).name();
+            String name = current
+                    ? backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, companyId)).name()
+                    : backends.callAs(authorization, Backend.RUN_SERVICE, auth -> runService.company(auth, companyId))
+                    .name();
             names.put(companyId, name);
             return name;
         } catch (BackendException e) {
