@@ -205,6 +205,50 @@ class DashboardAccessTest {
     }
 
     @Test
+    void theLiveRunFeedCarriesOnlyTheCallersOwnCompaniesRuns() throws Exception {
+        String own = Stack.createCompany(Stack.unique("Feed"));
+        String other = Stack.createCompany(Stack.unique("Foreign"));
+        String session = anonymous().signIn(Accounts.withPassword(own, "viewer"), Accounts.PASSWORD);
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var request = java.net.http.HttpRequest.newBuilder(dashboard.resolve("/live/runs"))
+                .header("Accept", "text/event-stream").header("Cookie", "trimus_session=" + session).build();
+        var stream = java.net.http.HttpClient.newHttpClient().sendAsync(request,
+                java.net.http.HttpResponse.BodyHandlers.fromLineSubscriber(new java.util.concurrent.Flow.Subscriber<String>() {
+                    @Override
+                    public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+                        subscription.request(Long.MAX_VALUE);
+                    }
+
+                    @Override
+                    public void onNext(String line) {
+                        lines.add(line);
+                    }
+
+                    @Override
+                    public void onError(Throwable throwable) {
+                    }
+
+                    @Override
+                    public void onComplete() {
+                    }
+                }));
+        try {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> lines.stream().anyMatch(l -> l.contains("stream open")));
+            Map<String, Object> noImage = Map.of("image", "trimus-test/no-such-image:never");
+            String foreignRun = Stack.startRun(other, Stack.createAgent(other, "idle", "docker", noImage), Map.of());
+            Stack.awaitFinished(other, foreignRun);
+            String ownRun = Stack.startRun(own, Stack.createAgent(own, "idle", "docker", noImage), Map.of());
+            String status = Stack.awaitFinished(own, ownRun);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> lines.stream().anyMatch(l -> l.startsWith("data:") && l.contains(ownRun + " " + status)));
+            assertThat(lines).noneMatch(l -> l.contains(foreignRun));
+        } finally {
+            stream.cancel(true);
+        }
+    }
+
+    @Test
     void operatorPagesAndOtherCompaniesAreClosedToCompanyPeople() {
         String own = Stack.createCompany(Stack.unique("Own"));
         String other = Stack.createCompany(Stack.unique("Other"));
@@ -221,11 +265,10 @@ class DashboardAccessTest {
 
         HttpResponse<String> companies = admin.get("/companies");
         assertThat(companies.body()).contains(own).doesNotContain(other);
-        // the operator (bearer) sees both in the switcher, the admin only its own
+        // the operator (bearer) has the operator pages; the admin's switcher has its own company only
         String operatorPage = anonymous().with("Authorization", io.trimus.testing.TestOperator.HEADER).get("/")
                 .body();
-        assertThat(operatorPage).contains("/companies/" + own + "\"").contains("/companies/" + other + "\"")
-                .contains("href=\"/anomalies\"");
+        assertThat(operatorPage).contains("href=\"/anomalies\"").contains("href=\"/tokens\"");
         assertThat(admin.get("/").body()).contains("/companies/" + own + "\"").doesNotContain(other);
     }
 }

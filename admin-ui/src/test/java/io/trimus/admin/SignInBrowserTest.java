@@ -154,8 +154,8 @@ class SignInBrowserTest {
         evil.start();
         try {
             var answer = page.waitForResponse(r -> r.url().equals(target),
-                    () -> page.navigate("http://127.0.0.1:" + evil.getAddress().getPort() + "/prize"));
-            assertThat(answer.request().headers()).containsKey("cookie");
+                    () -> page.navigate("http://" + dashboard.getHost() + ":" + evil.getAddress().getPort() + "/prize"));
+            assertThat(answer.request().allHeaders()).containsKey("cookie"); // the browser did send the session
             assertThat(answer.status()).isEqualTo(403);
             assertThat(page.locator("#problem")).containsText("another site");
         } finally {

@@ -10,6 +10,7 @@ import io.trimus.admin.rest.Views;
 import io.trimus.commons.problem.Problem;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.events.auth.Caller;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -49,10 +50,20 @@ public class AccessGate {
 
     @ServerRequestFilter
     @WithFormRead // the form's _csrf field must be readable here
-    public Response check(ContainerRequestContext request, ResourceInfo resource) {
+    public void check(ResteasyReactiveContainerRequestContext request, ResourceInfo resource,
+                      HttpServerRequest http) {
+        Response refusal = refusal(request, resource, http);
+        if (refusal != null) {
+            request.abortWith(refusal);
+        }
+    }
+
+    /** Why the request may not go on, as the answer to give; null when it may. */
+    private Response refusal(ResteasyReactiveContainerRequestContext request, ResourceInfo resource,
+                             HttpServerRequest http) {
         String method = request.getMethod();
         if (!origins.allows(method, request.getHeaderString("Origin"), request.getHeaderString("Referer"),
-                request.getHeaderString(HttpHeaders.HOST))) {
+                http.host())) { // Host, or HTTP/2's :authority
             return page(403, "Refused", "This request came from another site's page; the dashboard only takes forms "
                     + "from its own pages. Nothing was changed.");
         }
@@ -113,15 +124,14 @@ public class AccessGate {
         return "/".equals(path) ? "" : "?next=" + URLEncoder.encode(path, StandardCharsets.UTF_8);
     }
 
-    private static String csrfToken(ContainerRequestContext request) {
+    private static String csrfToken(ResteasyReactiveContainerRequestContext request) {
         String header = request.getHeaderString(CsrfTokens.HEADER);
         if (header != null) {
             return header;
         }
         MediaType type = request.getMediaType();
         if (type != null && type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)
-                && request instanceof ResteasyReactiveContainerRequestContext rr
-                && rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext context) {
+                && request.getServerRequestContext() instanceof ResteasyReactiveRequestContext context) {
             Object field = context.getFormParameter(CsrfTokens.FIELD, true, false);
             return field instanceof String s ? s : null;
         }
