@@ -78,7 +78,8 @@ public class AccessGate {
         }
         Caller caller;
         try {
-            caller = backends.callAs(BearerCredentials.header(presented.get().secret()), Backend.RUN_SERVICE, identity::me);
+            caller = backends.callAs(BearerCredentials.header(presented.get().secret()), Backend.RUN_SERVICE,
+                    identity::me);
         } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.UNAUTHENTICATED) {
                 return signInFirst(request, presented.get().fromCookie(), !presented.get().fromCookie());

@@ -113,8 +113,8 @@ public class Backends {
                     ? "You cannot do this." : "You cannot do this: " + detail + ".", null, cause);
         }
         if (status == 429) {
-            return new BackendException(backend, BackendException.Kind.REFUSED,
-                    detail == null ? "Too many requests; try again in a moment." : capitalised(detail) + ".", null, cause);
+            return new BackendException(backend, BackendException.Kind.REFUSED, detail == null
+                    ? "Too many requests; try again in a moment." : capitalised(detail) + ".", null, cause);
         }
         if (status == 404) {
             return new BackendException(backend, BackendException.Kind.NOT_FOUND,

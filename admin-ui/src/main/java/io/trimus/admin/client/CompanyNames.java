@@ -8,7 +8,8 @@ import java.util.UUID;
 
 /**
  * Company names for pages that know only ids (egress-service knows no names), read from run-service and kept (at
- * most {@value #MAX_KEPT}); a company's name never changes in this version. Falls back to the id when run-service cannot say.
+ * most {@value #MAX_KEPT}); a company's name never changes in this version. Falls back to the id when run-service
+ * cannot say. Asked as the signed-in caller, only for companies the page already shows (operator views).
  */
 @ApplicationScoped
 public class CompanyNames {

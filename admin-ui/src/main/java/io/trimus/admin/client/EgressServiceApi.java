@@ -29,11 +29,13 @@ public interface EgressServiceApi {
     @PUT
     @Path("/companies/{company_id}/egress/allowlist")
     @Consumes(MediaType.APPLICATION_JSON)
-    Allowlist replaceAllowlist(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, AllowlistBody body);
+    Allowlist replaceAllowlist(@HeaderParam(AUTHORIZATION) String auth,
+                               @PathParam("company_id") UUID companyId, AllowlistBody body);
 
     @GET
     @Path("/companies/{company_id}/egress/anomalies")
-    List<Anomaly> anomalies(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit,
+    List<Anomaly> anomalies(@HeaderParam(AUTHORIZATION) String auth,
+                            @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit,
                             @QueryParam("before") String before, @QueryParam("reason") String reason,
                             @QueryParam("qname") String qname);
 
@@ -43,13 +45,15 @@ public interface EgressServiceApi {
      */
     @GET
     @Path("/companies/{company_id}/runs/{run_id}/egress")
-    RunEgress runEgress(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
+    RunEgress runEgress(@HeaderParam(AUTHORIZATION) String auth,
+                        @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
                         @QueryParam("limit") int limit);
 
     /** The company's allowed connections and denials per hour over the last {@code hours}. */
     @GET
     @Path("/companies/{company_id}/egress/hourly")
-    Hourly hourly(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @QueryParam("hours") int hours);
+    Hourly hourly(@HeaderParam(AUTHORIZATION) String auth,
+                  @PathParam("company_id") UUID companyId, @QueryParam("hours") int hours);
 
     /** Every company's allowed connections and denials per hour over the last {@code hours}. */
     @GET
@@ -64,11 +68,13 @@ public interface EgressServiceApi {
     @PUT
     @Path("/companies/{company_id}/egress/policy")
     @Consumes(MediaType.APPLICATION_JSON)
-    Policy replacePolicy(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, PolicyBody body);
+    Policy replacePolicy(@HeaderParam(AUTHORIZATION) String auth,
+                         @PathParam("company_id") UUID companyId, PolicyBody body);
 
     @GET
     @Path("/egress/anomalies/summary")
-    AnomalySummary summary(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("since") Instant since, @QueryParam("offset") int offset,
+    AnomalySummary summary(@HeaderParam(AUTHORIZATION) String auth,
+                           @QueryParam("since") Instant since, @QueryParam("offset") int offset,
                            @QueryParam("limit") int limit);
 
     @GET

@@ -23,7 +23,8 @@ public interface RunServiceApi {
 
     @GET
     @Path("/companies")
-    List<Company> companies(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("limit") int limit, @QueryParam("after") UUID after);
+    List<Company> companies(@HeaderParam(AUTHORIZATION) String auth,
+                            @QueryParam("limit") int limit, @QueryParam("after") UUID after);
 
     @GET
     @Path("/companies/{company_id}")
@@ -35,15 +36,18 @@ public interface RunServiceApi {
 
     @GET
     @Path("/companies/{company_id}/agents/{agent_id}")
-    Agent agent(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @PathParam("agent_id") UUID agentId);
+    Agent agent(@HeaderParam(AUTHORIZATION) String auth,
+                @PathParam("company_id") UUID companyId, @PathParam("agent_id") UUID agentId);
 
     @GET
     @Path("/companies/{company_id}/runs")
-    List<Run> runs(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit);
+    List<Run> runs(@HeaderParam(AUTHORIZATION) String auth,
+                   @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit);
 
     @GET
     @Path("/companies/{company_id}/runs/{run_id}")
-    Run run(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
+    Run run(@HeaderParam(AUTHORIZATION) String auth,
+            @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
 
     @GET
     @Path("/runs/summary")

@@ -10,7 +10,8 @@ import java.time.Duration;
 /**
  * Server-sent event streams for htmx's SSE extension: a comment at once (so the browser sees the stream open), a
  * comment every 15 s (keeps proxies from closing it and notices browsers that left), and the live events, each one
- * HTML fragment on one line; every stream ends after {@link #MAX_LIFETIME} and the browser reconnects, signed in again. A browser that falls 256 events behind is cut off; EventSource reconnects by itself.
+ * HTML fragment on one line. A browser that falls 256 events behind is cut off, and every stream ends after
+ * {@link #MAX_LIFETIME}; EventSource reconnects by itself, through the sign-in check again.
  */
 final class SseStreams {
     private static final Duration HEARTBEAT = Duration.ofSeconds(15);
