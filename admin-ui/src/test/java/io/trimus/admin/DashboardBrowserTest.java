@@ -10,6 +10,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.testing.TestImages;
+import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,7 +60,9 @@ class DashboardBrowserTest {
     @BeforeEach
     void open() {
         context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900)
-                .setBaseURL(dashboard.toString()));
+                .setBaseURL(dashboard.toString())
+                // these tests are about the pages: the test operator's token, as a script would send it
+                .setExtraHTTPHeaders(Map.of("Authorization", TestOperator.HEADER)));
         context.setDefaultTimeout(15_000);
         page = context.newPage();
     }

@@ -6,6 +6,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
+import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 
 import java.io.IOException;
@@ -39,8 +40,9 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     public static final String SWITCH_KEY = "trimus-test.backend-switch";
     /** JDBC URL of the shared PostgreSQL, for tests that seed egress-service's tables in bulk. */
     public static final String JDBC_KEY = "trimus-test.jdbc-url";
-    // the same fixed test key as run-service's %test profile; never used outside tests
-    private static final String ENCRYPTION_KEY = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
+    // the same fixed test key as run-service's %test profile; the adapter and egress-service derive the service
+    // credential from it, so all three must share it
+    private static final String ENCRYPTION_KEY = TestOperator.ENCRYPTION_KEY;
 
     private final TrimusInfraResource infra = new TrimusInfraResource();
     private ServiceProcess runService;
@@ -64,6 +66,8 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         Map<String, String> runConfig = new HashMap<>(database);
         runConfig.put("kafka.bootstrap.servers", kafka);
         runConfig.put("trimus.encryption-key", ENCRYPTION_KEY);
+        // the test operator exists: RestAssured and the browser tests act as it unless they sign in themselves
+        runConfig.put("trimus.bootstrap.operator-token", TestOperator.TOKEN);
         // the test's egress network is not the default one: run-service must list it for docker agents to use it
         runConfig.put("trimus.docker.allowed-networks", "none," + NETWORK);
         Map<String, String> adapterConfig = Map.of(
@@ -82,6 +86,8 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
 
         Map<String, String> egressConfig = new HashMap<>(database);
         egressConfig.put("kafka.bootstrap.servers", kafka);
+        egressConfig.put("trimus.run-service.url", runService.baseUri().toString()); // who calls: GET /api/me
+        egressConfig.put("trimus.encryption-key", ENCRYPTION_KEY);
         egressConfig.put("trimus.egress.dns.addr", GATEWAY + ":53");
         // nothing listens there: an allowed name gets SERVFAIL, and no test lookup ever leaves this machine
         egressConfig.put("trimus.egress.dns.upstream", "127.0.0.1:" + ports.get(3));

@@ -12,6 +12,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.admin.EgressRecords.Conn;
 import io.trimus.events.EgressAnomaly;
+import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +70,9 @@ class EgressDashboardBrowserTest {
 
     private Page open(int width, int height) {
         context = browser.newContext(new Browser.NewContextOptions().setViewportSize(width, height)
-                .setBaseURL(dashboard.toString()));
+                .setBaseURL(dashboard.toString())
+                // these tests are about the pages: the test operator's token, as a script would send it
+                .setExtraHTTPHeaders(Map.of("Authorization", TestOperator.HEADER)));
         context.setDefaultTimeout(15_000);
         return context.newPage();
     }

@@ -30,7 +30,7 @@ public class AllowlistEditor {
 
     /** The company's entries, sorted. */
     public List<String> entries(UUID companyId) {
-        return backends.call(Backend.EGRESS_SERVICE, () -> egress.allowlist(companyId)).entries();
+        return backends.call(Backend.EGRESS_SERVICE, auth -> egress.allowlist(auth, companyId)).entries();
     }
 
     /**
@@ -67,7 +67,7 @@ public class AllowlistEditor {
     private List<String> replace(UUID companyId, List<String> entries) {
         try {
             return backends.call(Backend.EGRESS_SERVICE,
-                    () -> egress.replaceAllowlist(companyId, new AllowlistBody(entries))).entries();
+                    auth -> egress.replaceAllowlist(auth, companyId, new AllowlistBody(entries))).entries();
         } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.REFUSED && e.field() != null
                     && ENTRY_FIELD.matcher(e.field()).matches() && e.getMessage().startsWith(e.field() + " ")) {

@@ -11,6 +11,10 @@ public class BackendException extends RuntimeException {
         UNREACHABLE,
         /** The backend says the thing does not exist (404). */
         NOT_FOUND,
+        /** The caller's credential is unknown, expired or revoked (401): sign in again. */
+        UNAUTHENTICATED,
+        /** The caller's role does not allow this (403); the message says what it needs. */
+        FORBIDDEN,
         /** The backend refused the request as invalid (400); the message is its problem detail. */
         REFUSED,
         /** The backend answered with an error of its own (5xx or unexpected). */
@@ -44,6 +48,8 @@ public class BackendException extends RuntimeException {
     /** The HTTP status a page that failed for this reason answers with. */
     public int httpStatus() {
         return switch (kind) {
+            case UNAUTHENTICATED -> 401;
+            case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;
             case REFUSED -> 400;
             case UNREACHABLE -> 503;

@@ -2,6 +2,7 @@ package io.trimus.admin.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.trimus.admin.auth.SignedIn;
 import io.trimus.admin.config.TrimusConfig;
 import io.trimus.commons.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +14,7 @@ import org.jboss.logging.Logger;
 
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The one place where backend calls are made and their failures become sentences: builds the REST clients from
@@ -25,9 +26,11 @@ public class Backends {
     private static final Problem NO_PROBLEM = new Problem(null, null, 0, null, null, null);
 
     private final ObjectMapper json;
+    private final SignedIn signedIn;
 
-    Backends(ObjectMapper json) {
+    Backends(ObjectMapper json, SignedIn signedIn) {
         this.json = json;
+        this.signedIn = signedIn;
     }
 
     @Produces
@@ -42,6 +45,12 @@ public class Backends {
         return client(config.egressServiceUrl(), config, EgressServiceApi.class);
     }
 
+    @Produces
+    @ApplicationScoped
+    IdentityApi identity(TrimusConfig config) {
+        return client(config.runServiceUrl(), config, IdentityApi.class);
+    }
+
     private static <T> T client(URI baseUri, TrimusConfig config, Class<T> api) {
         long timeout = config.backendTimeout().toMillis();
         return QuarkusRestClientBuilder.newBuilder().baseUri(baseUri)
@@ -50,10 +59,21 @@ public class Backends {
                 .build(api);
     }
 
-    /** Runs one call to {@code backend}; any failure comes out as a {@link BackendException} with a human sentence. */
-    public <T> T call(Backend backend, Supplier<T> call) {
+    /**
+     * Runs one call to {@code backend} as the signed-in caller: {@code call} gets the caller's {@code Authorization}
+     * value to send. Any failure comes out as a {@link BackendException} with a human sentence.
+     */
+    public <T> T call(Backend backend, Function<String, T> call) {
+        return callAs(signedIn.authorization(), backend, call);
+    }
+
+    /**
+     * {@link #call} with an explicit {@code Authorization} value (null: none), for work outside the request that
+     * captured it (a live feed) and for signing in.
+     */
+    public <T> T callAs(String authorization, Backend backend, Function<String, T> call) {
         try {
-            return call.get();
+            return call.apply(authorization);
         } catch (WebApplicationException e) {
             throw answered(backend, e.getResponse(), e);
         } catch (ProcessingException e) {
@@ -71,7 +91,7 @@ public class Backends {
     }
 
     /** The same as {@link #call} for a result that is optional on a page: the sentence instead of an exception. */
-    public <T> Fetched<T> fetch(Backend backend, Supplier<T> call) {
+    public <T> Fetched<T> fetch(Backend backend, Function<String, T> call) {
         try {
             return Fetched.of(call(backend, call));
         } catch (BackendException e) {
@@ -84,6 +104,18 @@ public class Backends {
         Problem problem = problem(response);
         String detail = problem.detail();
         String name = backend.displayName();
+        if (status == 401) {
+            return new BackendException(backend, BackendException.Kind.UNAUTHENTICATED,
+                    "Your sign-in has ended; sign in again.", null, cause);
+        }
+        if (status == 403) {
+            return new BackendException(backend, BackendException.Kind.FORBIDDEN, detail == null
+                    ? "You cannot do this." : "You cannot do this: " + detail + ".", null, cause);
+        }
+        if (status == 429) {
+            return new BackendException(backend, BackendException.Kind.REFUSED, detail == null
+                    ? "Too many requests; try again in a moment." : capitalised(detail) + ".", null, cause);
+        }
         if (status == 404) {
             return new BackendException(backend, BackendException.Kind.NOT_FOUND,
                     detail == null ? name + " does not know this item." : capitalised(detail) + ".", null, cause);

@@ -8,7 +8,8 @@ import java.util.UUID;
 
 /**
  * Company names for pages that know only ids (egress-service knows no names), read from run-service and kept (at
- * most {@value #MAX_KEPT}); a company's name never changes in this version. Falls back to the id when run-service cannot say.
+ * most {@value #MAX_KEPT}); a company's name never changes in this version. Falls back to the id when run-service
+ * cannot say. Asked as the signed-in caller, only for companies the page already shows (operator views).
  */
 @ApplicationScoped
 public class CompanyNames {
@@ -25,6 +26,15 @@ public class CompanyNames {
 
     /** The company's name, or its id when run-service does not know it or cannot be reached. */
     public String of(UUID companyId) {
+        return of(companyId, null, true);
+    }
+
+    /** {@link #of(UUID)} asked with an explicit {@code Authorization} value, for work outside a request. */
+    public String of(UUID companyId, String authorization) {
+        return of(companyId, authorization, false);
+    }
+
+    private String of(UUID companyId, String authorization, boolean current) {
         if (companyId == null) {
             return "unattributed source";
         }
@@ -33,7 +43,10 @@ public class CompanyNames {
             return known;
         }
         try {
-            String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(companyId)).name();
+            String name = current
+                    ? backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, companyId)).name()
+                    : backends.callAs(authorization, Backend.RUN_SERVICE, auth -> runService.company(auth, companyId))
+                    .name();
             names.put(companyId, name);
             return name;
         } catch (BackendException e) {

@@ -26,7 +26,7 @@ public class EgressPolicies {
 
     /** The company's policy; a company that never chose one is in enforce mode. */
     public Policy read(UUID companyId) {
-        return backends.call(Backend.EGRESS_SERVICE, () -> egress.policy(companyId));
+        return backends.call(Backend.EGRESS_SERVICE, auth -> egress.policy(auth, companyId));
     }
 
     /** Switches the company to {@code mode}; a {@link BackendException} of kind REFUSED for any other word. */
@@ -35,6 +35,6 @@ public class EgressPolicies {
             throw new BackendException(Backend.EGRESS_SERVICE, BackendException.Kind.REFUSED,
                     "Choose a mode: enforce or report.", "mode", null);
         }
-        return backends.call(Backend.EGRESS_SERVICE, () -> egress.replacePolicy(companyId, new PolicyBody(mode)));
+        return backends.call(Backend.EGRESS_SERVICE, auth -> egress.replacePolicy(auth, companyId, new PolicyBody(mode)));
     }
 }

@@ -2,6 +2,7 @@ package io.trimus.admin.client;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -17,20 +18,24 @@ import java.util.UUID;
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 public interface EgressServiceApi {
+    /** Every call carries the signed-in caller's credential: the dashboard acts as that caller, never as itself. */
+    String AUTHORIZATION = "Authorization";
 
     @GET
     @Path("/companies/{company_id}/egress/allowlist")
-    Allowlist allowlist(@PathParam("company_id") UUID companyId);
+    Allowlist allowlist(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
 
     /** Replaces the whole list; egress-service stores nothing unless every entry is valid (400 otherwise). */
     @PUT
     @Path("/companies/{company_id}/egress/allowlist")
     @Consumes(MediaType.APPLICATION_JSON)
-    Allowlist replaceAllowlist(@PathParam("company_id") UUID companyId, AllowlistBody body);
+    Allowlist replaceAllowlist(@HeaderParam(AUTHORIZATION) String auth,
+                               @PathParam("company_id") UUID companyId, AllowlistBody body);
 
     @GET
     @Path("/companies/{company_id}/egress/anomalies")
-    List<Anomaly> anomalies(@PathParam("company_id") UUID companyId, @QueryParam("limit") int limit,
+    List<Anomaly> anomalies(@HeaderParam(AUTHORIZATION) String auth,
+                            @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit,
                             @QueryParam("before") String before, @QueryParam("reason") String reason,
                             @QueryParam("qname") String qname);
 
@@ -40,37 +45,42 @@ public interface EgressServiceApi {
      */
     @GET
     @Path("/companies/{company_id}/runs/{run_id}/egress")
-    RunEgress runEgress(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
+    RunEgress runEgress(@HeaderParam(AUTHORIZATION) String auth,
+                        @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId,
                         @QueryParam("limit") int limit);
 
     /** The company's allowed connections and denials per hour over the last {@code hours}. */
     @GET
     @Path("/companies/{company_id}/egress/hourly")
-    Hourly hourly(@PathParam("company_id") UUID companyId, @QueryParam("hours") int hours);
+    Hourly hourly(@HeaderParam(AUTHORIZATION) String auth,
+                  @PathParam("company_id") UUID companyId, @QueryParam("hours") int hours);
 
     /** Every company's allowed connections and denials per hour over the last {@code hours}. */
     @GET
     @Path("/egress/hourly")
-    Hourly hourly(@QueryParam("hours") int hours);
+    Hourly hourly(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("hours") int hours);
 
     @GET
     @Path("/companies/{company_id}/egress/policy")
-    Policy policy(@PathParam("company_id") UUID companyId);
+    Policy policy(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
 
     /** Sets the company's mode: {@code enforce} or {@code report} (400 otherwise). */
     @PUT
     @Path("/companies/{company_id}/egress/policy")
     @Consumes(MediaType.APPLICATION_JSON)
-    Policy replacePolicy(@PathParam("company_id") UUID companyId, PolicyBody body);
+    Policy replacePolicy(@HeaderParam(AUTHORIZATION) String auth,
+                         @PathParam("company_id") UUID companyId, PolicyBody body);
 
     @GET
     @Path("/egress/anomalies/summary")
-    AnomalySummary summary(@QueryParam("since") Instant since, @QueryParam("offset") int offset,
+    AnomalySummary summary(@HeaderParam(AUTHORIZATION) String auth,
+                           @QueryParam("since") Instant since, @QueryParam("offset") int offset,
                            @QueryParam("limit") int limit);
 
     @GET
     @Path("/egress/anomalies/count")
-    DenialCount count(@QueryParam("since") Instant since);
+    DenialCount count(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("since") Instant since,
+                      @QueryParam("company_id") UUID companyId);
 
     /** A company's allowlist: normalised entries, sorted. */
     record Allowlist(UUID companyId, List<String> entries) {

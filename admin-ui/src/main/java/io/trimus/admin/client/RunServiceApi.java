@@ -2,6 +2,7 @@ package io.trimus.admin.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -17,34 +18,40 @@ import java.util.UUID;
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 public interface RunServiceApi {
+    /** Every call carries the signed-in caller's credential: the dashboard acts as that caller, never as itself. */
+    String AUTHORIZATION = "Authorization";
 
     @GET
     @Path("/companies")
-    List<Company> companies(@QueryParam("limit") int limit, @QueryParam("after") UUID after);
+    List<Company> companies(@HeaderParam(AUTHORIZATION) String auth,
+                            @QueryParam("limit") int limit, @QueryParam("after") UUID after);
 
     @GET
     @Path("/companies/{company_id}")
-    Company company(@PathParam("company_id") UUID companyId);
+    Company company(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
 
     @GET
     @Path("/companies/{company_id}/agents")
-    List<Agent> agents(@PathParam("company_id") UUID companyId);
+    List<Agent> agents(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
 
     @GET
     @Path("/companies/{company_id}/agents/{agent_id}")
-    Agent agent(@PathParam("company_id") UUID companyId, @PathParam("agent_id") UUID agentId);
+    Agent agent(@HeaderParam(AUTHORIZATION) String auth,
+                @PathParam("company_id") UUID companyId, @PathParam("agent_id") UUID agentId);
 
     @GET
     @Path("/companies/{company_id}/runs")
-    List<Run> runs(@PathParam("company_id") UUID companyId, @QueryParam("limit") int limit);
+    List<Run> runs(@HeaderParam(AUTHORIZATION) String auth,
+                   @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit);
 
     @GET
     @Path("/companies/{company_id}/runs/{run_id}")
-    Run run(@PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
+    Run run(@HeaderParam(AUTHORIZATION) String auth,
+            @PathParam("company_id") UUID companyId, @PathParam("run_id") UUID runId);
 
     @GET
     @Path("/runs/summary")
-    RunSummary summary();
+    RunSummary summary(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("company_id") UUID companyId);
 
     /** A company (tenant). */
     record Company(UUID id, String name, Instant createdAt) {

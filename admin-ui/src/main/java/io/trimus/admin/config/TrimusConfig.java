@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Knobs of the dashboard; environment names follow the Trimus operator docs (TRIMUS_RUN_SERVICE_URL …). */
 @ConfigMapping(prefix = "trimus")
@@ -22,4 +23,24 @@ public interface TrimusConfig {
      * (TRIMUS_BACKEND_TIMEOUT, default 5s). */
     @WithDefault("5s")
     Duration backendTimeout();
+
+    /** How the dashboard is reached from browsers. */
+    Dashboard dashboard();
+
+    /** The dashboard's own address and cookies. */
+    interface Dashboard {
+        /**
+         * The dashboard's public origin, e.g. https://trimus.example.com (TRIMUS_DASHBOARD_URL, the same knob as
+         * run-service's setup links); when set, only forms from this origin are accepted, else from the request's Host.
+         */
+        Optional<URI> url();
+
+        /** Whether the session cookie is Secure: auto (when the request came over HTTPS, X-Forwarded-Proto included),
+         * true or false (TRIMUS_DASHBOARD_SECURE_COOKIES, default auto). */
+        @WithDefault("auto")
+        SecureCookies secureCookies();
+    }
+
+    /** Values of {@link Dashboard#secureCookies()}. */
+    enum SecureCookies { AUTO, TRUE, FALSE }
 }

@@ -1,6 +1,7 @@
 package io.trimus.admin.rest;
 
 import io.quarkus.qute.TemplateInstance;
+import io.trimus.admin.auth.SignedIn;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.CompanyNames;
@@ -38,8 +39,10 @@ public class AnomaliesResource {
     private final Backends backends;
     private final EgressServiceApi egressService;
     private final CompanyNames names;
+    private final SignedIn signedIn;
 
-    AnomaliesResource(Backends backends, EgressServiceApi egressService, CompanyNames names) {
+    AnomaliesResource(Backends backends, EgressServiceApi egressService, CompanyNames names, SignedIn signedIn) {
+        this.signedIn = signedIn;
         this.backends = backends;
         this.egressService = egressService;
         this.names = names;
@@ -48,6 +51,10 @@ public class AnomaliesResource {
     @GET
     @Produces(MediaType.TEXT_HTML)
     public TemplateInstance anomalies(@QueryParam("window") String window, @QueryParam("offset") String offset) {
+        if (!signedIn.caller().operator()) {
+            throw new PageForbidden("Every company's anomalies are for the platform's operators; see your company's "
+                    + "egress page instead.");
+        }
         String w = window == null || window.isBlank() ? "24h" : window.strip();
         Duration length = WINDOWS.get(w);
         if (length == null) {
@@ -56,7 +63,7 @@ public class AnomaliesResource {
         }
         int skip = offset(offset);
         Fetched<AnomalySummary> summary = backends.fetch(Backend.EGRESS_SERVICE,
-                () -> egressService.summary(Instant.now().minus(length), skip, PAGE_SIZE));
+                auth -> egressService.summary(auth, Instant.now().minus(length), skip, PAGE_SIZE));
         List<AnomalyGroup> groups = summary.failed() ? List.of() : summary.value().groups();
 
         // the groups come most recent first; companies keep the order of their most recent group

@@ -20,13 +20,13 @@ final class AnomalyRows {
     static AnomalyRow of(Anomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
-                a.sourceIp(), a.denied());
+                a.sourceIp(), a.denied(), false, "");
     }
 
     static AnomalyRow of(EgressAnomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
-                a.sourceIp(), !Boolean.FALSE.equals(a.enforced()));
+                a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "");
     }
 
     /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */

@@ -47,7 +47,7 @@ public class CompanyResource {
     @GET
     public TemplateInstance list(@QueryParam("after") String after) {
         UUID last = after == null || after.isBlank() ? null : PageNotFound.id("company", after);
-        Fetched<List<Company>> page = backends.fetch(Backend.RUN_SERVICE, () -> runService.companies(PAGE_SIZE, last));
+        Fetched<List<Company>> page = backends.fetch(Backend.RUN_SERVICE, auth -> runService.companies(auth, PAGE_SIZE, last));
         List<CompanyRow> rows = page.failed() ? List.of() : page.value().stream()
                 .map(c -> new CompanyRow(c.id().toString(), c.name(), Times.utc(c.createdAt()))).toList();
         String next = rows.size() == PAGE_SIZE ? rows.get(rows.size() - 1).id() : null;
@@ -58,14 +58,14 @@ public class CompanyResource {
     @Path("/{company_id}")
     public TemplateInstance company(@PathParam("company_id") String companyId) {
         UUID id = PageNotFound.id("company", companyId);
-        Company company = backends.call(Backend.RUN_SERVICE, () -> runService.company(id));
-        Fetched<List<Agent>> agents = backends.fetch(Backend.RUN_SERVICE, () -> runService.agents(id));
-        Fetched<List<Run>> runs = backends.fetch(Backend.RUN_SERVICE, () -> runService.runs(id, RECENT_RUNS));
+        Company company = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, id));
+        Fetched<List<Agent>> agents = backends.fetch(Backend.RUN_SERVICE, auth -> runService.agents(auth, id));
+        Fetched<List<Run>> runs = backends.fetch(Backend.RUN_SERVICE, auth -> runService.runs(auth, id, RECENT_RUNS));
         boolean needsAllowlist = !agents.failed()
                 && agents.value().stream().anyMatch(a -> ProviderHosts.of(a.adapterType()).isPresent());
         // only asked when an agent depends on it
         Fetched<List<String>> allowlist = needsAllowlist ? backends.fetch(Backend.EGRESS_SERVICE,
-                () -> egressService.allowlist(id).entries()) : Fetched.of(List.of());
+                auth -> egressService.allowlist(auth, id).entries()) : Fetched.of(List.of());
         return Templates.company(new Views.Company(id.toString(), company.name(),
                 agents.failed() ? List.of() : agents.value().stream().map(a -> agentRow(a, allowlist)).toList(),
                 agents.error(),

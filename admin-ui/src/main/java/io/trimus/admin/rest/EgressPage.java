@@ -1,5 +1,6 @@
 package io.trimus.admin.rest;
 
+import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
@@ -31,9 +32,11 @@ public class EgressPage {
     private final EgressServiceApi egressService;
     private final AllowlistEditor allowlists;
     private final EgressPolicies policies;
+    private final PageAccess access;
 
     EgressPage(Backends backends, RunServiceApi runService, EgressServiceApi egressService, AllowlistEditor allowlists,
-               EgressPolicies policies) {
+               EgressPolicies policies, PageAccess access) {
+        this.access = access;
         this.backends = backends;
         this.runService = runService;
         this.egressService = egressService;
@@ -43,7 +46,7 @@ public class EgressPage {
 
     /** The mode part, read from egress-service; {@code error} is a refusal to show next to the form. */
     Views.Policy policy(UUID id, String error) {
-        Fetched<Policy> policy = backends.fetch(Backend.EGRESS_SERVICE, () -> policies.read(id));
+        Fetched<Policy> policy = backends.fetch(Backend.EGRESS_SERVICE, auth -> policies.read(id));
         if (policy.failed()) {
             return new Views.Policy(id.toString(), null, false, null,
                     error != null ? error : "The egress mode could not be read: " + policy.error(), null);
@@ -59,7 +62,7 @@ public class EgressPage {
 
     /** The allowlist editor, read from egress-service. */
     Views.Allowlist allowlist(UUID id, String entryError, String rejected, String notice) {
-        Fetched<List<String>> entries = backends.fetch(Backend.EGRESS_SERVICE, () -> allowlists.entries(id));
+        Fetched<List<String>> entries = backends.fetch(Backend.EGRESS_SERVICE, auth -> allowlists.entries(id));
         return new Views.Allowlist(id.toString(), entries.failed() ? List.of() : entries.value(), entries.error(),
                 entryError, rejected, notice);
     }
@@ -72,14 +75,15 @@ public class EgressPage {
     /** The whole page: the denials filtered by reason and name, older than {@code before} when given. */
     Views.Egress page(UUID id, Views.Policy policy, Views.Allowlist allowlist, String reason, String qname,
                       String before) {
-        String name = backends.call(Backend.RUN_SERVICE, () -> runService.company(id)).name();
+        String name = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, id)).name();
         String reasonFilter = blankToNull(reason);
         String nameFilter = blankToNull(qname);
         String page = blankToNull(before);
         Fetched<List<Anomaly>> anomalies = backends.fetch(Backend.EGRESS_SERVICE,
-                () -> egressService.anomalies(id, PAGE_SIZE, page, reasonFilter, nameFilter));
+                auth -> egressService.anomalies(auth, id, PAGE_SIZE, page, reasonFilter, nameFilter));
         List<AnomalyRow> rows = anomalies.failed() ? List.of()
-                : anomalies.value().stream().map(a -> AnomalyRows.of(a, name)).toList();
+                : anomalies.value().stream().map(a -> AnomalyRows.of(a, name)
+                        .withActions(access.admin(id.toString()), access.csrf())).toList();
         String base = "/companies/" + id + "/egress";
         String filters = query("reason", reasonFilter) + query("qname", nameFilter);
         String older = rows.size() == PAGE_SIZE
@@ -87,7 +91,7 @@ public class EgressPage {
         String newest = page == null ? null : base + (filters.isEmpty() ? "" : "?" + filters.substring(1));
         String stream = base + "/live" + (filters.isEmpty() ? "" : "?" + filters.substring(1));
         Views.Chart chart = EgressCharts.of("egress-chart", "Egress of " + name + ", last 24 hours",
-                backends.fetch(Backend.EGRESS_SERVICE, () -> egressService.hourly(id, EgressCharts.HOURS)),
+                backends.fetch(Backend.EGRESS_SERVICE, auth -> egressService.hourly(auth, id, EgressCharts.HOURS)),
                 Instant.now());
         return new Views.Egress(id.toString(), name, policy, allowlist, chart, new Views.Denials(id.toString(), rows,
                 anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,

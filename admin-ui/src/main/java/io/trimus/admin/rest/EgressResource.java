@@ -2,6 +2,8 @@ package io.trimus.admin.rest;
 
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.common.annotation.Blocking;
+import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.messaging.LiveFeed;
@@ -34,8 +36,10 @@ public class EgressResource {
     private final EgressPage pages;
     private final AllowlistEditor allowlists;
     private final LiveFeed feed;
+    private final PageAccess access;
 
-    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed) {
+    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed, PageAccess access) {
+        this.access = access;
         this.pages = pages;
         this.allowlists = allowlists;
         this.feed = feed;
@@ -84,18 +88,28 @@ public class EgressResource {
         }
     }
 
-    /** The company's new denials that pass the table's filters, as table rows, live. */
+    /**
+     * The company's new denials that pass the table's filters, as table rows, live: only to callers who may view the
+     * company (404 otherwise, as the backends answer), decided when the stream opens; {@link SseStreams} ends it
+     * after a while so a revoked credential stops seeing events at the next reconnect.
+     */
     @GET
     @Path("/live")
     @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Blocking // the access gate asks run-service who calls
     public Multi<OutboundSseEvent> live(@Context Sse sse, @PathParam("company_id") String companyId,
                                         @QueryParam("reason") String reason, @QueryParam("qname") String qname) {
         UUID id = PageNotFound.id("company", companyId);
+        if (!access.viewer(companyId)) {
+            throw new PageNotFound("There is no company with the id \"" + companyId + "\".");
+        }
         String reasonFilter = EgressPage.blankToNull(reason);
         String nameFilter = EgressPage.blankToNull(qname);
+        boolean admin = access.admin(companyId);
+        String csrf = access.csrf(); // the rows are rendered outside this request: they carry what they need
         return SseStreams.of(sse, "anomaly", feed.anomalies()
                 .filter(a -> AnomalyRows.matches(a, id, reasonFilter, nameFilter))
-                .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null)).render()));
+                .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null).withActions(admin, csrf)).render()));
     }
 
     private RestResponse<TemplateInstance> changed(UUID id, List<String> stored, String notice, String htmx) {

@@ -16,13 +16,26 @@ public class ErrorPages {
 
     @ServerExceptionMapper
     public RestResponse<TemplateInstance> backend(BackendException e) {
+        if (e.kind() == BackendException.Kind.UNAUTHENTICATED) {
+            // the session ended during this request (the gate had let it in): sign in again
+            return RestResponse.ResponseBuilder.<TemplateInstance>seeOther(java.net.URI.create("/login"))
+                    .header(jakarta.ws.rs.core.HttpHeaders.SET_COOKIE, io.trimus.admin.auth.SessionCookie.NAME
+                            + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0").build();
+        }
         String title = switch (e.kind()) {
+            case UNAUTHENTICATED -> "Signed out";
+            case FORBIDDEN -> "Not allowed";
             case NOT_FOUND -> "Not found";
             case REFUSED -> "Refused";
             case UNREACHABLE -> e.backend().displayName() + " is not reachable";
             case FAILED -> e.backend().displayName() + " failed";
         };
         return page(e.httpStatus(), title, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public RestResponse<TemplateInstance> forbidden(PageForbidden e) {
+        return page(403, "Not allowed", e.getMessage());
     }
 
     @ServerExceptionMapper

@@ -46,9 +46,9 @@ public class RunResource {
     public TemplateInstance run(@PathParam("company_id") String companyId, @PathParam("run_id") String runId) {
         UUID company = PageNotFound.id("company", companyId);
         UUID id = PageNotFound.id("run", runId);
-        Company c = backends.call(Backend.RUN_SERVICE, () -> runService.company(company));
-        Run run = backends.call(Backend.RUN_SERVICE, () -> runService.run(company, id));
-        Fetched<Agent> agent = backends.fetch(Backend.RUN_SERVICE, () -> runService.agent(company, run.agentId()));
+        Company c = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, company));
+        Run run = backends.call(Backend.RUN_SERVICE, auth -> runService.run(auth, company, id));
+        Fetched<Agent> agent = backends.fetch(Backend.RUN_SERVICE, auth -> runService.agent(auth, company, run.agentId()));
         String issue = run.issue() == null ? null : String.join(" ", List.of(
                 run.issue().id() == null ? "" : run.issue().id(),
                 run.issue().title() == null ? "" : run.issue().title())).strip();
@@ -67,7 +67,7 @@ public class RunResource {
     private Network network(UUID company, UUID run) {
         try {
             // the page shows totals only: one connection of the list is enough to ask for
-            return NetworkView.of(backends.call(Backend.EGRESS_SERVICE, () -> egressService.runEgress(company, run, 1)));
+            return NetworkView.of(backends.call(Backend.EGRESS_SERVICE, auth -> egressService.runEgress(auth, company, run, 1)));
         } catch (BackendException e) {
             return e.kind() == BackendException.Kind.NOT_FOUND ? NetworkView.of(null) : NetworkView.failed(e.getMessage());
         }

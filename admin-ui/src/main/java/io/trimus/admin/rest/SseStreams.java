@@ -10,11 +10,14 @@ import java.time.Duration;
 /**
  * Server-sent event streams for htmx's SSE extension: a comment at once (so the browser sees the stream open), a
  * comment every 15 s (keeps proxies from closing it and notices browsers that left), and the live events, each one
- * HTML fragment on one line. A browser that falls 256 events behind is cut off; EventSource reconnects by itself.
+ * HTML fragment on one line. A browser that falls 256 events behind is cut off, and every stream ends after
+ * {@link #MAX_LIFETIME}; EventSource reconnects by itself, through the sign-in check again.
  */
 final class SseStreams {
     private static final Duration HEARTBEAT = Duration.ofSeconds(15);
     private static final int CLIENT_BUFFER = 256;
+    /** Streams end after this; EventSource reconnects, through the access gate again (a revoked session stops). */
+    static final Duration MAX_LIFETIME = Duration.ofMinutes(10);
 
     private SseStreams() {
     }
@@ -28,6 +31,7 @@ final class SseStreams {
                 Multi.createFrom().ticks().startingAfter(HEARTBEAT).every(HEARTBEAT)
                         .map(tick -> sse.newEventBuilder().comment("keep-alive").build()));
         return Multi.createBy().merging().streams(events, heartbeats)
+                .select().first(MAX_LIFETIME)
                 .onFailure(BackPressureFailure.class).recoverWithCompletion();
     }
 

@@ -34,4 +34,13 @@ public class Templates {
     public static native TemplateInstance anomalies(Views.Operator page);
 
     public static native TemplateInstance error(Views.Error page);
+
+    public static native TemplateInstance login(Views.SignIn page);
+
+    public static native TemplateInstance setup(Views.Setup page);
+
+    public static native TemplateInstance members(Views.Members page);
+
+    /** A company's API tokens, or the operators' ({@code page.companyId} null). */
+    public static native TemplateInstance tokens(Views.Tokens page);
 }

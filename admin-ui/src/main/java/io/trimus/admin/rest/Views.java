@@ -86,7 +86,15 @@ public final class Views {
      */
     public record AnomalyRow(String id, String companyId, String companyName, String qname, String qtype,
                              String reason, String reasonText, long count, String lastSeen, String lastSeenIso,
-                             String runId, String sourceIp, boolean enforced) {
+                             String runId, String sourceIp, boolean enforced, boolean allowable, String csrf) {
+        /**
+         * The row with its "Add to allowlist" action when the viewer may change the allowlist; {@code csrf} is the
+         * form's token (rows streamed live are rendered outside the request, so they carry it themselves).
+         */
+        public AnomalyRow withActions(boolean allowable, String csrf) {
+            return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
+                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf);
+        }
     }
 
     /** A run in detail. */
@@ -134,5 +142,43 @@ public final class Views {
 
     /** An error page: one sentence that says what went wrong. */
     public record Error(int status, String title, String sentence) {
+    }
+
+    /** The sign-in form: the email as typed, where to go after, and why the last try failed or what just happened. */
+    public record SignIn(String email, String next, String error, String notice) {
+    }
+
+    /** The setup form; {@code token} is the link's secret when the form comes back with {@code error}. */
+    public record Setup(String token, String error) {
+    }
+
+    /** A company's members and the forms that change them; {@code setupLink} is shown this once. */
+    public record Members(String companyId, String companyName, List<MemberRow> members, List<String> roles,
+                          String error, String notice, SetupLink setupLink) {
+    }
+
+    /** A member in the list; {@code passwordSet} false while the person has not used the setup link. */
+    public record MemberRow(String email, String role, String since, boolean passwordSet) {
+    }
+
+    /** A new account's one-time setup link, to hand to the person. */
+    public record SetupLink(String email, String url) {
+    }
+
+    /**
+     * API tokens of a company ({@code companyId} set) or of the operators, the form that makes one and, this once,
+     * the value of the token just made.
+     */
+    public record Tokens(String companyId, String companyName, String action, List<TokenRow> tokens,
+                         List<String> roles, String error, Created created) {
+    }
+
+    /** A token in the list, never its value. */
+    public record TokenRow(String id, String name, String role, String createdBy, String createdAt, String expiresAt,
+                           String lastUsedAt, String revokedAt, boolean active) {
+    }
+
+    /** A token just made: its value is on this page only. */
+    public record Created(String name, String token, String expiresAt) {
     }
 }

@@ -1,0 +1,113 @@
+package io.trimus.admin;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The members and API tokens pages end to end, as a signed-in admin: a person added by email (its setup link shown
+ * once) signs in, roles change and members go; a token made on the page works against run-service's API and is
+ * refused there once revoked on the page; operator tokens likewise on /tokens.
+ */
+@QuarkusTest
+@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+class DashboardAccountsTest {
+    private static final Pattern SETUP_URL = Pattern.compile("id=\"setup-url\">([^<]+)<");
+    private static final Pattern TOKEN = Pattern.compile("id=\"token-value\">([^<]+)<");
+
+    @TestHTTPResource("/")
+    URI dashboard;
+
+    @Test
+    void anAdminAddsAPersonWhoSignsInWithTheSetupLinkThenChangesItsRoleAndRemovesIt() {
+        String company = Stack.createCompany(Stack.unique("Members"));
+        Http admin = signedIn(company, "admin");
+        String page = "/companies/" + company + "/members";
+        String csrf = Http.csrf(admin.get(page));
+        String email = Accounts.newEmail();
+
+        HttpResponse<String> added = admin.post(page, Map.of("email", email, "role", "viewer", "_csrf", csrf));
+        assertThat(added.statusCode()).isEqualTo(200);
+        Matcher link = SETUP_URL.matcher(added.body());
+        assertThat(link.find()).as("the setup link is on the answer page").isTrue();
+        assertThat(added.body()).contains("shown only now");
+        Accounts.setPassword(URI.create(link.group(1).replace("&#x2F;", "/")), Accounts.PASSWORD);
+        assertThat(admin.get(page).body()).as("shown once").doesNotContain("id=\"setup-url\"")
+                .contains("data-email=\"" + email + "\"");
+        Http person = new Http(dashboard).withSession(new Http(dashboard).signIn(email, Accounts.PASSWORD));
+        assertThat(person.get("/companies/" + company + "/egress").body()).doesNotContain("/egress/allowlist/add");
+
+        assertThat(admin.post(page, Map.of("email", email, "role", "admin", "_csrf", csrf)).statusCode())
+                .isEqualTo(303);
+        assertThat(person.get("/companies/" + company + "/egress").body()).contains("/egress/allowlist/add");
+
+        assertThat(admin.post(page + "/remove", Map.of("email", email, "_csrf", csrf)).statusCode()).isEqualTo(303);
+        assertThat(admin.get(page).body()).doesNotContain("data-email=\"" + email + "\"");
+        assertThat(person.get("/companies/" + company).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aTokenMadeOnThePageWorksAgainstTheApiUntilItIsRevokedOnThePage() {
+        String company = Stack.createCompany(Stack.unique("Tokens"));
+        Http admin = signedIn(company, "admin");
+        String page = "/companies/" + company + "/tokens";
+        String csrf = Http.csrf(admin.get(page));
+
+        java.time.LocalDate lastDay = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusYears(1);
+        HttpResponse<String> made = admin.post(page, Map.of("name", "ci-deploy", "role", "member",
+                "expires_on", lastDay.toString(), "_csrf", csrf));
+        assertThat(made.statusCode()).isEqualTo(200);
+        assertThat(made.body()).contains("shown only this once");
+        Matcher value = TOKEN.matcher(made.body());
+        assertThat(value.find()).isTrue();
+        String token = value.group(1);
+        runServiceAs(token).get("/api/companies/{c}/agents", company).then().statusCode(200);
+        HttpResponse<String> list = admin.get(page);
+        assertThat(list.body()).contains("ci-deploy").doesNotContain(token).contains(lastDay.plusDays(1) + " 00:00:00 UTC");
+
+        Matcher row = Pattern.compile("data-token=\"([0-9a-f-]{36})\"").matcher(list.body());
+        assertThat(row.find()).isTrue();
+        assertThat(admin.post(page + "/" + row.group(1) + "/revoke", Map.of("_csrf", csrf)).statusCode())
+                .isEqualTo(303);
+        runServiceAs(token).get("/api/companies/{c}/agents", company).then().statusCode(401);
+        assertThat(admin.get(page).body()).contains("revoked");
+    }
+
+    @Test
+    void operatorTokensAreMadeAndRevokedOnTheOperatorsPage() {
+        Http operator = new Http(dashboard).with("Authorization", io.trimus.testing.TestOperator.HEADER);
+        String name = Stack.unique("monitoring").replace(' ', '-');
+        HttpResponse<String> made = operator.post("/tokens", Map.of("name", name));
+        assertThat(made.statusCode()).isEqualTo(200);
+        Matcher value = TOKEN.matcher(made.body());
+        assertThat(value.find()).isTrue();
+        String token = value.group(1);
+        runServiceAs(token).get("/api/workers").then().statusCode(200);
+
+        Matcher row = Pattern.compile("data-token=\"([0-9a-f-]{36})\"><td>" + Pattern.quote(name) + "<")
+                .matcher(operator.get("/tokens").body());
+        assertThat(row.find()).isTrue();
+        assertThat(operator.post("/tokens/" + row.group(1) + "/revoke", Map.of()).statusCode()).isEqualTo(303);
+        runServiceAs(token).get("/api/workers").then().statusCode(401);
+    }
+
+    private Http signedIn(String company, String role) {
+        return new Http(dashboard).withSession(new Http(dashboard).signIn(Accounts.withPassword(company, role),
+                Accounts.PASSWORD));
+    }
+
+    private static io.restassured.specification.RequestSpecification runServiceAs(String token) {
+        return given().baseUri(Stack.config(DashboardStack.RUN_SERVICE_KEY)).header("Authorization", "Bearer " + token);
+    }
+}
