@@ -5,6 +5,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.trimus.run.service.AccountService;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,9 @@ import static org.hamcrest.Matchers.nullValue;
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 class IdentityApiTest {
     private static final String PASSWORD = "correct horse battery staple";
+
+    @jakarta.inject.Inject
+    io.trimus.run.service.CredentialPurge purge;
 
     @Test
     void aMemberSetsAPasswordSignsInAndActsWithTheRoleItHoldsNow() {
@@ -151,6 +155,48 @@ class IdentityApiTest {
         given().get("/api/tokens").then().statusCode(200)
                 .body("tokens.name", hasItem("bootstrap (TRIMUS_BOOTSTRAP_OPERATOR_TOKEN)"))
                 .body(not(org.hamcrest.Matchers.containsString(TestOperator.TOKEN)));
+    }
+
+    @Test
+    void signingInAgainAndAgainKeepsTheNewestSessionsAndEndedOnesArePurged() throws Throwable {
+        String company = AccessTableTest.company("Sessions");
+        String email = "often-" + UUID.randomUUID() + "@example.com";
+        String link = given().contentType(ContentType.JSON).body(Map.of("role", "viewer"))
+                .put("/api/companies/{c}/members/{e}", company, email).then().statusCode(200).extract()
+                .path("setup_url");
+        given().contentType(ContentType.JSON).body(Map.of("token", URI.create(link).getFragment(), "password",
+                PASSWORD)).post("/api/setup").then().statusCode(200);
+        java.util.List<String> sessions = new java.util.ArrayList<>();
+        for (int i = 0; i <= AccountService.MAX_SESSIONS_PER_USER; i++) {
+            sessions.add(signIn(email, PASSWORD).statusCode(201).extract().path("token"));
+        }
+        given().header("Authorization", "Bearer " + sessions.get(0)).get("/api/me").then().statusCode(401);
+        given().header("Authorization", "Bearer " + sessions.get(1)).get("/api/me").then().statusCode(200);
+        given().header("Authorization", "Bearer " + sessions.get(sessions.size() - 1)).get("/api/me").then()
+                .statusCode(200);
+
+        String user = Db.texts("select id from run.app_user where email = ?", email).get(0);
+        Db.update("update run.credential set revoked_at = now() - interval '2 days' where user_id = ?::uuid and"
+                + " revoked_at is not null", user);
+        long purged = io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> purge.purge(Instant.now()));
+        assertThat(purged).isGreaterThanOrEqualTo(2);   // the first session and the used setup link, at least
+        assertThat(Db.texts("select count(*) from run.credential where user_id = ?::uuid and kind = 'session'", user))
+                .containsExactly(String.valueOf(AccountService.MAX_SESSIONS_PER_USER));
+    }
+
+    @Test
+    void aCompanyHoldsAtMostItsQuotaOfMembers() {
+        String company = AccessTableTest.company("Crowded");
+        for (int i = 0; i < 5; i++) {
+            given().contentType(ContentType.JSON).body(Map.of("role", "viewer"))
+                    .put("/api/companies/{c}/members/{e}", company, "m" + i + "-" + UUID.randomUUID() + "@example.com")
+                    .then().statusCode(200);
+        }
+        given().contentType(ContentType.JSON).body(Map.of("role", "viewer"))
+                .put("/api/companies/{c}/members/{e}", company, "one-too-many@example.com")
+                .then().statusCode(409).body("detail", org.hamcrest.Matchers.containsString("TRIMUS_AUTH_MAX_COMPANY_MEMBERS"));
+        assertThat(Db.texts("select count(*) from run.app_user where email = 'one-too-many@example.com'"))
+                .containsExactly("0");
     }
 
     private static ValidatableResponse signIn(String email, String password) {

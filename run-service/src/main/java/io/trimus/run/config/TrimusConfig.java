@@ -62,6 +62,10 @@ public interface TrimusConfig {
         @WithDefault("100")
         int maxCompanyTokens();
 
+        /** Most members one company may have (TRIMUS_AUTH_MAX_COMPANY_MEMBERS, default 1000). */
+        @WithDefault("1000")
+        int maxCompanyMembers();
+
         /**
          * bcrypt cost of stored passwords (TRIMUS_AUTH_BCRYPT_COST, default 11, 2^11 rounds: about 0.1 to 0.2 s per
          * check on a small core).

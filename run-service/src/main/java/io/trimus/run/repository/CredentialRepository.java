@@ -1,5 +1,6 @@
 package io.trimus.run.repository;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,6 +43,14 @@ public class CredentialRepository implements PanacheRepositoryBase<Credential, U
     public Uni<Credential> operatorTokenNamed(String name) {
         return find("kind = ?1 and role = ?2 and name = ?3 and revokedAt is null", Credential.TOKEN,
                 Credential.OPERATOR_ROLE, name).firstResult();
+    }
+
+    /** Revokes the user's open sessions but the newest {@code keep}. */
+    public Uni<Integer> revokeSessionsBeyond(UUID userId, int keep, Instant at) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery("update run.credential set"
+                        + " revoked_at = ?1 where id in (select id from run.credential where user_id = ?2 and kind ="
+                        + " 'session' and revoked_at is null order by created_at desc offset ?3)")
+                .setParameter(1, at).setParameter(2, userId).setParameter(3, keep).executeUpdate());
     }
 
     /** Revokes every unrevoked credential of the user of the kind (its sessions or its setup links). */

@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class AccountService {
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[A-Za-z0-9.-]{1,189}");
+    /** Most open sessions of one user; signing in once more ends the oldest. */
+    public static final int MAX_SESSIONS_PER_USER = 20;
 
     private final UserAccountRepository users;
     private final MembershipRepository memberships;
@@ -133,18 +135,30 @@ public class AccountService {
                 "must be admin, member or viewer"));
         String normalized = checkedEmail(email);
         return companies.get(companyId).flatMap(company -> accountOf(normalized, false))
-                .flatMap(user -> memberships.findById(new Membership.Key(user.id, companyId)).flatMap(existing -> {
-                    Membership membership = existing;
-                    if (membership == null) {
-                        membership = new Membership();
-                        membership.key = new Membership.Key(user.id, companyId);
-                        membership.createdAt = Instant.now();
-                    }
-                    membership.role = parsed.wireName();
-                    Membership saved = membership;
-                    Uni<URI> link = user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().nullItem();
-                    return memberships.persist(saved).flatMap(m -> link).map(url -> member(user, saved, url));
-                }));
+                .flatMap(user -> memberships.findById(new Membership.Key(user.id, companyId))
+                        .flatMap(existing -> existing != null ? saveMember(user, existing, parsed)
+                                : requireRoomForMember(companyId).flatMap(room -> saveMember(user,
+                                newMembership(user.id, companyId), parsed))));
+    }
+
+    private Uni<Void> requireRoomForMember(UUID companyId) {
+        return memberships.count("key.companyId", companyId).flatMap(count -> count < config.auth().maxCompanyMembers()
+                ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(ProblemException.conflict("company " + companyId + " has " + count
+                + " members, the most allowed (TRIMUS_AUTH_MAX_COMPANY_MEMBERS): remove one first")));
+    }
+
+    private static Membership newMembership(UUID userId, UUID companyId) {
+        Membership membership = new Membership();
+        membership.key = new Membership.Key(userId, companyId);
+        membership.createdAt = Instant.now();
+        return membership;
+    }
+
+    private Uni<Member> saveMember(UserAccount user, Membership membership, CompanyRole role) {
+        membership.role = role.wireName();
+        Uni<URI> link = user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().nullItem();
+        return memberships.persist(membership).flatMap(m -> link).map(url -> member(user, membership, url));
     }
 
     /** Removes the person from the company; 404 when it is no member. Its sessions stay, without that company. */
@@ -208,7 +222,9 @@ public class AccountService {
         String secret = BearerSecrets.generate(BearerSecrets.SESSION_PREFIX);
         Credential session = Credential.ofUser(Credential.SESSION, "sign-in", user.id, BearerSecrets.hash(secret),
                 "user " + user.email, now, now.plus(config.session().ttl()));
-        return Panache.withTransaction(() -> credentials.persist(session).flatMap(callers::callerOf))
+        return Panache.withTransaction(() -> credentials.persistAndFlush(session)
+                        .call(saved -> credentials.revokeSessionsBeyond(user.id, MAX_SESSIONS_PER_USER, now))
+                        .flatMap(callers::callerOf))
                 .map(caller -> new OpenedSession(secret, session.expiresAt, caller));
     }
 
