@@ -36,7 +36,7 @@ public class AuditRelay {
         this.rows = rows;
     }
 
-    @Scheduled(every = "${trimus.audit.relay-interval:1s}", delayed = "2s",
+    @Scheduled(every = "1s", delayed = "2s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> drain() {
         return Panache.withSession(() -> rows.oldest(BATCH))
