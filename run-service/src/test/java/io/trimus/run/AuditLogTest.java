@@ -10,6 +10,7 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
+import io.trimus.testing.InfraControl;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -166,6 +167,30 @@ class AuditLogTest {
 
         assertThat(as(TestOperator.HEADER).queryParam("company_id", company).get("/api/audit").then().statusCode(200)
                 .extract().jsonPath().getList("records.action")).containsExactly("company.created");
+    }
+
+    @Test
+    void aChangeMadeWhileKafkaIsDownIsReadableAtOnceAndPublishedWhenKafkaIsBack() {
+        String company = Api.createCompany("Audited during an outage");
+        InfraControl infra = InfraControl.fromConfig();
+        String id;
+        infra.stopKafka();
+        try {
+            as(TestOperator.HEADER).body(Map.of("value", SECRET_VALUE)).put("/api/companies/{c}/secrets/{n}", company,
+                    "DURING_OUTAGE").then().statusCode(201);
+            id = as(TestOperator.HEADER).queryParam("company_id", company).get("/api/audit").then().statusCode(200)
+                    .body("records[0].action", org.hamcrest.Matchers.equalTo("secret.put")).extract()
+                    .path("records[0].id");
+        } finally {
+            infra.startKafka();
+        }
+
+        try (KafkaCompanion afterOutage = new KafkaCompanion(ConfigProvider.getConfig()
+                .getValue("kafka.bootstrap.servers", String.class));
+             ConsumerTask<String, String> records = afterOutage.consumeStrings().fromTopics(Topics.AUDIT)) {
+            await().atMost(Duration.ofSeconds(90)).until(() -> records.getRecords().stream()
+                    .anyMatch(r -> company.equals(r.key()) && r.value().contains(id)));
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
+import io.trimus.testing.InfraControl;
 import io.trimus.testing.RunServiceResource;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
@@ -115,6 +116,31 @@ class AuditTrailTest {
         assertThat(record.value()).doesNotContain(TestOperator.TOKEN);
         await().atMost(Duration.ofSeconds(60)).until(() -> runServiceAudit(TestOperator.HEADER, null)
                 .contains(json.getString("id")));
+    }
+
+    @Test
+    void aChangeMadeWhileKafkaIsDownIsPublishedWhenItIsBack() {
+        AccessTableTest.RunService run = new AccessTableTest.RunService();
+        String company = run.company("Egress audited during an outage");
+        String admin = "Bearer " + run.token(company, "admin");
+        InfraControl infra = InfraControl.fromConfig();
+        infra.stopKafka();
+        try {
+            as(admin).body(Map.of("mode", "report")).put("/api/companies/{c}/egress/policy", company)
+                    .then().statusCode(200);
+        } finally {
+            infra.startKafka();
+        }
+
+        try (KafkaCompanion afterOutage = new KafkaCompanion(ConfigProvider.getConfig()
+                .getValue("kafka.bootstrap.servers", String.class));
+             ConsumerTask<String, String> records = afterOutage.consumeStrings().fromTopics(Topics.AUDIT)) {
+            ConsumerRecord<String, String> record = await().atMost(Duration.ofSeconds(90)).until(() -> records
+                    .getRecords().stream().filter(r -> company.equals(r.key())
+                            && "trimus/egress-service".equals(header(r, "ce_source"))).findFirst(),
+                    Optional::isPresent).orElseThrow();
+            assertThat(JsonPath.from(record.value()).getString("action")).isEqualTo("egress_policy.set");
+        }
     }
 
     private static List<String> runServiceAudit(String authorization, String company) {
