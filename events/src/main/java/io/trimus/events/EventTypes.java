@@ -10,6 +10,8 @@ public final class EventTypes {
 
     public static final String EGRESS_ANOMALY = "io.trimus.egress.anomaly.v1";
 
+    public static final String AUDIT_RECORD = "io.trimus.audit.record.v1";
+
     private EventTypes() {
     }
 }

@@ -17,6 +17,13 @@ public final class Topics {
     /** Denied DNS lookups of sandboxes, from egress-service to itself (persistence), dashboards and outside consumers; key = company id. */
     public static final String EGRESS_ANOMALIES = "trimus.egress.anomalies";
 
+    /**
+     * Changes to what a company or the platform may do, with who, when and from where: from run-service's outbox and
+     * from egress-service, to run-service (stores them for GET /api/audit) and outside SIEM consumers; key = company
+     * id or {@code platform}.
+     */
+    public static final String AUDIT = "trimus.audit";
+
     private Topics() {
     }
 }

@@ -51,7 +51,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
-                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()));
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()),
+                Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.auditRecord()),
+                Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord()));
     }
 
     static Stream<Arguments> requiredFields() {
@@ -67,7 +69,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat(), List.of("id", "worker_id", "tags",
                         "last_seen", "heartbeat_interval_ms", "running", "run_ids")),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",
-                        "qname", "qtype", "reason", "count", "first_seen", "last_seen")));
+                        "qname", "qtype", "reason", "count", "first_seen", "last_seen")),
+                Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord(), List.of("id", "occurred_at",
+                        "actor", "company_id", "action", "target", "details", "source")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -238,6 +242,44 @@ class EventSchemaTest {
         assertThat(examples).extracting(e -> e.path("reason").asText()).contains("proxy_address_denied");
     }
 
+    @Test
+    void theAuditActionEnumIsExactlyTheRecordsActions() {
+        assertThat(schemaJson(EventTypes.AUDIT_RECORD).at("/properties/action/enum")).extracting(JsonNode::asText)
+                .containsExactlyElementsOf(AuditRecord.ACTIONS);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent.deleted", "SECRET_PUT", ""})
+    void anAuditActionOutsideTheListIsRefused(String action) {
+        ObjectNode json = Json.tree(Fixtures.auditRecord());
+        json.put("action", action);
+
+        assertThat(validate(EventTypes.AUDIT_RECORD, json)).isNotEmpty();
+    }
+
+    @Test
+    void aPlatformRecordHasANullCompanyAndIsKeyedPlatform() {
+        AuditRecord record = Fixtures.platformAuditRecord();
+        ObjectNode json = Json.tree(record);
+
+        assertThat(json.get("company_id").isNull()).isTrue();
+        assertThat(json.has("key")).isFalse();
+        assertThat(record.key()).isEqualTo(AuditRecord.PLATFORM_KEY);
+        AuditRecord ofCompany = Fixtures.auditRecord();
+        assertThat(ofCompany.key()).isEqualTo(ofCompany.companyId().toString());
+    }
+
+    @Test
+    void anAuditSourceIsBoundedAndPrintable() {
+        AuditRecord.Source source = AuditRecord.Source.of("10.0.0.1", "1.2.3.4, ".repeat(100), "agent\r\nInjected: x");
+
+        assertThat(source.forwardedFor()).hasSize(AuditRecord.Source.MAX_FORWARDED_FOR);
+        assertThat(source.userAgent()).isEqualTo("agent??Injected: x");
+        assertThat(validate(EventTypes.AUDIT_RECORD, Json.tree(new AuditRecord(UUID.randomUUID(), Fixtures.AT,
+                AuditRecord.Actor.TRIMUS, null, AuditRecord.SECRET_DELETED, new AuditRecord.Target("secret", null, "X"),
+                null, source)))).isEmpty();
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {0, -3})
     void anAnomalyThatCountsNoLookupIsRefused(long count) {
@@ -289,13 +331,22 @@ class EventSchemaTest {
                 .isEqualTo(fieldNames(Json.tree(Fixtures.remoteTask())));
         assertThat(fieldNames(schemaJson(EventTypes.WORKER_HEARTBEAT).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.heartbeat())));
+        assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.platformAuditRecord())));
+        assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).at("/$defs/actor/properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.platformAuditRecord()).get("actor")));
+        assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).at("/$defs/target/properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.platformAuditRecord()).get("target")));
+        assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).at("/$defs/source/properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.platformAuditRecord()).get("source")));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_REQUESTED).at("/$defs/issue_ref/properties")))
                 .isEqualTo(fieldNames(Json.tree(new IssueRef("1", "t", "b"))));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY,
+            EventTypes.AUDIT_RECORD})
     void everyPropertyHasADescription(String type) {
         List<String> undocumented = new ArrayList<>();
         collectUndocumented(schemaJson(type), "", undocumented);
@@ -305,7 +356,8 @@ class EventSchemaTest {
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY,
+            EventTypes.AUDIT_RECORD})
     void theSchemaNamesItsTypeAndDialect(String type) {
         JsonNode schema = schemaJson(type);
 
@@ -318,7 +370,8 @@ class EventSchemaTest {
 
     @ParameterizedTest
     @ValueSource(strings = {EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS, EventTypes.RUN_CANCEL,
-            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY})
+            EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY,
+            EventTypes.AUDIT_RECORD})
     void theSchemasOwnExamplesValidate(String type) {
         JsonNode examples = schemaJson(type).get("examples");
 

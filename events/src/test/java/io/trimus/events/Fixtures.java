@@ -64,4 +64,18 @@ final class Fixtures {
         return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
                 EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT);
     }
+
+    static AuditRecord auditRecord() {
+        return new AuditRecord(UUID.randomUUID(), AT.plusNanos(-789), new AuditRecord.Actor(AuditRecord.Actor.USER,
+                UUID.randomUUID(), "alice@example.com"), UUID.randomUUID(), AuditRecord.SECRET_PUT,
+                new AuditRecord.Target("secret", null, "ANTHROPIC_API_KEY"),
+                Map.of("created", true, "masked", true, "hosts", List.of("api.anthropic.com")),
+                AuditRecord.Source.of("10.0.3.7", "203.0.113.9", "Mozilla/5.0"));
+    }
+
+    /** A platform change Trimus made on its own: no company, no request. */
+    static AuditRecord platformAuditRecord() {
+        return AuditRecord.now(AuditRecord.Actor.TRIMUS, null, null, AuditRecord.OPERATOR_PUT,
+                new AuditRecord.Target("operator", UUID.randomUUID().toString(), "ops@example.com"), null);
+    }
 }

@@ -2,9 +2,11 @@ package io.trimus.commons.access;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Problem;
+import io.trimus.events.AuditRecord;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -20,9 +22,10 @@ import java.util.UUID;
  * Enforces each endpoint's {@link Allowed} level before the endpoint runs: 401 without a valid credential, 404 when the
  * caller does not belong to the company the request names (so a company's existence does not leak), 403 when it
  * belongs with too weak a role or the endpoint is the operators' or the services'. An endpoint without {@link Allowed}
- * is refused for everyone.
+ * is refused for everyone. It also notes where the request came from, for the audit records of what it changes.
  */
 public class AccessFilter {
+    private static final String FORWARDED_FOR = "X-Forwarded-For";
     private final Credentials credentials;
     private final CurrentCaller current;
 
@@ -33,7 +36,9 @@ public class AccessFilter {
 
     // On the event loop also before blocking endpoints: the lookups are reactive (Hibernate Reactive, HTTP)
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION, nonBlocking = true)
-    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
+    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource, HttpServerRequest http) {
+        current.setSource(AuditRecord.Source.of(http.remoteAddress() == null ? null : http.remoteAddress().hostAddress(),
+                request.getHeaderString(FORWARDED_FOR), request.getHeaderString(HttpHeaders.USER_AGENT)));
         Optional<Access> level = levelOf(resource);
         if (level.isEmpty()) {
             return done(refusal(403, "Forbidden", "this endpoint is closed: it declares no access level"));

@@ -1,5 +1,6 @@
 package io.trimus.commons.access;
 
+import io.trimus.events.AuditRecord;
 import io.trimus.events.auth.Caller;
 import jakarta.enterprise.context.RequestScoped;
 
@@ -10,9 +11,14 @@ import java.util.Optional;
 public class CurrentCaller {
     private Caller caller;
     private boolean service;
+    private AuditRecord.Source source = AuditRecord.Source.NONE;
 
     void set(Caller caller) {
         this.caller = caller;
+    }
+
+    void setSource(AuditRecord.Source source) {
+        this.source = source;
     }
 
     void setService() {
@@ -30,6 +36,20 @@ public class CurrentCaller {
             throw new IllegalStateException("no caller on an endpoint that requires one");
         }
         return caller;
+    }
+
+    /** Where the request came from: peer address and the claimed X-Forwarded-For and User-Agent, bounded. */
+    public AuditRecord.Source source() {
+        return source;
+    }
+
+    /** Who the request acts for in an audit record: the user or token, Trimus's service, or nobody yet (null). */
+    public AuditRecord.Actor actor() {
+        if (caller != null) {
+            return new AuditRecord.Actor(Caller.USER.equals(caller.kind()) ? AuditRecord.Actor.USER
+                    : AuditRecord.Actor.TOKEN, caller.id(), caller.name());
+        }
+        return service ? new AuditRecord.Actor(AuditRecord.Actor.SERVICE, null, "trimus-service") : null;
     }
 
     /** True when Trimus's own service called. */

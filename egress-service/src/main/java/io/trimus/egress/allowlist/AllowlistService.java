@@ -4,6 +4,8 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.egress.audit.AuditOutbox;
+import io.trimus.events.AuditRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -26,10 +28,12 @@ public class AllowlistService {
 
     private final AllowlistRepository allowlists;
     private final AllowlistCache cache;
+    private final AuditOutbox audit;
 
-    AllowlistService(AllowlistRepository allowlists, AllowlistCache cache) {
+    AllowlistService(AllowlistRepository allowlists, AllowlistCache cache, AuditOutbox audit) {
         this.allowlists = allowlists;
         this.cache = cache;
+        this.audit = audit;
     }
 
     /**
@@ -43,10 +47,25 @@ public class AllowlistService {
         } catch (ProblemException e) {
             return Uni.createFrom().failure(e);
         }
-        return Panache.withTransaction(() -> allowlists.replace(companyId, normalised))
+        AuditOutbox.Stamp by = audit.stamp();
+        return Panache.withTransaction(() -> allowlists.entriesOf(companyId)
+                        .call(before -> audit.add(by.record(companyId, AuditRecord.ALLOWLIST_REPLACED,
+                                new AuditRecord.Target("allowlist", null, null), changes(before, normalised))))
+                        .flatMap(before -> allowlists.replace(companyId, normalised)))
                 // after commit: the resolver never sees a list the database does not hold
                 .invoke(revision -> cache.replace(companyId, normalised, revision))
                 .replaceWith(normalised);
+    }
+
+    /** What a replacement added and removed, for its audit record. */
+    private static java.util.Map<String, Object> changes(List<String> before, List<String> after) {
+        List<String> added = after.stream().filter(e -> !before.contains(e)).toList();
+        List<String> removed = before.stream().filter(e -> !after.contains(e)).toList();
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("added", added);
+        details.put("removed", removed);
+        details.put("entries", after.size());
+        return details;
     }
 
     /** The company's allowlist, sorted; empty when it never stored one (every name denied). */

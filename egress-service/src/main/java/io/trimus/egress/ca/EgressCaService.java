@@ -7,7 +7,9 @@ import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.events.AuditRecord;
 import io.trimus.events.secrets.SecretBox;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -49,6 +51,8 @@ public class EgressCaService {
     private final Clock clock;
     private final Vertx vertx;
     private final Map<String, EgressAuthority> opened = new ConcurrentHashMap<>();
+    @Inject
+    AuditOutbox audit;
 
     @Inject
     EgressCaService(EgressKeys keys, EgressCaRepository repository, TrimusConfig config, Vertx vertx) {
@@ -108,12 +112,15 @@ public class EgressCaService {
     }
 
     /** Creates a new active CA; the one it replaces is kept, retired (its sandboxes still trust it). */
-    public Uni<EgressAuthority> rotate() {
+    public Uni<EgressAuthority> rotate(AuditOutbox.Stamp by) {
         return seal().flatMap(seal -> {
             StoredAuthority next = newAuthority(seal);
             return inDatabase(() -> Panache.withTransaction(() -> repository.retireActive(now())
                             .flatMap(retired -> repository.insertIfNoneActive(next))
-                            .flatMap(inserted -> inserted ? Uni.createFrom().item(next) : repository.active())))
+                            .flatMap(inserted -> inserted ? Uni.createFrom().item(next) : repository.active())
+                            .call(active -> audit.add(by.record(null, AuditRecord.EGRESS_CA_ROTATED,
+                                    new AuditRecord.Target("egress_ca", active.fingerprint, null),
+                                    Map.of("fingerprint", active.fingerprint))))))
                     .invoke(row -> LOG.infof("Egress CA rotated: %s is active", row.fingerprint))
                     .map(row -> open(row, seal));
         });

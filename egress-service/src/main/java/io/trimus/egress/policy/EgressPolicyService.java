@@ -3,6 +3,8 @@ package io.trimus.egress.policy;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.trimus.egress.audit.AuditOutbox;
+import io.trimus.events.AuditRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -20,10 +22,12 @@ public class EgressPolicyService {
 
     private final EgressPolicyRepository policies;
     private final EgressModeCache cache;
+    private final AuditOutbox audit;
 
-    EgressPolicyService(EgressPolicyRepository policies, EgressModeCache cache) {
+    EgressPolicyService(EgressPolicyRepository policies, EgressModeCache cache, AuditOutbox audit) {
         this.policies = policies;
         this.cache = cache;
+        this.audit = audit;
     }
 
     /** A company's policy as the API shows it; {@code updatedAt} is null while the company never set one. */
@@ -42,7 +46,11 @@ public class EgressPolicyService {
 
     /** Makes {@code mode} the company's mode; returns the stored policy. */
     public Uni<Policy> set(UUID companyId, EgressMode mode) {
-        return Panache.withTransaction(() -> policies.set(companyId, mode))
+        AuditOutbox.Stamp by = audit.stamp();
+        return Panache.withTransaction(() -> policies.set(companyId, mode)
+                        .call(stored -> audit.add(by.record(companyId, AuditRecord.EGRESS_POLICY_SET,
+                                new AuditRecord.Target("egress_policy", null, null),
+                                java.util.Map.of("mode", mode.name().toLowerCase(java.util.Locale.ROOT))))))
                 // after commit: the resolver and the proxy never act on a mode the database does not hold
                 .invoke(stored -> cache.replace(companyId, stored.mode, stored.revision))
                 .invoke(stored -> LOG.infof("Egress mode of company %s is now %s", companyId, stored.mode))

@@ -3,6 +3,7 @@ package io.trimus.egress.rest;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
+import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.egress.ca.AuthoritySummary;
 import io.trimus.egress.ca.EgressAuthority;
 import io.trimus.egress.ca.EgressCaService;
@@ -29,9 +30,11 @@ public class EgressCaResource {
     public static final String FINGERPRINT_HEADER = "X-Trimus-Ca-Fingerprint";
 
     private final EgressCaService authorities;
+    private final AuditOutbox audit;
 
-    EgressCaResource(EgressCaService authorities) {
+    EgressCaResource(EgressCaService authorities, AuditOutbox audit) {
         this.authorities = authorities;
+        this.audit = audit;
     }
 
     /** A stored CA: {@code active} is the one new sandboxes get; retired ones still serve sandboxes started before. */
@@ -69,7 +72,8 @@ public class EgressCaResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Allowed(Access.OPERATOR)
     public Uni<RestResponse<AuthorityView>> rotate() {
-        return authorities.rotate()
+        // the caller is taken here: the rotation runs its transaction on a context of its own
+        return authorities.rotate(audit.stamp())
                 .map(ca -> RestResponse.status(RestResponse.Status.CREATED, AuthorityView.active(ca)));
     }
 }

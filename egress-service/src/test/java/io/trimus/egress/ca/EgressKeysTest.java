@@ -46,7 +46,7 @@ class EgressKeysTest {
         EgressCaService service = new EgressCaService(new EgressKeys(Optional.empty()), null,
                 new LeafPolicy(Duration.ofDays(7), 8), Clock.systemUTC(), null);
 
-        for (Uni<?> call : List.of(service.current(), service.rotate(), service.authorities(),
+        for (Uni<?> call : List.of(service.current(), service.rotate(null), service.authorities(),
                 service.byFingerprint("ab".repeat(32)))) {
             assertThatThrownBy(() -> call.await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.status()).isEqualTo(503))

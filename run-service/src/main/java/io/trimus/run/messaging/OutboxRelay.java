@@ -48,8 +48,9 @@ public class OutboxRelay {
 
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
+                @Channel(Topics.AUDIT) MutinyEmitter<String> audit,
                 OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus) {
-        this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel);
+        this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel, Topics.AUDIT, audit);
         this.outbox = outbox;
         this.runs = runs;
         this.config = config;

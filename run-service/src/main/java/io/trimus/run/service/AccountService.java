@@ -4,6 +4,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
@@ -43,10 +44,13 @@ public class AccountService {
     private final TrimusConfig config;
     private final Passwords passwords;
     private final Vertx vertx;
+    private final AuditLog audit;
     private final AtomicInteger checking = new AtomicInteger();
 
     AccountService(UserAccountRepository users, MembershipRepository memberships, CredentialRepository credentials,
-                   CompanyService companies, CallerDirectory callers, TrimusConfig config, Vertx vertx) {
+                   CompanyService companies, CallerDirectory callers, TrimusConfig config, Vertx vertx,
+                   AuditLog audit) {
+        this.audit = audit;
         this.users = users;
         this.memberships = memberships;
         this.credentials = credentials;
@@ -84,11 +88,14 @@ public class AccountService {
     /** Ends the session presented as {@code secret}; a secret that is no session changes nothing. */
     @WithTransaction
     public Uni<Void> signOut(String secret) {
-        return credentials.findByHash(BearerSecrets.hash(secret)).invoke(credential -> {
+        return credentials.findByHash(BearerSecrets.hash(secret)).flatMap(credential -> {
             if (credential != null && Credential.SESSION.equals(credential.kind) && credential.revokedAt == null) {
                 credential.revokedAt = Instant.now();
+                return audit.record(null, AuditRecord.SESSION_CLOSED, session(credential), AuditLog.details())
+                        .replaceWithVoid();
             }
-        }).replaceWithVoid();
+            return Uni.createFrom().voidItem();
+        });
     }
 
     /** Sets the first (or a reset) password through a setup link; the link is used up and older sessions end. */
@@ -108,7 +115,9 @@ public class AccountService {
                             return users.findById(link.userId).call(user -> {
                                 user.passwordHash = hash;
                                 return credentials.revokeAllOf(user.id, Credential.SESSION, now);
-                            });
+                            }).call(user -> audit.record(userActor(user), null, AuditRecord.PASSWORD_SET,
+                                    new AuditRecord.Target("account", user.id.toString(), user.email),
+                                    AuditLog.details("through", "setup link")));
                         })));
     }
 
@@ -138,7 +147,10 @@ public class AccountService {
                 .flatMap(user -> memberships.findById(new Membership.Key(user.id, companyId))
                         .flatMap(existing -> existing != null ? saveMember(user, existing, parsed)
                                 : requireRoomForMember(companyId).flatMap(room -> saveMember(user,
-                                newMembership(user.id, companyId), parsed))));
+                                newMembership(user.id, companyId), parsed))))
+                .call(member -> audit.record(companyId, AuditRecord.MEMBER_PUT, new AuditRecord.Target("member",
+                        member.userId().toString(), member.email()), AuditLog.details("role",
+                        member.role().wireName(), "setup_link_made", member.setupUrl() != null)));
     }
 
     private Uni<Void> requireRoomForMember(UUID companyId) {
@@ -169,16 +181,26 @@ public class AccountService {
                         : memberships.findById(new Membership.Key(user.id, companyId)))
                 .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", normalized
                         + " is not a member of company " + companyId, null))
-                .flatMap(memberships::delete);
+                .call(memberships::delete)
+                .call(membership -> audit.record(companyId, AuditRecord.MEMBER_REMOVED, new AuditRecord.Target("member",
+                        membership.key.userId.toString(), normalized), AuditLog.details("role", membership.role)))
+                .replaceWithVoid();
     }
 
     /** Makes {@code email} an operator, creating the account when there is none (with a setup link then). */
     @WithTransaction
     public Uni<SetupLink> putOperator(String email) {
-        return accountOf(checkedEmail(email), true).flatMap(user -> {
-            user.operator = true;
-            return (user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().<URI>nullItem())
-                    .map(url -> new SetupLink(user, url));
+        String normalized = checkedEmail(email);
+        return users.findByEmail(normalized).flatMap(existing -> {
+            // making an operator of one is no change: the bootstrap operator at every start, for one
+            boolean already = existing != null && existing.operator;
+            return accountOf(normalized, true).flatMap(user -> {
+                user.operator = true;
+                return (user.passwordHash == null ? newSetupLink(user) : Uni.createFrom().<URI>nullItem())
+                        .map(url -> new SetupLink(user, url));
+            }).call(link -> already ? Uni.createFrom().voidItem() : audit.record(null, AuditRecord.OPERATOR_PUT,
+                    new AuditRecord.Target("operator", link.user().id.toString(), link.user().email),
+                    AuditLog.details("setup_link_made", link.url() != null)));
         });
     }
 
@@ -224,8 +246,19 @@ public class AccountService {
                 "user " + user.email, now, now.plus(config.session().ttl()));
         return Panache.withTransaction(() -> credentials.persistAndFlush(session)
                         .call(saved -> credentials.revokeSessionsBeyond(user.id, MAX_SESSIONS_PER_USER, now))
+                        .call(saved -> audit.record(userActor(user), null, AuditRecord.SESSION_OPENED, session(saved),
+                                AuditLog.details()))
                         .flatMap(callers::callerOf))
                 .map(caller -> new OpenedSession(secret, session.expiresAt, caller));
+    }
+
+    private static AuditRecord.Actor userActor(UserAccount user) {
+        return new AuditRecord.Actor(AuditRecord.Actor.USER, user.id, user.email);
+    }
+
+    /** A session in an audit record: its id, never its value. */
+    private static AuditRecord.Target session(Credential session) {
+        return new AuditRecord.Target("session", session.id.toString(), null);
     }
 
     private static Member member(UserAccount user, Membership membership, URI setupUrl) {

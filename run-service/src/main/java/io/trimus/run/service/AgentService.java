@@ -5,6 +5,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterConfig;
 import io.trimus.events.adapter.AdapterConfigException;
@@ -42,10 +43,12 @@ public class AgentService {
     private final WorkerTagService workerTags;
     private final ResourceCeilings ceilings;
     private final SecretService secrets;
+    private final AuditLog audit;
 
     AgentService(AgentRepository agents, CompanyService companies, TrimusConfig config, WorkerTagService workerTags,
-                 SecretService secrets) {
+                 SecretService secrets, AuditLog audit) {
         this.agents = agents;
+        this.audit = audit;
         this.secrets = secrets;
         this.companies = companies;
         this.config = config;
@@ -71,7 +74,10 @@ public class AgentService {
                         ? workerTags.requireGranted(companyId, RemoteAdapterConfig.parse(agent.adapterConfig).workerTag())
                         : Uni.createFrom().voidItem())
                 .call(company -> secretEnvUsable(agent))
-                .flatMap(company -> agents.persist(agent));
+                .flatMap(company -> agents.persist(agent))
+                .call(created -> audit.record(companyId, AuditRecord.AGENT_CREATED,
+                        new AuditRecord.Target("agent", created.id.toString(), created.name),
+                        AuditLog.details("adapter_type", created.adapterType)));
     }
 
     /**

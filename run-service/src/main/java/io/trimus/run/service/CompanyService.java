@@ -4,6 +4,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.AuditRecord;
 import io.trimus.run.repository.Company;
 import io.trimus.run.repository.CompanyRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,9 +16,11 @@ import java.util.UUID;
 @ApplicationScoped
 public class CompanyService {
     private final CompanyRepository companies;
+    private final AuditLog audit;
 
-    CompanyService(CompanyRepository companies) {
+    CompanyService(CompanyRepository companies, AuditLog audit) {
         this.companies = companies;
+        this.audit = audit;
     }
 
     @WithTransaction
@@ -27,7 +30,9 @@ public class CompanyService {
             return Uni.createFrom().failure(ProblemException.invalid("name", "must be 1 to 200 characters"));
         }
         Company company = Company.named(trimmed);
-        return companies.persist(company);
+        return companies.persist(company)
+                .call(created -> audit.record(created.id, AuditRecord.COMPANY_CREATED,
+                        new AuditRecord.Target("company", created.id.toString(), created.name), AuditLog.details()));
     }
 
     /** The company, or a 404 problem. */

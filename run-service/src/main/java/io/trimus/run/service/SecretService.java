@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.secrets.MaskScope;
@@ -48,9 +49,11 @@ public class SecretService {
     private final AgentRepository agentsRepository;
     private final CompanyService companies;
     private final SecretCipher cipher;
+    private final AuditLog audit;
 
     SecretService(CompanySecretRepository secrets, CompanySecretGrantRepository grants,
-                  AgentRepository agentsRepository, CompanyService companies, SecretCipher cipher) {
+                  AgentRepository agentsRepository, CompanyService companies, SecretCipher cipher, AuditLog audit) {
+        this.audit = audit;
         this.secrets = secrets;
         this.grants = grants;
         this.agentsRepository = agentsRepository;
@@ -137,7 +140,12 @@ public class SecretService {
                     secret.updatedAt = now;
                     return secrets.persist(secret).map(s -> new Stored(SecretInfo.of(s, orNone(granted)), true));
                 })
-                .call(stored -> regrant(companyId, name, granted));
+                .call(stored -> regrant(companyId, name, granted))
+                // what the put said about the secret, never its value
+                .call(stored -> audit.record(companyId, AuditRecord.SECRET_PUT, new AuditRecord.Target("secret", null,
+                        name), AuditLog.details("created", stored.created(), "agents", stored.secret().agents(),
+                        "masked", stored.secret().masked(), "hosts", stored.secret().hosts(), "headers",
+                        stored.secret().headers())));
     }
 
     private static void mask(CompanySecret secret, MaskScope mask) {
@@ -210,7 +218,9 @@ public class SecretService {
         return companies.get(companyId)
                 .flatMap(company -> secrets.deleteById(new CompanySecret.Key(companyId, name)))
                 .flatMap(deleted -> deleted ? Uni.createFrom().voidItem()
-                        : Uni.createFrom().failure(ProblemException.notFound("secret", name)));
+                        : Uni.createFrom().failure(ProblemException.notFound("secret", name)))
+                .call(() -> audit.record(companyId, AuditRecord.SECRET_DELETED, new AuditRecord.Target("secret", null,
+                        name), AuditLog.details()));
     }
 
     /** Of the named secrets, those the company does not have and those it has but not granted to the agent. */

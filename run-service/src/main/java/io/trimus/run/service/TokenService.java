@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
@@ -28,9 +29,11 @@ public class TokenService {
     private final CredentialRepository credentials;
     private final CompanyService companies;
     private final TrimusConfig config;
+    private final AuditLog audit;
 
-    TokenService(CredentialRepository credentials, CompanyService companies, TrimusConfig config) {
+    TokenService(CredentialRepository credentials, CompanyService companies, TrimusConfig config, AuditLog audit) {
         this.credentials = credentials;
+        this.audit = audit;
         this.companies = companies;
         this.config = config;
     }
@@ -55,13 +58,15 @@ public class TokenService {
                                 + " one first"));
                     }
                     return persist(token);
-                });
+                })
+                .call(issued -> audited(AuditRecord.TOKEN_CREATED, issued.credential()));
     }
 
     /** Makes an operator token. */
     @WithTransaction
     public Uni<IssuedToken> createForOperator(String name, Instant expiresAt, Caller by) {
-        return persist(newToken(name, Credential.OPERATOR_ROLE, expiresAt, by));
+        return persist(newToken(name, Credential.OPERATOR_ROLE, expiresAt, by))
+                .call(issued -> audited(AuditRecord.TOKEN_CREATED, issued.credential()));
     }
 
     /** The company's tokens, revoked and expired ones included. */
@@ -79,13 +84,15 @@ public class TokenService {
     /** Revokes the company's token; 404 when it is not one of the company's. Revoking twice changes nothing. */
     @WithTransaction
     public Uni<Credential> revokeOfCompany(UUID companyId, UUID tokenId) {
-        return credentials.tokenOf(companyId, tokenId).flatMap(this::revoke);
+        return credentials.tokenOf(companyId, tokenId).flatMap(this::revoke)
+                .call(token -> audited(AuditRecord.TOKEN_REVOKED, token));
     }
 
     /** Revokes an operator token; 404 when there is none with the id. */
     @WithTransaction
     public Uni<Credential> revokeOfOperators(UUID tokenId) {
-        return credentials.operatorToken(tokenId).flatMap(this::revoke);
+        return credentials.operatorToken(tokenId).flatMap(this::revoke)
+                .call(token -> audited(AuditRecord.TOKEN_REVOKED, token));
     }
 
     private Uni<Credential> revoke(Credential token) {
@@ -96,6 +103,13 @@ public class TokenService {
             token.revokedAt = Instant.now();
         }
         return Uni.createFrom().item(token);
+    }
+
+    /** The token's name, role and expiry; never its value (nor its hash). */
+    private Uni<AuditRecord> audited(String action, Credential token) {
+        return audit.record(token.companyId, action, new AuditRecord.Target("token", token.id.toString(), token.name),
+                AuditLog.details("role", token.role, "expires_at", token.expiresAt == null ? null
+                        : token.expiresAt.toString()));
     }
 
     private Uni<IssuedToken> persist(Credential token) {

@@ -3,6 +3,7 @@ package io.trimus.run.service;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.run.repository.CompanyWorkerTag;
@@ -20,9 +21,11 @@ import java.util.UUID;
 public class WorkerTagService {
     private final CompanyWorkerTagRepository grants;
     private final CompanyService companies;
+    private final AuditLog audit;
 
-    WorkerTagService(CompanyWorkerTagRepository grants, CompanyService companies) {
+    WorkerTagService(CompanyWorkerTagRepository grants, CompanyService companies, AuditLog audit) {
         this.grants = grants;
+        this.audit = audit;
         this.companies = companies;
     }
 
@@ -34,7 +37,9 @@ public class WorkerTagService {
         }
         return companies.get(companyId)
                 .call(company -> grants.grantIfAbsent(companyId, tag))
-                .flatMap(company -> grants.grantOf(companyId, tag));
+                .flatMap(company -> grants.grantOf(companyId, tag))
+                .call(grant -> audit.record(companyId, AuditRecord.WORKER_TAG_GRANTED,
+                        new AuditRecord.Target("worker_tag", null, tag), AuditLog.details()));
     }
 
     /** Revokes the grant: the company's remote agents on the tag can no longer be written or started. */
@@ -46,7 +51,9 @@ public class WorkerTagService {
         return companies.get(companyId).flatMap(company -> grants.grantOf(companyId, tag))
                 .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", "worker tag " + tag
                         + " is not granted to company " + companyId, null, null))
-                .flatMap(grant -> grants.delete(grant));
+                .flatMap(grant -> grants.delete(grant))
+                .call(() -> audit.record(companyId, AuditRecord.WORKER_TAG_REVOKED,
+                        new AuditRecord.Target("worker_tag", null, tag), AuditLog.details()));
     }
 
     /** The company's grants, by tag. */

@@ -52,15 +52,6 @@ class KafkaAclsTest {
             "RemoteTaskConsumer", new Channel("RemoteTaskConsumer", false, "trimus.remote.tasks", "trimus-worker-", true));
     private static final Map<String, String> OWN_CLIENT_USERS = Map.of("RemoteTaskConsumer", WORKER);
 
-    /**
-     * ACLs granted ahead of the code that uses them: trimus.audit (issue 16, item 6) is written by run-service and
-     * egress-service and read by run-service (group trimus-run-service-audit). Once their channels are in the code, the
-     * other tests hold them to these ACLs and this list is redundant.
-     */
-    private static final Set<String> ANNOUNCED = Set.of(
-            "run-service topic trimus.audit Write", "run-service topic trimus.audit Read",
-            "run-service group trimus-run-service-audit Read", "egress-service topic trimus.audit Write");
-
     @Test
     void theServicesListenerRequiresScramAndTheClusterEnforcesAcls() {
         JsonNode kafka = BASE.custom(OperatorResources.STRIMZI, "Kafka").get(0).customFields().path("spec");
@@ -171,7 +162,7 @@ class KafkaAclsTest {
                             ? acl.prefix() && c.group().startsWith(acl.name()) : acl.allows("group", c.group(), operation)));
                     default -> false;
                 };
-                assertThat(used || ANNOUNCED.contains(user + " " + acl.type() + " " + acl.name() + " " + operation))
+                assertThat(used)
                         .as("%s: %s %s %s is used by no channel of its code", user, operation, acl.type(), acl.name()).isTrue();
             }
         });
