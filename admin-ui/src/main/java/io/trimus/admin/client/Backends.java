@@ -51,6 +51,12 @@ public class Backends {
         return client(config.runServiceUrl(), config, IdentityApi.class);
     }
 
+    @Produces
+    @ApplicationScoped
+    AuditApi audit(TrimusConfig config) {
+        return client(config.runServiceUrl(), config, AuditApi.class);
+    }
+
     private static <T> T client(URI baseUri, TrimusConfig config, Class<T> api) {
         long timeout = config.backendTimeout().toMillis();
         return QuarkusRestClientBuilder.newBuilder().baseUri(baseUri)

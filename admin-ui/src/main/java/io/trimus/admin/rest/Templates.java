@@ -43,4 +43,7 @@ public class Templates {
 
     /** A company's API tokens, or the operators' ({@code page.companyId} null). */
     public static native TemplateInstance tokens(Views.Tokens page);
+
+    /** Audit records of a company ({@code page.companyId} set) or of the whole platform. */
+    public static native TemplateInstance audit(Views.Audit page);
 }

@@ -181,4 +181,20 @@ public final class Views {
     /** A token just made: its value is on this page only. */
     public record Created(String name, String token, String expiresAt) {
     }
+
+    /**
+     * Audit records, newest first: of one company ({@code companyId} set; its admins) or of all ({@code companyId}
+     * null, with a company column; operators). {@code olderLink} pages on, {@code newestLink} back to the start.
+     */
+    public record Audit(String companyId, String companyName, List<AuditRow> records, String olderLink,
+                        String newestLink) {
+    }
+
+    /**
+     * One audit record as text: who ({@code actorKind} user, token, service or system), what, to what, the details as
+     * {@code key=value} pairs and the source address; {@code company} only on the operators' page.
+     */
+    public record AuditRow(String id, String at, String iso, String actorKind, String actor, String company,
+                           String companyId, String action, String target, String details, String sourceIp) {
+    }
 }
