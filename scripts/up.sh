@@ -189,7 +189,9 @@ MSG
 # else the sign-in page; and the bootstrap token for scripts when one is set.
 sign_in_help() {
   local link
-  link=$(grep -o 'First sign-in: open [^ ]*' .trimus/logs/run-service.log 2>/dev/null | tail -1 | sed 's/First sign-in: open //')
+  # no link once the operator has a password: grep finds nothing, which must not end the script (set -e, pipefail)
+  link=$(grep -o 'First sign-in: open [^ ]*' .trimus/logs/run-service.log 2>/dev/null | tail -1 \
+    | sed 's/First sign-in: open //' || true)
   if [ -n "$link" ]; then
     printf '  First sign-in: open %s\n  and set a password for operator %s (one use; a new link at each start until then).\n' "$link" "$1"
   else
