@@ -1,16 +1,13 @@
 package io.trimus.admin;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.testing.TestImages;
-import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,8 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
 class DashboardBrowserTest {
-    private static Playwright playwright;
-    private static Browser browser;
+    private static Chromium chromium;
 
     @TestHTTPResource("/")
     URL dashboard;
@@ -43,27 +39,20 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void launch() {
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
+        chromium = Chromium.launch();
     }
 
     @AfterAll
     static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
     @BeforeEach
     void open() {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900)
-                .setBaseURL(dashboard.toString())
-                // these tests are about the pages: the test operator's token, as a script would send it
-                .setExtraHTTPHeaders(Map.of("Authorization", TestOperator.HEADER)));
-        context.setDefaultTimeout(15_000);
+        // these tests are about the pages: the test operator's token, as a script would send it
+        context = chromium.context(dashboard, 1280, 900, true);
         page = context.newPage();
     }
 

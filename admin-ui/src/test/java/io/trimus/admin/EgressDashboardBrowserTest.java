@@ -1,10 +1,8 @@
 package io.trimus.admin;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.AriaRole;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -12,7 +10,6 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.admin.EgressRecords.Conn;
 import io.trimus.events.EgressAnomaly;
-import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,8 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
 class EgressDashboardBrowserTest {
-    private static Playwright playwright;
-    private static Browser browser;
+    private static Chromium chromium;
 
     @TestHTTPResource("/")
     URL dashboard;
@@ -47,17 +43,13 @@ class EgressDashboardBrowserTest {
 
     @BeforeAll
     static void launch() {
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
+        chromium = Chromium.launch();
     }
 
     @AfterAll
     static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -69,11 +61,8 @@ class EgressDashboardBrowserTest {
     }
 
     private Page open(int width, int height) {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(width, height)
-                .setBaseURL(dashboard.toString())
-                // these tests are about the pages: the test operator's token, as a script would send it
-                .setExtraHTTPHeaders(Map.of("Authorization", TestOperator.HEADER)));
-        context.setDefaultTimeout(15_000);
+        // these tests are about the pages: the test operator's token, as a script would send it
+        context = chromium.context(dashboard, width, height, true);
         return context.newPage();
     }
 

@@ -1,9 +1,7 @@
 package io.trimus.admin;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
@@ -37,8 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
 class SignInBrowserTest {
-    private static Playwright playwright;
-    private static Browser browser;
+    private static Chromium chromium;
 
     @TestHTTPResource("/")
     URL dashboard;
@@ -48,25 +45,19 @@ class SignInBrowserTest {
 
     @BeforeAll
     static void launch() {
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
+        chromium = Chromium.launch();
     }
 
     @AfterAll
     static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
     @BeforeEach
     void open() {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900)
-                .setBaseURL(dashboard.toString()));
-        context.setDefaultTimeout(15_000);
+        context = chromium.context(dashboard, 1280, 900, false);
         page = context.newPage();
     }
 
