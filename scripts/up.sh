@@ -176,7 +176,7 @@ up() {
     egress DNS resolver    $dns_addr (udp+tcp), for containers on trimus-egress-allowlist
     egress proxy           ${dns_addr%:*}:${TRIMUS_EGRESS_PROXY_PORT:-3128} (HTTPS_PROXY), transparent on ${dns_addr%:*}:${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT:-443} and :${TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT:-80}
     Kafka                  127.0.0.1:$kafka_port
-    PostgreSQL             postgresql://postgres@127.0.0.1:$pg_port/postgres
+    PostgreSQL             postgresql://postgres@127.0.0.1:$pg_port/postgres (the services log in as trimus_run, trimus_egress)
     demo image             trimus/busybox:local
 
 MSG

@@ -59,7 +59,7 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         Map<String, String> database = Map.of(
                 "quarkus.datasource.reactive.url", infraConfig.get("quarkus.datasource.reactive.url"),
                 "quarkus.datasource.jdbc.url", infraConfig.get("quarkus.datasource.jdbc.url"),
-                "quarkus.datasource.username", "postgres", "quarkus.datasource.password", "postgres");
+                "quarkus.flyway.username", "postgres", "quarkus.flyway.password", "postgres");
         List<Integer> ports = Ports.free(4);
         int egressPort = ports.get(2);
 

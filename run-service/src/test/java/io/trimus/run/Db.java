@@ -67,8 +67,8 @@ final class Db {
     private static Connection connect() throws SQLException {
         Config config = ConfigProvider.getConfig();
         Properties properties = new Properties();
-        properties.setProperty("user", config.getValue("quarkus.datasource.username", String.class));
-        properties.setProperty("password", config.getValue("quarkus.datasource.password", String.class));
+        properties.setProperty("user", config.getValue("quarkus.flyway.username", String.class));
+        properties.setProperty("password", config.getValue("quarkus.flyway.password", String.class));
         // the driver directly: DriverManager may not see a driver loaded by Quarkus' test class loader
         Connection connection = new org.postgresql.Driver()
                 .connect(config.getValue("quarkus.datasource.jdbc.url", String.class), properties);

@@ -51,7 +51,7 @@ public class RunServiceResource implements QuarkusTestResourceLifecycleManager {
     public static Map<String, String> childConfig(Map<String, String> infraConfig) {
         Map<String, String> config = new HashMap<>();
         for (String key : new String[]{"kafka.bootstrap.servers", "quarkus.datasource.reactive.url",
-                "quarkus.datasource.jdbc.url", "quarkus.datasource.username", "quarkus.datasource.password"}) {
+                "quarkus.datasource.jdbc.url", "quarkus.flyway.username", "quarkus.flyway.password"}) {
             config.put(key, infraConfig.get(key));
         }
         config.put("trimus.encryption-key", TestOperator.ENCRYPTION_KEY);

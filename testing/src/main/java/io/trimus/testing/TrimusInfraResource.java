@@ -45,9 +45,11 @@ public class TrimusInfraResource implements QuarkusTestResourceLifecycleManager 
                 "kafka.bootstrap.servers", infra.bootstrapServers(),
                 "quarkus.datasource.reactive.url", infra.reactiveUrl(),
                 "quarkus.datasource.jdbc.url", infra.jdbcUrl(),
-                // zonky's server trusts every local connection: any password works
-                "quarkus.datasource.username", "postgres",
-                "quarkus.datasource.password", "postgres",
+                // Flyway migrates as the superuser; each service logs in as its own role (its default TRIMUS_DB_USER,
+                // created by the migration), bound by row-level security. zonky trusts local connections: any
+                // password works.
+                "quarkus.flyway.username", "postgres",
+                "quarkus.flyway.password", "postgres",
                 "quarkus.devservices.enabled", "false",
                 InfraControl.CONFIG_KEY, controlAddress);
     }

@@ -59,8 +59,10 @@ class TrimusInfraResourceTest {
     @Test
     void theResourceHandsQuarkusEveryAddress() {
         assertThat(config).containsEntry("quarkus.devservices.enabled", "false")
-                .containsEntry("quarkus.datasource.username", "postgres")
-                .containsKey("quarkus.datasource.password");
+                .containsEntry("quarkus.flyway.username", "postgres")
+                .containsKey("quarkus.flyway.password")
+                // each service logs in as its own role, not the owner the resource names for Flyway
+                .doesNotContainKey("quarkus.datasource.username");
         assertThat(config.get("kafka.bootstrap.servers")).matches("127\\.0\\.0\\.1:\\d+");
         assertThat(config.get("quarkus.datasource.reactive.url")).matches("postgresql://127\\.0\\.0\\.1:\\d+/postgres");
         assertThat(config.get("quarkus.datasource.jdbc.url")).matches("jdbc:postgresql://127\\.0\\.0\\.1:\\d+/postgres");
@@ -80,7 +82,7 @@ class TrimusInfraResourceTest {
     @Test
     void postgresAnswersSelectOne() throws Exception {
         try (Connection connection = DriverManager.getConnection(config.get("quarkus.datasource.jdbc.url"),
-                config.get("quarkus.datasource.username"), config.get("quarkus.datasource.password"));
+                config.get("quarkus.flyway.username"), config.get("quarkus.flyway.password"));
              Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("select 1")) {
             assertThat(result.next()).isTrue();

@@ -67,11 +67,12 @@ public class AccessFilter {
                 return unknownCredential();
             }
             current.set(caller);
-            return decide(level.get(), caller, request);
+            return decide(level.get(), caller, request, current);
         });
     }
 
-    private static Response decide(Access level, Caller caller, ContainerRequestContext request) {
+    private static Response decide(Access level, Caller caller, ContainerRequestContext request,
+                                   CurrentCaller current) {
         if (level == Access.SIGNED_IN || caller.operator()) {
             return null;
         }
@@ -86,7 +87,11 @@ public class AccessFilter {
             return named == null ? refusal(400, "Invalid request", "company_id is required")
                     : refusal(404, "Not found", "company " + named + " does not exist");
         }
-        return role.get().covers(needed) ? null : refusal(403, "Forbidden", "this needs the " + needed.wireName()
+        if (role.get().covers(needed)) {
+            current.setCompany(company);
+            return null;
+        }
+        return refusal(403, "Forbidden", "this needs the " + needed.wireName()
                 + " role in company " + company + "; yours is " + role.get().wireName());
     }
 

@@ -5,12 +5,14 @@ import io.trimus.events.auth.Caller;
 import jakarta.enterprise.context.RequestScoped;
 
 import java.util.Optional;
+import java.util.UUID;
 
 /** The caller of the request being served, as {@link AccessFilter} established it; empty for anonymous endpoints. */
 @RequestScoped
 public class CurrentCaller {
     private Caller caller;
     private boolean service;
+    private UUID company;
     private AuditRecord.Source source = AuditRecord.Source.NONE;
 
     void set(Caller caller) {
@@ -19,6 +21,10 @@ public class CurrentCaller {
 
     void setSource(AuditRecord.Source source) {
         this.source = source;
+    }
+
+    void setCompany(UUID company) {
+        this.company = company;
     }
 
     void setService() {
@@ -36,6 +42,11 @@ public class CurrentCaller {
             throw new IllegalStateException("no caller on an endpoint that requires one");
         }
         return caller;
+    }
+
+    /** The company the request names and the caller was admitted to by its role there (not set for operators). */
+    public Optional<UUID> company() {
+        return Optional.ofNullable(company);
     }
 
     /** Where the request came from: peer address and the claimed X-Forwarded-For and User-Agent, bounded. */

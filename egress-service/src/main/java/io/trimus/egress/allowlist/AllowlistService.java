@@ -1,8 +1,9 @@
 package io.trimus.egress.allowlist;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.events.AuditRecord;
@@ -48,7 +49,7 @@ public class AllowlistService {
             return Uni.createFrom().failure(e);
         }
         AuditOutbox.Stamp by = audit.stamp();
-        return Panache.withTransaction(() -> allowlists.entriesOf(companyId)
+        return TenantTransactions.asCaller(() -> allowlists.entriesOf(companyId)
                         .call(before -> audit.add(by.record(companyId, AuditRecord.ALLOWLIST_REPLACED,
                                 new AuditRecord.Target("allowlist", null, null), changes(before, normalised))))
                         .flatMap(before -> allowlists.replace(companyId, normalised)))
@@ -69,13 +70,13 @@ public class AllowlistService {
     }
 
     /** The company's allowlist, sorted; empty when it never stored one (every name denied). */
-    @WithSession
+    @TenantTransaction
     public Uni<List<String>> get(UUID companyId) {
         return allowlists.entriesOf(companyId);
     }
 
     /** Loads every stored allowlist into the cache; returns how many companies have one. */
-    @WithSession
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> loadIntoCache() {
         return allowlists.all().map(lists -> {
             lists.forEach((companyId, list) -> cache.replace(companyId, list.entries(), list.revision()));

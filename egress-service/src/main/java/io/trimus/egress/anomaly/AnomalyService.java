@@ -2,9 +2,9 @@ package io.trimus.egress.anomaly;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.EgressAnomaly;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -51,7 +51,7 @@ public class AnomalyService {
             return Uni.createFrom().item(Outcome.MALFORMED);
         }
         AnomalyEvent row = row(event);
-        return Panache.withTransaction(() -> anomalies.insertIfAbsent(row))
+        return TenantTransactions.acrossCompanies(() -> anomalies.insertIfAbsent(row))
                 .map(inserted -> {
                     if (!inserted) {
                         duplicates.increment();
@@ -70,19 +70,19 @@ public class AnomalyService {
     }
 
     /** The company's latest anomalies that pass {@code filter}, newest last_seen first. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<AnomalyEvent>> latest(UUID companyId, AnomalyFilter filter, int limit) {
         return anomalies.latest(companyId, filter, limit);
     }
 
     /** Every company's anomalies since {@code since}, grouped by company and name, most recent group first. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<AnomalyGroup>> summary(Instant since, int offset, int limit) {
         return anomalies.summary(since, offset, limit);
     }
 
     /** Denied lookups and anomaly events since {@code since}, of every company or of one. */
-    @WithSession
+    @TenantTransaction
     public Uni<AnomalyCount> countSince(Instant since, UUID companyId) {
         return anomalies.countSince(since, companyId);
     }

@@ -1,9 +1,9 @@
 package io.trimus.egress.audit;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.EventTypes;
@@ -39,7 +39,7 @@ public class AuditRelay {
     @Scheduled(every = "1s", delayed = "2s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> drain() {
-        return Panache.withSession(() -> rows.oldest(BATCH))
+        return TenantTransactions.acrossCompanies(() -> rows.oldest(BATCH))
                 .flatMap(batch -> publishFrom(batch, 0))
                 .onFailure().invoke(e -> LOG.warnf("Audit records not published yet, will retry: %s", e.getMessage()))
                 .onFailure().recoverWithNull()
@@ -54,7 +54,7 @@ public class AuditRelay {
         return Uni.createFrom().deferred(() -> emitter.sendMessage(CloudEventRecords.message(row.payload,
                         Envelope.of(row.id, EventTypes.AUDIT_RECORD, SOURCE, row.messageKey, row.createdAt))))
                 .ifNoItem().after(SEND_TIMEOUT).fail()
-                .chain(() -> Panache.withTransaction(() -> rows.deleteById(row.seq)))
+                .chain(() -> TenantTransactions.acrossCompanies(() -> rows.deleteById(row.seq)))
                 .chain(() -> publishFrom(batch, index + 1));
     }
 }

@@ -1,11 +1,11 @@
 package io.trimus.egress.ca;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.egress.config.TrimusConfig;
@@ -88,7 +88,7 @@ public class EgressCaService {
      * {@link #byFingerprint}, answered from memory once opened.
      */
     public Uni<EgressAuthority> current() {
-        return seal().flatMap(seal -> inDatabase(() -> Panache.withTransaction(() -> repository.active()
+        return seal().flatMap(seal -> inDatabase(() -> TenantTransactions.acrossCompanies(() -> repository.active()
                         .flatMap(row -> row != null ? Uni.createFrom().item(row) : createActive(seal))))
                 .map(row -> open(row, seal)));
     }
@@ -106,7 +106,7 @@ public class EgressCaService {
             if (known != null) {
                 return Uni.createFrom().item(Optional.of(known));
             }
-            return inDatabase(() -> Panache.withSession(() -> repository.findById(fingerprint)))
+            return inDatabase(() -> TenantTransactions.acrossCompanies(() -> repository.findById(fingerprint)))
                     .map(row -> Optional.ofNullable(row).map(found -> open(found, seal)));
         });
     }
@@ -115,7 +115,7 @@ public class EgressCaService {
     public Uni<EgressAuthority> rotate(AuditOutbox.Stamp by) {
         return seal().flatMap(seal -> {
             StoredAuthority next = newAuthority(seal);
-            return inDatabase(() -> Panache.withTransaction(() -> repository.retireActive(now())
+            return inDatabase(() -> TenantTransactions.acrossCompanies(() -> repository.retireActive(now())
                             .flatMap(retired -> repository.insertIfNoneActive(next))
                             .flatMap(inserted -> inserted ? Uni.createFrom().item(next) : repository.active())
                             .call(active -> audit.add(by.record(null, AuditRecord.EGRESS_CA_ROTATED,
@@ -128,7 +128,7 @@ public class EgressCaService {
 
     /** Every stored CA, newest first. */
     public Uni<List<AuthoritySummary>> authorities() {
-        return seal().flatMap(seal -> inDatabase(() -> Panache.withSession(repository::newestFirst)))
+        return seal().flatMap(seal -> inDatabase(() -> TenantTransactions.acrossCompanies(repository::newestFirst)))
                 .map(rows -> rows.stream().map(AuthoritySummary::of).toList());
     }
 

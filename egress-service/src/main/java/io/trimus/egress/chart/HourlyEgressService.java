@@ -1,6 +1,6 @@
 package io.trimus.egress.chart;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.trimus.commons.rows.TenantTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -17,7 +17,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class HourlyEgressService {
     /** The last {@code hours} hours, up to and including the current one, of one company or (null) of all. */
-    @WithSession
+    @TenantTransaction
     public Uni<HourlyEgress> lastHours(int hours, UUID companyId) {
         HourWindow window = HourWindow.endingWith(Instant.now(), hours);
         return HourlySeries.query(window, "count(*)", "egress.egress_connection", "started_at",

@@ -3,12 +3,12 @@ package io.trimus.egress.connection;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.ConsumeEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.egress.config.TrimusConfig;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.eventbus.EventBus;
@@ -150,7 +150,7 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
 
     private Uni<Void> write(List<ConnectionRecord> batch) {
         List<EgressConnection> rows = batch.stream().map(EgressConnection::of).toList();
-        return Uni.createFrom().deferred(() -> Panache.withTransaction(() -> repository.insertAll(rows)))
+        return Uni.createFrom().deferred(() -> TenantTransactions.acrossCompanies(() -> repository.insertAll(rows)))
                 .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1)).atMost(WRITE_RETRIES)
                 .onItem().invoke(() -> persisted.increment(rows.size()))
                 .onFailure().invoke(e -> {

@@ -2,9 +2,9 @@ package io.trimus.egress.connection;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.egress.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -42,7 +42,7 @@ public class ConnectionRetention {
     /** Deletes the records older than the retention; how many were deleted. */
     public Uni<Integer> purge() {
         Instant cutoff = Instant.now().minus(retention);
-        return Panache.withTransaction(() -> connections.deleteStartedBefore(cutoff))
+        return TenantTransactions.acrossCompanies(() -> connections.deleteStartedBefore(cutoff))
                 .invoke(n -> deleted.increment(n));
     }
 }

@@ -1,6 +1,6 @@
 package io.trimus.egress.connection;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.trimus.commons.rows.TenantTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -22,7 +22,7 @@ public class RunEgressService {
     }
 
     /** The run's totals, its busiest hosts and its {@code limit} latest connections. */
-    @WithSession
+    @TenantTransaction
     public Uni<RunEgress> of(UUID companyId, UUID runId, int limit) {
         return connections.totals(companyId, runId)
                 .flatMap(totals -> connections.perHost(companyId, runId, MAX_HOSTS)

@@ -1,8 +1,9 @@
 package io.trimus.egress.policy;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.events.AuditRecord;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,7 +39,7 @@ public class EgressPolicyService {
     }
 
     /** The company's policy; enforce for a company that never set one. */
-    @WithSession
+    @TenantTransaction
     public Uni<Policy> get(UUID companyId) {
         return policies.findById(companyId)
                 .map(stored -> stored == null ? new Policy(EgressMode.ENFORCE, null) : Policy.of(stored));
@@ -47,7 +48,7 @@ public class EgressPolicyService {
     /** Makes {@code mode} the company's mode; returns the stored policy. */
     public Uni<Policy> set(UUID companyId, EgressMode mode) {
         AuditOutbox.Stamp by = audit.stamp();
-        return Panache.withTransaction(() -> policies.set(companyId, mode)
+        return TenantTransactions.asCaller(() -> policies.set(companyId, mode)
                         .call(stored -> audit.add(by.record(companyId, AuditRecord.EGRESS_POLICY_SET,
                                 new AuditRecord.Target("egress_policy", null, null),
                                 java.util.Map.of("mode", mode.name().toLowerCase(java.util.Locale.ROOT))))))
@@ -58,7 +59,7 @@ public class EgressPolicyService {
     }
 
     /** Loads every stored policy into the cache; returns how many companies have one. */
-    @WithSession
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> loadIntoCache() {
         return policies.listAll().map((List<EgressPolicy> stored) -> {
             stored.forEach(policy -> cache.replace(policy.companyId, policy.mode, policy.revision));

@@ -1,8 +1,9 @@
 package io.trimus.egress.sandbox;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.masks.MaskedSecrets;
@@ -51,7 +52,7 @@ public class SandboxService {
      */
     public Uni<Sandbox> register(Sandbox sandbox, RunMasks masks) {
         Sandbox before = registry.lookup(sandbox.ip()).orElse(null);
-        return Panache.withTransaction(() -> registrations.claim(sandbox, masks != null,
+        return TenantTransactions.asCaller(() -> registrations.claim(sandbox, masks != null,
                         Instant.now().minus(maxAge)))
                 .onItem().ifNull().failWith(() -> ProblemException.conflict("sandbox address " + sandbox.ip()
                         + " is held by another run; deregister it with that run's id, or register another address"))
@@ -74,7 +75,7 @@ public class SandboxService {
 
     /** Gives up the address {@code ip} held by {@code runId}: 404 when nothing holds it, 409 when another run does. */
     public Uni<Void> deregister(String ip, UUID runId) {
-        return Panache.withTransaction(() -> registrations.release(ip, runId)
+        return TenantTransactions.asCaller(() -> registrations.release(ip, runId)
                         .call(released -> released ? Uni.createFrom().voidItem() : registrations.findById(ip)
                                 .invoke(holder -> {
                                     throw holder == null
@@ -91,7 +92,7 @@ public class SandboxService {
     }
 
     /** Replaces the in-memory registry with every stored registration; returns how many there are. */
-    @WithSession
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> loadIntoRegistry() {
         return registrations.all().map(rows -> {
             rows.stream().filter(row -> row.masked).forEach(row -> masked.expect(row.ip, row.runId));

@@ -6,6 +6,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
 import io.restassured.http.ContentType;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModeCache;
 import io.trimus.egress.policy.EgressModes;
@@ -206,7 +207,7 @@ class EgressPolicyApiTest {
     }
 
     private static void store(String sql, UUID company) throws Throwable {
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Panache.getSession()
+        VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(() -> Panache.getSession()
                 .flatMap(session -> session.createNativeQuery(sql).setParameter(1, company).executeUpdate())));
     }
 

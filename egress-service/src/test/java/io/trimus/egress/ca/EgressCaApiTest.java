@@ -2,11 +2,11 @@ package io.trimus.egress.ca;
 
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
 import io.restassured.response.Response;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.events.secrets.SecretBox;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.Vertx;
@@ -207,7 +207,7 @@ class EgressCaApiTest {
                 row.fingerprint);
         row.createdAt = java.time.Instant.now();
 
-        boolean stored = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
+        boolean stored = VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(
                 () -> repository.insertIfNoneActive(row)));
 
         assertThat(stored).isFalse();

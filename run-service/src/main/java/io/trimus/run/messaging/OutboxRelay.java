@@ -1,10 +1,10 @@
 package io.trimus.run.messaging;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.ConsumeEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
@@ -88,7 +88,7 @@ public class OutboxRelay {
     }
 
     private Uni<Integer> publishBatch() {
-        return Panache.withSession(() -> outbox.nextDue(config.outbox().batchSize(), Instant.now()))
+        return TenantTransactions.acrossCompanies(() -> outbox.nextDue(config.outbox().batchSize(), Instant.now()))
                 .flatMap(rows -> publishFrom(rows, 0));
     }
 
@@ -106,7 +106,7 @@ public class OutboxRelay {
         OutboxEvent row = rows.get(index);
         return publish(row)
                 .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
-                        ? Panache.withTransaction(() -> outbox.markPublished(row.seq)).replaceWith(true)
+                        ? TenantTransactions.acrossCompanies(() -> outbox.markPublished(row.seq)).replaceWith(true)
                         : settleFailed(row, PublishFailure.of(failure)))
                 .flatMap(goOn -> goOn ? publishFrom(rows, index + 1) : Uni.createFrom().item(index));
     }
@@ -120,7 +120,7 @@ public class OutboxRelay {
         Duration wait = backoff(attempts);
         LOG.warnf("Outbox event %s (%s of %s) not published, next attempt in %s: %s", row.seq, row.type,
                 row.messageKey, wait, failure.reason());
-        return Panache.withTransaction(() -> outbox.markRetry(row.seq, attempts, Instant.now().plus(wait)))
+        return TenantTransactions.acrossCompanies(() -> outbox.markRetry(row.seq, attempts, Instant.now().plus(wait)))
                 .replaceWith(false);
     }
 

@@ -1,9 +1,9 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.Caller;
@@ -80,13 +80,13 @@ public class AccountService {
             return Uni.createFrom().failure(wrongSignIn());
         }
         String normalized = email.strip().toLowerCase(Locale.ROOT);
-        return Panache.withSession(() -> users.findByEmail(normalized))
+        return TenantTransactions.acrossCompanies(() -> users.findByEmail(normalized))
                 .flatMap(user -> check(user == null ? null : user.passwordHash, password)
                         .flatMap(ok -> ok ? openSession(user) : Uni.createFrom().failure(wrongSignIn())));
     }
 
     /** Ends the session presented as {@code secret}; a secret that is no session changes nothing. */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Void> signOut(String secret) {
         return credentials.findByHash(BearerSecrets.hash(secret)).flatMap(credential -> {
             if (credential != null && Credential.SESSION.equals(credential.kind) && credential.revokedAt == null) {
@@ -105,7 +105,7 @@ public class AccountService {
             return Uni.createFrom().failure(badSetupLink());
         }
         return vertx.executeBlocking(Uni.createFrom().item(() -> passwords.hash(password.toCharArray())))
-                .flatMap(hash -> Panache.withTransaction(() -> credentials.findByHash(BearerSecrets.hash(secret))
+                .flatMap(hash -> TenantTransactions.acrossCompanies(() -> credentials.findByHash(BearerSecrets.hash(secret))
                         .flatMap(link -> {
                             Instant now = Instant.now();
                             if (link == null || !Credential.SETUP.equals(link.kind) || !link.isActive(now)) {
@@ -122,7 +122,7 @@ public class AccountService {
     }
 
     /** The company's members. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Member>> members(UUID companyId) {
         return companies.get(companyId).flatMap(company -> memberships.inCompany(companyId))
                 .flatMap(list -> list.isEmpty() ? Uni.createFrom().item(List.<Member>of())
@@ -138,7 +138,7 @@ public class AccountService {
      * Gives {@code email} the role in the company, creating the account when there is none; a new account (or one
      * still without a password) gets a fresh setup link in the answer.
      */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Member> putMember(UUID companyId, String email, String role) {
         CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
                 "must be admin, member or viewer"));
@@ -174,7 +174,7 @@ public class AccountService {
     }
 
     /** Removes the person from the company; 404 when it is no member. Its sessions stay, without that company. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Void> removeMember(UUID companyId, String email) {
         String normalized = checkedEmail(email);
         return users.findByEmail(normalized).flatMap(user -> user == null ? Uni.createFrom().nullItem()
@@ -188,7 +188,7 @@ public class AccountService {
     }
 
     /** Makes {@code email} an operator, creating the account when there is none (with a setup link then). */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<SetupLink> putOperator(String email) {
         String normalized = checkedEmail(email);
         return users.findByEmail(normalized).flatMap(existing -> {
@@ -209,7 +209,7 @@ public class AccountService {
      * password (older links revoked). Runs in its own transaction.
      */
     public Uni<SetupLink> bootstrapOperator(String email) {
-        return Panache.withTransaction(() -> putOperator(email));
+        return TenantTransactions.acrossCompanies(() -> putOperator(email));
     }
 
     private Uni<UserAccount> accountOf(String email, boolean operator) {
@@ -224,8 +224,9 @@ public class AccountService {
                 "run-service", now, now.plus(config.auth().setupLinkTtl()));
         // The secret rides in the fragment: browsers send it to no server and no Referer carries it.
         URI url = URI.create(config.dashboard().url().toString().replaceAll("/+$", "") + "/setup#" + secret);
-        return credentials.revokeAllOf(user.id, Credential.SETUP, now).flatMap(n -> credentials.persist(link))
-                .replaceWith(url);
+        // the user's own credentials carry no company: the caller's right to issue it was checked by the caller
+        return TenantTransactions.acrossCompanies(() -> credentials.revokeAllOf(user.id, Credential.SETUP, now)
+                .flatMap(n -> credentials.persist(link))).replaceWith(url);
     }
 
     private Uni<Boolean> check(String hash, String password) {
@@ -244,7 +245,7 @@ public class AccountService {
         String secret = BearerSecrets.generate(BearerSecrets.SESSION_PREFIX);
         Credential session = Credential.ofUser(Credential.SESSION, "sign-in", user.id, BearerSecrets.hash(secret),
                 "user " + user.email, now, now.plus(config.session().ttl()));
-        return Panache.withTransaction(() -> credentials.persistAndFlush(session)
+        return TenantTransactions.acrossCompanies(() -> credentials.persistAndFlush(session)
                         .call(saved -> credentials.revokeSessionsBeyond(user.id, MAX_SESSIONS_PER_USER, now))
                         .call(saved -> audit.record(userActor(user), null, AuditRecord.SESSION_OPENED, session(saved),
                                 AuditLog.details()))

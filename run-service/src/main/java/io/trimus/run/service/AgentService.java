@@ -1,10 +1,9 @@
 package io.trimus.run.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterConfig;
@@ -61,7 +60,7 @@ public class AgentService {
         return new ResourceCeilings(docker.maxTimeoutSec(), docker.maxPids(), docker.maxMemory(), docker.maxCpus());
     }
 
-    @WithTransaction
+    @TenantTransaction
     public Uni<Agent> create(UUID companyId, String name, String adapterType, JsonNode adapterConfig) {
         Agent agent;
         try {
@@ -107,14 +106,14 @@ public class AgentService {
         });
     }
 
-    @WithSession
+    @TenantTransaction
     public Uni<Agent> get(UUID companyId, UUID agentId) {
         return companies.get(companyId)
                 .flatMap(company -> agents.findInCompany(companyId, agentId))
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("agent", agentId));
     }
 
-    @WithSession
+    @TenantTransaction
     public Uni<List<Agent>> list(UUID companyId) {
         return companies.get(companyId).flatMap(company -> agents.listInCompany(companyId));
     }

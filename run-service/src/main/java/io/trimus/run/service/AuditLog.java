@@ -2,9 +2,9 @@ package io.trimus.run.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.access.AuditOrigin;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.AuditRecord;
@@ -58,7 +58,7 @@ public class AuditLog {
     }
 
     /** Stores a record published by a service; false when it is known already (run-service's own, a redelivery). */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Boolean> store(AuditRecord record) {
         return entries.findById(record.id()).flatMap(known -> known != null ? Uni.createFrom().item(false)
                 : entries.persist(entry(record)).replaceWith(true));
@@ -69,7 +69,7 @@ public class AuditLog {
      * null), older than the record {@code before} when given; a 400 problem on {@code before} when it names no record
      * of that log.
      */
-    @WithSession
+    @TenantTransaction
     public Uni<List<JsonNode>> page(UUID companyId, UUID before, int limit) {
         Uni<AuditEntry> last = before == null ? Uni.createFrom().nullItem() : entries.findById(before)
                 .map(found -> found == null || companyId != null && !companyId.equals(found.companyId) ? null : found)

@@ -1,7 +1,7 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.access.Credentials;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
@@ -45,7 +45,7 @@ public class CallerDirectory implements Credentials {
     @Override
     public Uni<Caller> caller(String secret) {
         Instant now = Instant.now();
-        return Panache.withTransaction(() -> credentials.findByHash(BearerSecrets.hash(secret))
+        return TenantTransactions.acrossCompanies(() -> credentials.findByHash(BearerSecrets.hash(secret))
                 .flatMap(credential -> credential == null || !credential.isActive(now)
                         || Credential.SETUP.equals(credential.kind) ? Uni.createFrom().nullItem()
                         : touch(credential, now).flatMap(used -> callerOf(used))));

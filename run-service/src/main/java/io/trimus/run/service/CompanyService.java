@@ -1,8 +1,7 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.AuditRecord;
 import io.trimus.run.repository.Company;
@@ -23,7 +22,7 @@ public class CompanyService {
         this.audit = audit;
     }
 
-    @WithTransaction
+    @TenantTransaction
     public Uni<Company> create(String name) {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > 200) {
@@ -36,7 +35,7 @@ public class CompanyService {
     }
 
     /** The company, or a 404 problem. */
-    @WithSession
+    @TenantTransaction
     public Uni<Company> get(UUID id) {
         return companies.findById(id)
                 .onItem().ifNull().failWith(() -> ProblemException.notFound("company", id));
@@ -46,13 +45,13 @@ public class CompanyService {
      * A page of companies in creation order, those after the company {@code after} when given; a 400 problem on
      * {@code after} when it names no company (a client must page with an id it received).
      */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Company>> page(UUID after, int limit) {
         return pageAmong(null, after, limit);
     }
 
     /** Like {@link #page}, among {@code among} only when it is not null (the companies a caller belongs to). */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Company>> pageAmong(List<UUID> among, UUID after, int limit) {
         if (after == null) {
             return among == null ? companies.page(null, limit) : companies.pageAmong(among, null, limit);

@@ -1,8 +1,9 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.run.repository.Credential;
 import io.trimus.run.repository.CredentialRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,7 +34,7 @@ public class CredentialPurge {
     }
 
     /** Deletes the sessions and setup links that ended before {@code now} minus a day; returns how many. */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Long> purge(Instant now) {
         Instant before = now.minus(KEEP_ENDED);
         return credentials.delete("kind in (?1, ?2) and (revokedAt < ?3 or expiresAt < ?3)", Credential.SESSION,

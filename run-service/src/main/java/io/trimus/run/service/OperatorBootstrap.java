@@ -1,9 +1,9 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Credential;
 import io.trimus.run.repository.CredentialRepository;
@@ -41,7 +41,7 @@ public class OperatorBootstrap {
     void onStart(@Observes StartupEvent start) throws Throwable {
         Optional<String> token = config.bootstrap().operatorToken().filter(t -> !t.isBlank());
         token.ifPresent(OperatorBootstrap::requireStrong);
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> ensureToken(token)));
+        VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(() -> ensureToken(token)));
         Optional<String> email = config.bootstrap().operatorEmail().filter(e -> !e.isBlank());
         if (email.isPresent()) {
             AccountService.SetupLink link = VertxContextSupport.subscribeAndAwait(

@@ -1,8 +1,8 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.EventTypes;
 import io.trimus.events.IssueRef;
@@ -75,7 +75,7 @@ public class RunService {
      * granted to the company (400 naming adapter_config.worker_tag otherwise) and carries run-service's issuer MAC.
      * A masked secret goes only to a run whose adapter keeps its real value from the agent's code (409 otherwise).
      */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
         ProblemException oversized = oversized(issue, input);
         if (oversized != null) {
@@ -150,7 +150,7 @@ public class RunService {
      * run whose request it was ends FAILED with it, so the run says why it never started and no later event waits
      * behind it. A refused cancel leaves its run to end on its own (its adapter's timeout).
      */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Void> refusedForGood(OutboxEvent row, String reason) {
         Uni<Void> setAside = outbox.refuse(row, reason);
         if (!EventTypes.RUN_REQUESTED.equals(row.type)) {
@@ -245,7 +245,7 @@ public class RunService {
     }
 
     /** The run, or a 404 problem. */
-    @WithSession
+    @TenantTransaction
     public Uni<Run> get(UUID companyId, UUID runId) {
         return companies.get(companyId)
                 .flatMap(company -> runs.findInCompany(companyId, runId))
@@ -253,7 +253,7 @@ public class RunService {
     }
 
     /** The company's latest runs, newest first. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Run>> latest(UUID companyId, RunState status, int limit) {
         return companies.get(companyId).flatMap(company -> runs.latest(companyId, status, limit));
     }
@@ -262,7 +262,7 @@ public class RunService {
      * How many runs are in each state, every state listed (zero when none): across all companies, or in one when
      * {@code companyId} is given (a 404 problem when it does not exist).
      */
-    @WithSession
+    @TenantTransaction
     public Uni<Map<RunState, Long>> countByStatus(UUID companyId) {
         Uni<?> exists = companyId == null ? Uni.createFrom().voidItem() : companies.get(companyId);
         return exists.flatMap(ignored -> runs.countByStatus(companyId)).map(found -> {
@@ -278,7 +278,7 @@ public class RunService {
      * Cancels a run. A run whose request is still in the outbox is withdrawn and ends CANCELLED at once;
      * otherwise the adapter is asked to stop it and reports CANCELLED itself.
      */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Run> cancel(UUID companyId, UUID runId) {
         return get(companyId, runId).call(run -> {
             if (run.status.isTerminal()) {
@@ -300,7 +300,7 @@ public class RunService {
      * Advances a run on a status event. Idempotent on the event id, and only forward: a late or duplicate
      * event never moves a finished run.
      */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Void> applyStatus(RunStatusChanged event) {
         return processedEvents.markFirstSeen(event.id()).flatMap(first -> !first
                 ? Uni.createFrom().voidItem()

@@ -1,8 +1,7 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
@@ -103,7 +102,7 @@ public class SecretService {
      * every agent of the company, masked or plain as the put says. A put replaces the grant and the mask as well as
      * the value.
      */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Stored> put(UUID companyId, String name, Put put) {
         String value = put.value();
         List<String> agents = put.agents();
@@ -202,7 +201,7 @@ public class SecretService {
     }
 
     /** The company's secrets: names, grants, masks and timestamps only. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<SecretInfo>> list(UUID companyId) {
         return companies.get(companyId).flatMap(company -> secrets.listInCompany(companyId))
                 .flatMap(all -> grants.listInCompany(companyId).map(granted -> {
@@ -213,7 +212,7 @@ public class SecretService {
     }
 
     /** Deletes the secret, or fails with 404. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Void> delete(UUID companyId, String name) {
         return companies.get(companyId)
                 .flatMap(company -> secrets.deleteById(new CompanySecret.Key(companyId, name)))

@@ -1,9 +1,10 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Run;
@@ -53,7 +54,7 @@ public class StaleRuns {
     }
 
     /** Ends a batch of stale runs; returns how many. */
-    @WithTransaction
+    @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> sweep() {
         Instant now = Instant.now();
         return runs.inProgressSince(now.minus(config.run().staleAfter()), BATCH).map(stale -> end(stale, now));

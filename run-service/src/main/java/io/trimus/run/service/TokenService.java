@@ -1,8 +1,7 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.Caller;
@@ -43,7 +42,7 @@ public class TokenService {
     }
 
     /** Makes a token for the company with the role; 400 naming the field at fault, 409 past the company's quota. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<IssuedToken> createForCompany(UUID companyId, String name, String role, Instant expiresAt, Caller by) {
         CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
                 "must be admin, member or viewer"));
@@ -63,33 +62,33 @@ public class TokenService {
     }
 
     /** Makes an operator token. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<IssuedToken> createForOperator(String name, Instant expiresAt, Caller by) {
         return persist(newToken(name, Credential.OPERATOR_ROLE, expiresAt, by))
                 .call(issued -> audited(AuditRecord.TOKEN_CREATED, issued.credential()));
     }
 
     /** The company's tokens, revoked and expired ones included. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Credential>> listOfCompany(UUID companyId) {
         return companies.get(companyId).flatMap(company -> credentials.tokensOf(companyId));
     }
 
     /** The operator tokens, revoked and expired ones included. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<Credential>> listOfOperators() {
         return credentials.operatorTokens();
     }
 
     /** Revokes the company's token; 404 when it is not one of the company's. Revoking twice changes nothing. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Credential> revokeOfCompany(UUID companyId, UUID tokenId) {
         return credentials.tokenOf(companyId, tokenId).flatMap(this::revoke)
                 .call(token -> audited(AuditRecord.TOKEN_REVOKED, token));
     }
 
     /** Revokes an operator token; 404 when there is none with the id. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Credential> revokeOfOperators(UUID tokenId) {
         return credentials.operatorToken(tokenId).flatMap(this::revoke)
                 .call(token -> audited(AuditRecord.TOKEN_REVOKED, token));

@@ -1,8 +1,7 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.RemoteAdapterConfig;
@@ -30,7 +29,7 @@ public class WorkerTagService {
     }
 
     /** Grants the tag to the company; granting it again changes nothing (the first grant's time stays). */
-    @WithTransaction
+    @TenantTransaction
     public Uni<CompanyWorkerTag> grant(UUID companyId, String tag) {
         if (!isTag(tag)) {
             return Uni.createFrom().failure(badTag());
@@ -43,7 +42,7 @@ public class WorkerTagService {
     }
 
     /** Revokes the grant: the company's remote agents on the tag can no longer be written or started. */
-    @WithTransaction
+    @TenantTransaction
     public Uni<Void> revoke(UUID companyId, String tag) {
         if (!isTag(tag)) {
             return Uni.createFrom().failure(badTag());
@@ -57,7 +56,7 @@ public class WorkerTagService {
     }
 
     /** The company's grants, by tag. */
-    @WithSession
+    @TenantTransaction
     public Uni<List<CompanyWorkerTag>> list(UUID companyId) {
         return companies.get(companyId).flatMap(company -> grants.listInCompany(companyId));
     }

@@ -1,10 +1,10 @@
 package io.trimus.run.service;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
@@ -50,7 +50,7 @@ class OperatorBootstrapTest {
     }
 
     private void start(Optional<String> token) throws Throwable {
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> bootstrap.ensureToken(token)));
+        VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(() -> bootstrap.ensureToken(token)));
     }
 
     private static io.restassured.response.ValidatableResponse me(String token) {

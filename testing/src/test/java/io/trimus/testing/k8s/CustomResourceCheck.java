@@ -144,5 +144,13 @@ public final class CustomResourceCheck implements ManifestCheck {
         if (initdb.path("database").asText().isBlank() || initdb.path("owner").asText().isBlank()) {
             problems.add(cluster, "spec.bootstrap.initdb needs database and owner");
         }
+        // the services' login roles: row-level security binds them only if they cannot bypass it
+        for (JsonNode role : spec.path("managed").path("roles")) {
+            if (role.path("superuser").asBoolean(false) || role.path("bypassrls").asBoolean(false)
+                    || role.path("passwordSecret").path("name").asText().isBlank()) {
+                problems.add(cluster, "managed role " + role.path("name").asText()
+                        + " must be no superuser, without bypassrls, with a passwordSecret");
+            }
+        }
     }
 }

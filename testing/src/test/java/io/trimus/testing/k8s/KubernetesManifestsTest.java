@@ -35,7 +35,10 @@ class KubernetesManifestsTest {
     static final List<ExternalSecret> EXTERNAL_SECRETS = List.of(
             new ExternalSecret("trimus-encryption-key", Set.of("key"), "the operator, with kubectl create secret"),
             new ExternalSecret("trimus-db-app", Set.of("username", "password", "dbname", "host", "port", "uri", "jdbc-uri", "pgpass"),
-                    "CloudNativePG, for the cluster trimus-db"));
+                    "CloudNativePG, for the cluster trimus-db"),
+            new ExternalSecret("trimus-db-run", Set.of("username", "password"), "the operator, with kubectl create secret"),
+            new ExternalSecret("trimus-db-egress", Set.of("username", "password"),
+                    "the operator, with kubectl create secret"));
 
     /** Sandboxes someone runs in the namespace (no manifest here does): the policies keep them to egress-service. */
     static final RuntimePod SANDBOX = new RuntimePod("sandbox", Map.of("trimus.io/sandbox", "true"),
@@ -125,13 +128,17 @@ class KubernetesManifestsTest {
 
     @ParameterizedTest(name = "{0}: {1} from Secret {2} key {3}")
     @CsvSource({
-            "run-service,            TRIMUS_DB_USER,        trimus-db-app,         username",
-            "run-service,            TRIMUS_DB_PASSWORD,    trimus-db-app,         password",
+            "run-service,            TRIMUS_DB_MIGRATION_USER,     trimus-db-app,    username",
+            "run-service,            TRIMUS_DB_MIGRATION_PASSWORD, trimus-db-app,    password",
+            "run-service,            TRIMUS_DB_USER,        trimus-db-run,         username",
+            "run-service,            TRIMUS_DB_PASSWORD,    trimus-db-run,         password",
             "run-service,            TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
             "adapter-lambda-service, TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
             "egress-service,         TRIMUS_ENCRYPTION_KEY, trimus-encryption-key, key",
-            "egress-service,         TRIMUS_DB_USER,        trimus-db-app,         username",
-            "egress-service,         TRIMUS_DB_PASSWORD,    trimus-db-app,         password"})
+            "egress-service,         TRIMUS_DB_MIGRATION_USER,     trimus-db-app,    username",
+            "egress-service,         TRIMUS_DB_MIGRATION_PASSWORD, trimus-db-app,    password",
+            "egress-service,         TRIMUS_DB_USER,        trimus-db-egress,      username",
+            "egress-service,         TRIMUS_DB_PASSWORD,    trimus-db-egress,      password"})
     void secretsComeFromTheExternalSecrets(String name, String variable, String secret, String key) {
         var ref = container(name).getEnv().stream().filter(e -> e.getName().equals(variable)).findFirst().orElseThrow()
                 .getValueFrom().getSecretKeyRef();
