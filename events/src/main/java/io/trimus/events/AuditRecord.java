@@ -38,6 +38,7 @@ public record AuditRecord(UUID id, Instant occurredAt, Actor actor, UUID company
     public static final String MEMBER_PUT = "member.put";
     public static final String MEMBER_REMOVED = "member.removed";
     public static final String OPERATOR_PUT = "operator.put";
+    public static final String OPERATOR_REMOVED = "operator.removed";
     public static final String TOKEN_CREATED = "token.created";
     public static final String TOKEN_REVOKED = "token.revoked";
     public static final String SESSION_OPENED = "session.opened";
@@ -50,7 +51,7 @@ public record AuditRecord(UUID id, Instant occurredAt, Actor actor, UUID company
     public static final List<String> ACTIONS = List.of(COMPANY_CREATED, AGENT_CREATED, SECRET_PUT, SECRET_DELETED,
             WORKER_TAG_GRANTED, WORKER_TAG_REVOKED, MEMBER_PUT, MEMBER_REMOVED, OPERATOR_PUT, TOKEN_CREATED,
             TOKEN_REVOKED, SESSION_OPENED, SESSION_CLOSED, PASSWORD_SET, ALLOWLIST_REPLACED, EGRESS_POLICY_SET,
-            EGRESS_CA_ROTATED);
+            EGRESS_CA_ROTATED, OPERATOR_REMOVED);
 
     public AuditRecord {
         Objects.requireNonNull(id, "id");

@@ -199,6 +199,39 @@ class IdentityApiTest {
                 .containsExactly("0");
     }
 
+    @Test
+    void anOperatorLosesThePowerFromItsNextRequestAndTheLastOperatorAccountStays() {
+        String email = "ops-" + UUID.randomUUID() + "@example.com";
+        String link = given().put("/api/operators/{e}", email).then().statusCode(200)
+                .body("email", equalTo(email)).extract().path("setup_url");
+        given().contentType(ContentType.JSON).body(Map.of("token", URI.create(link).getFragment(), "password",
+                PASSWORD)).post("/api/setup").then().statusCode(200);
+        String bearer = "Bearer " + signIn(email, PASSWORD).statusCode(201).extract().path("token");
+        given().header("Authorization", bearer).get("/api/tokens").then().statusCode(200);
+        given().get("/api/operators").then().statusCode(200)
+                .body("operators.find { it.email == '" + email + "' }.password_set", equalTo(true));
+
+        given().delete("/api/operators/{e}", email).then().statusCode(204);
+
+        given().header("Authorization", bearer).get("/api/tokens").then().statusCode(403);
+        given().header("Authorization", bearer).get("/api/me").then().statusCode(200)
+                .body("operator", equalTo(false));
+        given().delete("/api/operators/{e}", email).then().statusCode(404);
+        given().get("/api/audit").then().statusCode(200)
+                .body("records.find { it.action == 'operator.removed' && it.target.name == '" + email + "' }",
+                        org.hamcrest.Matchers.notNullValue());
+        // whatever other operator accounts exist, the last one cannot be removed
+        java.util.List<String> operators = given().get("/api/operators").then().statusCode(200).extract()
+                .path("operators.email");
+        for (int i = 0; i < operators.size() - 1; i++) {
+            given().delete("/api/operators/{e}", operators.get(i)).then().statusCode(204);
+        }
+        if (!operators.isEmpty()) {
+            given().delete("/api/operators/{e}", operators.get(operators.size() - 1)).then().statusCode(409)
+                    .body("detail", org.hamcrest.Matchers.containsString("last operator"));
+        }
+    }
+
     private static ValidatableResponse signIn(String email, String password) {
         return given().header("Authorization", "").contentType(ContentType.JSON)
                 .body(Map.of("email", email, "password", password)).post("/api/sessions").then();

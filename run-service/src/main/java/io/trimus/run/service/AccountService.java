@@ -204,6 +204,36 @@ public class AccountService {
         });
     }
 
+    /** The operator accounts, by email. */
+    @TenantTransaction
+    public Uni<List<UserAccount>> operators() {
+        return users.list("operator = true order by email");
+    }
+
+    /**
+     * Takes the operator role from {@code email} (its sessions lose it from their next request); 404 when it is no
+     * operator, 409 when it is the last operator account.
+     */
+    @TenantTransaction
+    public Uni<Void> removeOperator(String email) {
+        String normalized = checkedEmail(email);
+        return users.findByEmail(normalized).flatMap(user -> {
+            if (user == null || !user.operator) {
+                return Uni.createFrom().failure(new ProblemException(404, "Not found", normalized
+                        + " is not an operator", null));
+            }
+            return users.count("operator = true").flatMap(count -> {
+                if (count <= 1) {
+                    return Uni.createFrom().failure(ProblemException.conflict(normalized + " is the last operator"
+                            + " account: make another operator first"));
+                }
+                user.operator = false;
+                return audit.record(null, AuditRecord.OPERATOR_REMOVED, new AuditRecord.Target("operator",
+                        user.id.toString(), user.email), AuditLog.details()).replaceWithVoid();
+            });
+        });
+    }
+
     /**
      * The bootstrap operator: the account of {@code email} made an operator, with a setup link while it has no
      * password (older links revoked). Runs in its own transaction.
