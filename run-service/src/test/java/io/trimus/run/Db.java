@@ -1,7 +1,5 @@
 package io.trimus.run;
 
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * Reads run-service's tables directly, the way an attacker with a database dump would see them; writes them only to
@@ -65,16 +62,6 @@ final class Db {
     }
 
     private static Connection connect() throws SQLException {
-        Config config = ConfigProvider.getConfig();
-        Properties properties = new Properties();
-        properties.setProperty("user", config.getValue("quarkus.flyway.username", String.class));
-        properties.setProperty("password", config.getValue("quarkus.flyway.password", String.class));
-        // the driver directly: DriverManager may not see a driver loaded by Quarkus' test class loader
-        Connection connection = new org.postgresql.Driver()
-                .connect(config.getValue("quarkus.datasource.jdbc.url", String.class), properties);
-        if (connection == null) {
-            throw new SQLException("the PostgreSQL driver does not accept quarkus.datasource.jdbc.url");
-        }
-        return connection;
+        return io.trimus.testing.OwnerDatabase.connect();
     }
 }

@@ -195,8 +195,10 @@ class EgressPolicyApiTest {
         assertThat(modes.mode(company)).isEqualTo(EgressMode.REPORT);
         assertThat(modes.mode(stale)).isEqualTo(EgressMode.ENFORCE);
         assertThat(cache.isLoaded()).isTrue();
-        given().get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'egress-policies' }.status", equalTo("UP"));
+        // the whole readiness also waits for Kafka, which a test before this one may just have restarted
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() ->
+                given().get("/q/health/ready").then().statusCode(200)
+                        .body("checks.find { it.name == 'egress-policies' }.status", equalTo("UP")));
     }
 
     @Test

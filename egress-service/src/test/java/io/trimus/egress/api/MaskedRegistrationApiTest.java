@@ -12,11 +12,11 @@ import io.trimus.egress.sandbox.SandboxRegistryLoader;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.events.secrets.SandboxMask;
 import io.trimus.events.secrets.SandboxMasks;
+import io.trimus.testing.OwnerDatabase;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,8 +47,6 @@ class MaskedRegistrationApiTest {
     MaskedSecrets masked;
     @Inject
     SandboxRegistryLoader loader;
-    @Inject
-    DataSource database;
 
     private Map<String, Object> registration(UUID run, String ip, String sealed) {
         Map<String, Object> body = new HashMap<>();
@@ -132,7 +130,7 @@ class MaskedRegistrationApiTest {
     }
 
     private String storedRow(String ip) throws Exception {
-        try (Connection c = database.getConnection();
+        try (Connection c = OwnerDatabase.connect();
              PreparedStatement select = c.prepareStatement("select * from egress.sandbox_registration where ip = ?")) {
             select.setString(1, ip);
             try (ResultSet row = select.executeQuery()) {

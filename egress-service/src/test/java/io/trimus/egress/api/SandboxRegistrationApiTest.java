@@ -8,13 +8,13 @@ import io.restassured.response.ValidatableResponse;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.testing.OwnerDatabase;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -46,8 +46,6 @@ class SandboxRegistrationApiTest {
     @Inject
     SandboxRegistryLoader loader;
 
-    @Inject
-    DataSource database;
 
     private static Map<String, Object> registration(UUID company) {
         Map<String, Object> body = new HashMap<>();
@@ -186,7 +184,7 @@ class SandboxRegistrationApiTest {
     void aRegistrationOlderThanTheMaximumAgeIsTakenOverByTheNextRun() throws Exception {
         Map<String, Object> abandoned = registration(UUID.randomUUID());
         put("172.30.0.50", abandoned).statusCode(204);
-        try (Connection db = database.getConnection(); Statement sql = db.createStatement()) {
+        try (Connection db = OwnerDatabase.connect(); Statement sql = db.createStatement()) {
             // its adapter died for good 26 h ago, longer than any run lasts (TRIMUS_EGRESS_SANDBOXES_REGISTRATION_MAX_AGE)
             sql.executeUpdate("update egress.sandbox_registration set registered_at = now() - interval '26 hours'"
                     + " where ip = '172.30.0.50'");
