@@ -19,6 +19,7 @@ import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
@@ -200,8 +201,37 @@ class IdentityApiTest {
     }
 
     @Test
+    void repeatedWrongPasswordsLockThatEmailOutForAWhileAndNoOther() {
+        String company = AccessTableTest.company("Lockout");
+        String email = "guessed-" + UUID.randomUUID() + "@example.com";
+        String other = "bystander-" + UUID.randomUUID() + "@example.com";
+        for (String who : new String[]{email, other}) {
+            String link = given().contentType(ContentType.JSON).body(Map.of("role", "viewer"))
+                    .put("/api/companies/{c}/members/{e}", company, who).then().statusCode(200).extract()
+                    .path("setup_url");
+            given().contentType(ContentType.JSON).body(Map.of("token", URI.create(link).getFragment(), "password",
+                    PASSWORD)).post("/api/setup").then().statusCode(200);
+        }
+        for (int i = 0; i < 5; i++) {
+            signIn(email, "wrong guess " + i).statusCode(401);
+        }
+
+        signIn(email, PASSWORD).statusCode(429).body("detail", containsString("too many failed sign-ins"));
+        signIn(email.toUpperCase(), "another guess").statusCode(429);
+        signIn(other, PASSWORD).statusCode(201);
+        String unknown = "nobody-" + UUID.randomUUID() + "@example.com";
+        for (int i = 0; i < 5; i++) {
+            signIn(unknown, "guess " + i).statusCode(401);
+        }
+        // the same answer for an email no account has: the lockout does not tell which exist
+        signIn(unknown, "guess").statusCode(429).body("detail", containsString("too many failed sign-ins"));
+    }
+
+    @Test
     void anOperatorLosesThePowerFromItsNextRequestAndTheLastOperatorAccountStays() {
         String email = "ops-" + UUID.randomUUID() + "@example.com";
+        given().put("/api/operators/{e}", "ops-colleague-" + UUID.randomUUID() + "@example.com").then()
+                .statusCode(200);
         String link = given().put("/api/operators/{e}", email).then().statusCode(200)
                 .body("email", equalTo(email)).extract().path("setup_url");
         given().contentType(ContentType.JSON).body(Map.of("token", URI.create(link).getFragment(), "password",

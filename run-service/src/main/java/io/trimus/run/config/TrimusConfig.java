@@ -79,6 +79,18 @@ public interface TrimusConfig {
          */
         @WithDefault("4")
         int maxConcurrentPasswordChecks();
+
+        /**
+         * Failed password sign-ins to one email after which its sign-ins are refused (429) until
+         * TRIMUS_AUTH_SIGN_IN_LOCKOUT has passed since the first of them (TRIMUS_AUTH_MAX_SIGN_IN_FAILURES, default
+         * 5). API tokens are not affected.
+         */
+        @WithDefault("5")
+        int maxSignInFailures();
+
+        /** The window of TRIMUS_AUTH_MAX_SIGN_IN_FAILURES (TRIMUS_AUTH_SIGN_IN_LOCKOUT, default 15m). */
+        @WithDefault("15m")
+        Duration signInLockout();
     }
 
     /** The dashboard, whose address setup links point to. */

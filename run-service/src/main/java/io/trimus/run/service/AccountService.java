@@ -19,9 +19,11 @@ import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -45,12 +47,14 @@ public class AccountService {
     private final Passwords passwords;
     private final Vertx vertx;
     private final AuditLog audit;
+    private final SignInThrottle throttle;
     private final AtomicInteger checking = new AtomicInteger();
 
     AccountService(UserAccountRepository users, MembershipRepository memberships, CredentialRepository credentials,
                    CompanyService companies, CallerDirectory callers, TrimusConfig config, Vertx vertx,
-                   AuditLog audit) {
+                   AuditLog audit, SignInThrottle throttle) {
         this.audit = audit;
+        this.throttle = throttle;
         this.users = users;
         this.memberships = memberships;
         this.credentials = credentials;
@@ -80,9 +84,21 @@ public class AccountService {
             return Uni.createFrom().failure(wrongSignIn());
         }
         String normalized = email.strip().toLowerCase(Locale.ROOT);
+        Optional<Duration> refused = throttle.refusedFor(normalized, Instant.now());
+        if (refused.isPresent()) {
+            return Uni.createFrom().failure(new ProblemException(429, "Too many requests", "too many failed"
+                    + " sign-ins for this email; try again in " + Math.max(1, refused.get().toMinutes() + 1)
+                    + " minutes, or use an API token", null));
+        }
         return TenantTransactions.acrossCompanies(() -> users.findByEmail(normalized))
-                .flatMap(user -> check(user == null ? null : user.passwordHash, password)
-                        .flatMap(ok -> ok ? openSession(user) : Uni.createFrom().failure(wrongSignIn())));
+                .flatMap(user -> check(user == null ? null : user.passwordHash, password).flatMap(ok -> {
+                    if (!ok) {
+                        throttle.failed(normalized, Instant.now());
+                        return Uni.createFrom().failure(wrongSignIn());
+                    }
+                    throttle.succeeded(normalized);
+                    return openSession(user);
+                }));
     }
 
     /** Ends the session presented as {@code secret}; a secret that is no session changes nothing. */
