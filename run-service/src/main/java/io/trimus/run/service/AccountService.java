@@ -17,6 +17,7 @@ import io.trimus.run.repository.UserAccount;
 import io.trimus.run.repository.UserAccountRepository;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
 
 import java.net.URI;
 import java.time.Duration;
@@ -34,6 +35,7 @@ import java.util.regex.Pattern;
  */
 @ApplicationScoped
 public class AccountService {
+    private static final Logger LOG = Logger.getLogger(AccountService.class);
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[A-Za-z0-9.-]{1,189}");
     /** Most open sessions of one user; signing in once more ends the oldest. */
     public static final int MAX_SESSIONS_PER_USER = 20;
@@ -86,6 +88,7 @@ public class AccountService {
         String normalized = email.strip().toLowerCase(Locale.ROOT);
         Optional<Duration> refused = throttle.refusedFor(normalized, Instant.now());
         if (refused.isPresent()) {
+            LOG.warnf("password sign-in for %s refused: too many failed attempts", normalized);
             return Uni.createFrom().failure(new ProblemException(429, "Too many requests", "too many failed"
                     + " sign-ins for this email; try again in " + Math.max(1, refused.get().toMinutes() + 1)
                     + " minutes, or use an API token", null));
@@ -93,6 +96,7 @@ public class AccountService {
         return TenantTransactions.acrossCompanies(() -> users.findByEmail(normalized))
                 .flatMap(user -> check(user == null ? null : user.passwordHash, password).flatMap(ok -> {
                     if (!ok) {
+                        LOG.infof("failed password sign-in for %s", normalized);
                         throttle.failed(normalized, Instant.now());
                         return Uni.createFrom().failure(wrongSignIn());
                     }
