@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -22,7 +23,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Live feeds end when their credential does: the dashboard asks run-service again who the caller of an open stream
  * is (every second here, {@code %test.trimus.dashboard.live-recheck}), so a revoked session or a removed member stops
- * receiving events at the next check instead of at the stream's 10-minute end.
+ * receiving events at the next check instead of at the stream's 10-minute end, and a company the caller lost stops
+ * sending its runs.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -56,6 +58,28 @@ class DashboardLiveFeedTest {
 
         Stack.runService().delete("/api/companies/{c}/members/{e}", company, email).then().statusCode(204);
         await().atMost(ENDS_WITHIN).until(() -> feed.ended().isDone());
+    }
+
+    @Test
+    void theRunFeedOfAMemberRemovedFromOneCompanyKeepsTheOtherCompanysRunsOnly() {
+        String kept = Stack.createCompany(Stack.unique("LiveKept"));
+        String lost = Stack.createCompany(Stack.unique("LiveLost"));
+        String email = Accounts.withPassword(kept, "viewer");
+        Stack.runService().body(Map.of("role", "viewer")).put("/api/companies/{c}/members/{e}", lost, email)
+                .then().statusCode(200);
+        Feed feed = open("/live/runs", new Http(dashboard).signIn(email, Accounts.PASSWORD));
+
+        Stack.runService().delete("/api/companies/{c}/members/{e}", lost, email).then().statusCode(204);
+        // the re-checks that see the removal keep the stream open: the caller still has a company
+        await().during(RECHECKS).atMost(RECHECKS.plusSeconds(2)).until(() -> !feed.ended().isDone());
+        Map<String, Object> noImage = Map.of("image", "trimus-test/no-such-image:never");
+        String lostRun = Stack.startRun(lost, Stack.createAgent(lost, "idle", "docker", noImage), Map.of());
+        Stack.awaitFinished(lost, lostRun);
+        String keptRun = Stack.startRun(kept, Stack.createAgent(kept, "idle", "docker", noImage), Map.of());
+        String status = Stack.awaitFinished(kept, keptRun);
+        await().atMost(Duration.ofSeconds(30)).until(() -> feed.lines().stream()
+                .anyMatch(l -> l.startsWith("data:") && l.contains(keptRun + " " + status)));
+        assertThat(feed.lines()).noneMatch(l -> l.contains(lostRun));
     }
 
     /** An open SSE stream: the lines read so far and a future that completes when the server ends it. */
