@@ -19,8 +19,8 @@ import java.util.UUID;
 
 /**
  * run-service as the identity authority: who a credential speaks for, signing in and out, setup links, a company's
- * members and API tokens, operator tokens. Built by {@link Backends}; every call but sign-in and setup carries the
- * signed-in caller's credential.
+ * members and API tokens, operator tokens and accounts. Built by {@link Backends}; every call but sign-in and setup
+ * carries the signed-in caller's credential.
  */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
@@ -84,6 +84,18 @@ public interface IdentityApi {
     @Path("/tokens/{token_id}")
     void revokeOperatorToken(@HeaderParam(AUTHORIZATION) String auth, @PathParam("token_id") UUID tokenId);
 
+    @GET
+    @Path("/operators")
+    OperatorList operators(@HeaderParam(AUTHORIZATION) String auth);
+
+    @PUT
+    @Path("/operators/{email}")
+    Operator putOperator(@HeaderParam(AUTHORIZATION) String auth, @PathParam("email") String email);
+
+    @DELETE
+    @Path("/operators/{email}")
+    void removeOperator(@HeaderParam(AUTHORIZATION) String auth, @PathParam("email") String email);
+
     /** Body of POST /api/sessions. */
     record SignIn(String email, String password) {
     }
@@ -110,6 +122,17 @@ public interface IdentityApi {
 
     /** A member; {@code setupUrl} only in the answer that made a new account (or one still without a password). */
     record Member(UUID userId, String email, String role, Instant since, boolean passwordSet, URI setupUrl) {
+    }
+
+    /** The operator accounts (operator tokens are listed under /api/tokens). */
+    record OperatorList(List<Operator> operators) {
+    }
+
+    /**
+     * An operator account; {@code setupUrl} only in the answer that made a new account (or one still without a
+     * password), {@code passwordSet} only in the list.
+     */
+    record Operator(UUID userId, String email, boolean passwordSet, URI setupUrl) {
     }
 
     /** Body of POST …/tokens: {@code role} for company tokens, left out for operator tokens. */

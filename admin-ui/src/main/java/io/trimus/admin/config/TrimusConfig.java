@@ -39,6 +39,11 @@ public interface TrimusConfig {
          * true or false (TRIMUS_DASHBOARD_SECURE_COOKIES, default auto). */
         @WithDefault("auto")
         SecureCookies secureCookies();
+
+        /** How often an open live feed asks run-service again who its caller is: a revoked credential ends the stream,
+         * a lost role or company stops its events (TRIMUS_DASHBOARD_LIVE_RECHECK, default 30s). */
+        @WithDefault("30s")
+        Duration liveRecheck();
     }
 
     /** Values of {@link Dashboard#secureCookies()}. */

@@ -3,10 +3,13 @@ package io.trimus.admin.rest;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.common.annotation.Blocking;
+import io.trimus.admin.auth.LiveCaller;
+import io.trimus.admin.auth.LiveCallers;
 import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.messaging.LiveFeed;
+import io.trimus.events.auth.CompanyRole;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -37,9 +40,12 @@ public class EgressResource {
     private final AllowlistEditor allowlists;
     private final LiveFeed feed;
     private final PageAccess access;
+    private final LiveCallers liveCallers;
 
-    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed, PageAccess access) {
+    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed, PageAccess access,
+                   LiveCallers liveCallers) {
         this.access = access;
+        this.liveCallers = liveCallers;
         this.pages = pages;
         this.allowlists = allowlists;
         this.feed = feed;
@@ -90,8 +96,8 @@ public class EgressResource {
 
     /**
      * The company's new denials that pass the table's filters, as table rows, live: only to callers who may view the
-     * company (404 otherwise, as the backends answer), decided when the stream opens; {@link SseStreams} ends it
-     * after a while so a revoked credential stops seeing events at the next reconnect.
+     * company (404 otherwise, as the backends answer); the stream ends at the re-check that finds the credential
+     * revoked or the caller no longer in the company, and the "Add to allowlist" action follows the current role.
      */
     @GET
     @Path("/live")
@@ -105,11 +111,12 @@ public class EgressResource {
         }
         String reasonFilter = EgressPage.blankToNull(reason);
         String nameFilter = EgressPage.blankToNull(qname);
-        boolean admin = access.admin(companyId);
         String csrf = access.csrf(); // the rows are rendered outside this request: they carry what they need
+        LiveCaller caller = liveCallers.watch(c -> c.may(id, CompanyRole.VIEWER));
         return SseStreams.of(sse, "anomaly", feed.anomalies()
                 .filter(a -> AnomalyRows.matches(a, id, reasonFilter, nameFilter))
-                .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null).withActions(admin, csrf)).render()));
+                .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null)
+                        .withActions(caller.current().may(id, CompanyRole.ADMIN), csrf)).render()), caller);
     }
 
     private RestResponse<TemplateInstance> changed(UUID id, List<String> stored, String notice, String htmx) {

@@ -4,6 +4,8 @@ import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.common.annotation.Blocking;
+import io.trimus.admin.auth.LiveCaller;
+import io.trimus.admin.auth.LiveCallers;
 import io.trimus.admin.auth.SignedIn;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
@@ -49,10 +51,12 @@ public class OverviewResource {
     private final CompanyNames names;
     private final LiveFeed feed;
     private final SignedIn signedIn;
+    private final LiveCallers liveCallers;
 
     OverviewResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService, CompanyNames names,
-                     LiveFeed feed, SignedIn signedIn) {
+                     LiveFeed feed, SignedIn signedIn, LiveCallers liveCallers) {
         this.signedIn = signedIn;
+        this.liveCallers = liveCallers;
         this.backends = backends;
         this.runService = runService;
         this.egressService = egressService;
@@ -125,7 +129,7 @@ public class OverviewResource {
                 List.of(), null, new Views.Chart(null, null, 0, 0)));
     }
 
-    /** Every company's anomalies as ticker items, live: operators only. */
+    /** Every company's anomalies as ticker items, live: operators only, ending when the caller is no longer one. */
     @GET
     @Path("/live/anomalies")
     @Produces(MediaType.SERVER_SENT_EVENTS)
@@ -138,12 +142,13 @@ public class OverviewResource {
         return SseStreams.of(sse, "anomaly", feed.anomalies()
                 .emitOn(Infrastructure.getDefaultWorkerPool()) // the company's name may need a run-service call
                 .map(a -> Templates.overview$ticker_item(AnomalyRows.of(a, names.of(a.companyId(), authorization)))
-                        .render()));
+                        .render()), liveCallers.watch(Caller::operator));
     }
 
     /**
      * Run status changes as bare signals (event {@code run-status}, data = the run id): pages re-read what they
-     * show from run-service, which has applied the change by then or shortly after.
+     * show from run-service, which has applied the change by then or shortly after. Only the runs of the caller's
+     * companies as run-service last said (re-checked while the stream is open).
      */
     @GET
     @Path("/live/runs")
@@ -151,10 +156,15 @@ public class OverviewResource {
     @Blocking // the access gate asks run-service who calls
     public Multi<OutboundSseEvent> runs(@Context Sse sse, @jakarta.ws.rs.QueryParam("run_id") String runId) {
         UUID only = runId == null || runId.isBlank() ? null : PageNotFound.id("run", runId);
-        Caller caller = signedIn.caller(); // decided when the stream opens: a company's runs only to its own people
+        LiveCaller caller = liveCallers.watch(c -> true);
         return SseStreams.of(sse, "run-status", feed.runStatuses()
-                .filter(s -> caller.operator() || (s.companyId() != null && caller.roleIn(s.companyId()).isPresent()))
+                .filter(s -> mayRead(caller.current(), s.companyId()))
                 .filter(s -> only == null || only.equals(s.runId()))
-                .map(s -> s.runId() + " " + s.status()));
+                .map(s -> s.runId() + " " + s.status()), caller);
+    }
+
+    // a company's runs only to its own people
+    private static boolean mayRead(Caller caller, UUID companyId) {
+        return caller.operator() || (companyId != null && caller.roleIn(companyId).isPresent());
     }
 }

@@ -46,4 +46,6 @@ public class Templates {
 
     /** Audit records of a company ({@code page.companyId} set) or of the whole platform. */
     public static native TemplateInstance audit(Views.Audit page);
+
+    public static native TemplateInstance operators(Views.Operators page);
 }

@@ -197,4 +197,12 @@ public final class Views {
     public record AuditRow(String id, String at, String iso, String actorKind, String actor, String company,
                            String companyId, String action, String target, String details, String sourceIp) {
     }
+
+    /** The operator accounts and the forms that add and remove one; {@code setupLink} is shown this once. */
+    public record Operators(List<OperatorRow> operators, String error, String notice, SetupLink setupLink) {
+    }
+
+    /** An operator account in the list; {@code passwordSet} false while the person has not used the setup link. */
+    public record OperatorRow(String email, boolean passwordSet) {
+    }
 }

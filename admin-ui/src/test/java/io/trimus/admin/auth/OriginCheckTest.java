@@ -79,6 +79,11 @@ class OriginCheckTest {
                     public SecureCookies secureCookies() {
                         return SecureCookies.AUTO;
                     }
+
+                    @Override
+                    public Duration liveRecheck() {
+                        return Duration.ofSeconds(30);
+                    }
                 };
             }
         };

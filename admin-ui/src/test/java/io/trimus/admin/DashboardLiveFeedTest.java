@@ -1,0 +1,111 @@
+package io.trimus.admin;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Live feeds end when their credential does: the dashboard asks run-service again who the caller of an open stream
+ * is (every second here, {@code %test.trimus.dashboard.live-recheck}), so a revoked session or a removed member stops
+ * receiving events at the next check instead of at the stream's 10-minute end, and a company the caller lost stops
+ * sending its runs.
+ */
+@QuarkusTest
+@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+class DashboardLiveFeedTest {
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Duration RECHECKS = Duration.ofSeconds(3);
+    private static final Duration ENDS_WITHIN = Duration.ofSeconds(10);
+
+    @TestHTTPResource("/")
+    URI dashboard;
+
+    @Test
+    void theRunFeedOfASessionRevokedMidStreamEndsWithinTheRecheckPeriod() {
+        String company = Stack.createCompany(Stack.unique("LiveRevoked"));
+        String session = new Http(dashboard).signIn(Accounts.withPassword(company, "viewer"), Accounts.PASSWORD);
+        Feed feed = open("/live/runs", session);
+        await().during(RECHECKS).atMost(RECHECKS.plusSeconds(2)).until(() -> !feed.ended().isDone());
+
+        Stack.runService().header("Authorization", "Bearer " + session).delete("/api/sessions/current")
+                .then().statusCode(204);
+        await().atMost(ENDS_WITHIN).until(() -> feed.ended().isDone());
+    }
+
+    @Test
+    void aCompanysDenialFeedEndsWhenTheViewerIsRemovedFromTheCompany() {
+        String company = Stack.createCompany(Stack.unique("LiveRemoved"));
+        String email = Accounts.withPassword(company, "viewer");
+        String session = new Http(dashboard).signIn(email, Accounts.PASSWORD);
+        Feed feed = open("/companies/" + company + "/egress/live", session);
+        await().during(RECHECKS).atMost(RECHECKS.plusSeconds(2)).until(() -> !feed.ended().isDone());
+
+        Stack.runService().delete("/api/companies/{c}/members/{e}", company, email).then().statusCode(204);
+        await().atMost(ENDS_WITHIN).until(() -> feed.ended().isDone());
+    }
+
+    @Test
+    void theRunFeedOfAMemberRemovedFromOneCompanyKeepsTheOtherCompanysRunsOnly() {
+        String kept = Stack.createCompany(Stack.unique("LiveKept"));
+        String lost = Stack.createCompany(Stack.unique("LiveLost"));
+        String email = Accounts.withPassword(kept, "viewer");
+        Stack.runService().body(Map.of("role", "viewer")).put("/api/companies/{c}/members/{e}", lost, email)
+                .then().statusCode(200);
+        Feed feed = open("/live/runs", new Http(dashboard).signIn(email, Accounts.PASSWORD));
+
+        Stack.runService().delete("/api/companies/{c}/members/{e}", lost, email).then().statusCode(204);
+        // the re-checks that see the removal keep the stream open: the caller still has a company
+        await().during(RECHECKS).atMost(RECHECKS.plusSeconds(2)).until(() -> !feed.ended().isDone());
+        Map<String, Object> noImage = Map.of("image", "trimus-test/no-such-image:never");
+        String lostRun = Stack.startRun(lost, Stack.createAgent(lost, "idle", "docker", noImage), Map.of());
+        Stack.awaitFinished(lost, lostRun);
+        String keptRun = Stack.startRun(kept, Stack.createAgent(kept, "idle", "docker", noImage), Map.of());
+        String status = Stack.awaitFinished(kept, keptRun);
+        await().atMost(Duration.ofSeconds(30)).until(() -> feed.lines().stream()
+                .anyMatch(l -> l.startsWith("data:") && l.contains(keptRun + " " + status)));
+        assertThat(feed.lines()).noneMatch(l -> l.contains(lostRun));
+    }
+
+    /** An open SSE stream: the lines read so far and a future that completes when the server ends it. */
+    private record Feed(List<String> lines, CompletableFuture<Void> ended) {
+    }
+
+    private Feed open(String path, String session) {
+        HttpResponse<Stream<String>> answer;
+        try {
+            answer = CLIENT.send(HttpRequest.newBuilder(dashboard.resolve(path))
+                    .header("Accept", "text/event-stream").header("Cookie", "trimus_session=" + session)
+                    .GET().build(), HttpResponse.BodyHandlers.ofLines());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        assertThat(answer.statusCode()).isEqualTo(200);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
+            try (Stream<String> body = answer.body()) {
+                body.forEach(lines::add);
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream().anyMatch(l -> l.contains("stream open")));
+        return new Feed(lines, ended);
+    }
+}
