@@ -10,3 +10,23 @@ begin
     end if;
 end
 $trimus$;
+
+-- Row-level security for one table of the schema: a transaction sees and writes only the rows whose company column
+-- holds a company it names in trimus.company_ids (comma-separated ids), or every row when trimus.all_companies is
+-- 'on'. io.trimus.commons.rows.TenantTransactions sets both, transaction-local. Migrations call it for every table
+-- that carries a company; only the migration role may.
+create or replace function "${flyway:defaultSchema}".guard_company_rows(guarded regclass, company_column name)
+    returns void language plpgsql as $guard$
+begin
+    execute format('alter table %s enable row level security', guarded);
+    execute format('drop policy if exists company_rows on %s', guarded);
+    execute format($policy$
+        create policy company_rows on %s
+        using (current_setting('trimus.all_companies', true) = 'on'
+               or %I = any (string_to_array(nullif(current_setting('trimus.company_ids', true), ''), ',')::uuid[]))
+        with check (current_setting('trimus.all_companies', true) = 'on'
+               or %I = any (string_to_array(nullif(current_setting('trimus.company_ids', true), ''), ',')::uuid[]))
+        $policy$, guarded, company_column, company_column);
+end
+$guard$;
+revoke all on function "${flyway:defaultSchema}".guard_company_rows(regclass, name) from public;

@@ -76,6 +76,19 @@ class RowLevelSecurityTest {
     }
 
     @Test
+    void everyTableThatCarriesACompanyIsGuarded() throws Throwable {
+        List<String> unguarded = VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.within(
+                RowVisibility.none(), () -> Panache.getSession().chain(s -> s.createNativeQuery(
+                        "select c.relname::text from pg_class c join pg_namespace n on n.oid = c.relnamespace"
+                                + " where n.nspname = 'run' and c.relkind = 'r' and not c.relrowsecurity"
+                                + " and exists (select 1 from pg_attribute a where a.attrelid = c.oid"
+                                + " and a.attname = 'company_id' and not a.attisdropped)", String.class)
+                        .getResultList())));
+
+        assertThat(unguarded).as("tables with company_id but no row-level security").isEmpty();
+    }
+
+    @Test
     void theServiceLogsInAsARoleRowLevelSecurityBinds() throws Throwable {
         Object[] role = VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.within(RowVisibility.none(),
                 () -> Panache.getSession().chain(s -> s.createNativeQuery("select current_user::text, rolsuper,"
