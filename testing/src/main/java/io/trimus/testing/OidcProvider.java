@@ -18,10 +18,11 @@ import java.util.stream.Collectors;
 
 /**
  * A real OpenID Connect provider for the sign-in tests: navikt's mock-oauth2-server (Maven Central, an optional
- * dependency of this module) in a child JVM on 127.0.0.1 at a free port, with interactive login: its sign-in page
- * asks for a subject and a JSON object of claims, which end up in the ID token it signs. Discovery, JWKS, code flow
- * with state, nonce and PKCE are its own. {@link #issuer()} is {@code http://127.0.0.1:PORT/trimus}; any other path
- * ({@link #otherIssuer(String)}) is another issuer with keys of its own.
+ * dependency of this module) in a child JVM on 127.0.0.1 at a free port (named {@code localhost}), with interactive
+ * login: its sign-in page asks for a subject and a JSON object of claims, which end up in the ID token it signs.
+ * Discovery, JWKS, code flow with state, nonce and PKCE are its own. {@link #issuer()} is
+ * {@code http://localhost:PORT/trimus}; any other path ({@link #otherIssuer(String)}) is another issuer with keys of
+ * its own.
  */
 public final class OidcProvider implements AutoCloseable {
     /** The client id the tests register: the provider accepts any client and secret. */
@@ -61,9 +62,12 @@ public final class OidcProvider implements AutoCloseable {
         }
     }
 
-    /** The issuer the services are configured with. */
+    /**
+     * The issuer the services are configured with. It listens on 127.0.0.1 but is named {@code localhost}: to a
+     * browser that is another site than a dashboard on 127.0.0.1, as a real provider is, so SameSite rules apply.
+     */
     public String issuer() {
-        return "http://127.0.0.1:" + port + "/trimus";
+        return "http://localhost:" + port + "/trimus";
     }
 
     /** {@code issuer}'s sibling at another path of the same server: another issuer with keys of its own. */

@@ -37,7 +37,10 @@ public interface OidcConfig {
      */
     Optional<List<String>> roleMapping();
 
-    /** The ID token claim that carries the person's email, the account it signs in to (TRIMUS_OIDC_EMAIL_CLAIM, default email). */
+    /**
+     * The ID token claim that carries the person's email, which names the account it signs in to
+     * (TRIMUS_OIDC_EMAIL_CLAIM, default email).
+     */
     @WithDefault("email")
     String emailClaim();
 }
