@@ -5,6 +5,7 @@ import io.quarkus.oidc.OidcSession;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.Authenticated;
 import io.trimus.admin.auth.OidcTenant;
+import io.trimus.admin.auth.ProviderCheck;
 import io.trimus.admin.auth.PublicPage;
 import io.trimus.admin.auth.SafeNext;
 import io.trimus.admin.auth.SessionCookie;
@@ -49,12 +50,14 @@ public class OidcSignInResource {
     private final IdentityApi identity;
     private final SessionCookie cookies;
     private final OidcSession oidcSession;
+    private final ProviderCheck provider;
     @Inject
     @IdToken
     JsonWebToken idToken;
 
     OidcSignInResource(OidcConfig config, Backends backends, IdentityApi identity, SessionCookie cookies,
-                       OidcSession oidcSession) {
+                       OidcSession oidcSession, ProviderCheck provider) {
+        this.provider = provider;
         this.config = config;
         this.backends = backends;
         this.identity = identity;
@@ -62,12 +65,16 @@ public class OidcSignInResource {
         this.oidcSession = oidcSession;
     }
 
-    /** The "Sign in with …" link: on to the code flow, or a page saying no provider is configured. */
+    /** The "Sign in with …" link: on to the code flow, or a page saying why not (none configured, not reachable). */
     @GET
     public RestResponse<TemplateInstance> start(@QueryParam("next") String next) {
         if (!config.enabled()) {
             return page(404, "Not configured", "Sign-in through an identity provider is not configured on this "
                     + "dashboard; sign in with your email and password.");
+        }
+        if (!provider.reachable()) {
+            return page(503, "Sign-in unavailable", config.providerName() + " cannot be reached right now; try "
+                    + "again in a moment, or sign in with your email and password.");
         }
         return RestResponse.seeOther(URI.create(OidcTenant.COMPLETE_PATH + "?next="
                 + URLEncoder.encode(SafeNext.of(next), StandardCharsets.UTF_8)));
