@@ -83,7 +83,7 @@ public class IdTokenVerifier {
             return "it comes from another issuer (iss)";
         }
         if (e.hasErrorCode(ErrorCodes.SIGNATURE_INVALID) || e.hasErrorCode(ErrorCodes.SIGNATURE_MISSING)
-                || e.getCause() != null && e.getCause().getClass().getSimpleName().contains("UnresolvableKey")) {
+                || e.getCause() instanceof org.jose4j.lang.UnresolvableKeyException) {
             return "its signature does not verify with the issuer's keys";
         }
         if (e.hasErrorCode(ErrorCodes.ISSUED_AT_INVALID_PAST) || e.hasErrorCode(ErrorCodes.ISSUED_AT_INVALID_FUTURE)
