@@ -34,13 +34,18 @@ public final class OidcProvider implements AutoCloseable {
     private static final Pattern CODE = Pattern.compile("[?&]code=([^&]+)");
     private static final Pattern ID_TOKEN = Pattern.compile("\"id_token\"\\s*:\\s*\"([^\"]+)\"");
 
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
     private final ChildProcess process;
     private final int port;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Thread killOnExit;
 
     private OidcProvider(ChildProcess process, int port) {
         this.process = process;
         this.port = port;
+        // the provider does not watch its stdin: do not let it outlive the tests
+        this.killOnExit = new Thread(() -> process.terminate(Duration.ofSeconds(5)), "trimus-oidc-provider-kill");
+        Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
     /** Starts the provider and waits until it answers. */
@@ -109,6 +114,11 @@ public final class OidcProvider implements AutoCloseable {
     @Override
     public void close() {
         process.terminate(Duration.ofSeconds(5));
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
     }
 
     private void awaitReady() {
