@@ -13,22 +13,39 @@ import java.time.Duration;
 
 /**
  * Whether the identity provider answers its discovery document right now, asked before a browser is sent into the
- * code flow: quarkus-oidc answers a provider it cannot reach with a bare 401, while the dashboard can say why.
+ * code flow: quarkus-oidc answers a provider it cannot reach with a bare 401, while the dashboard can say why. An
+ * answer is kept a while (a minute when reachable, 5 s when not), so anonymous clicks cannot make it a request each.
  */
 @ApplicationScoped
 public class ProviderCheck {
     private static final Logger LOG = Logger.getLogger(ProviderCheck.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration KEEP_REACHABLE = Duration.ofMinutes(1);
+    private static final Duration KEEP_UNREACHABLE = Duration.ofSeconds(5);
 
     private final OidcConfig config;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private volatile Answer last;
+
+    private record Answer(boolean reachable, long validUntilNanos) {
+    }
 
     ProviderCheck(OidcConfig config) {
         this.config = config;
     }
 
-    /** True when {@code <issuer>/.well-known/openid-configuration} answers 200 within 3 seconds. */
+    /** True when {@code <issuer>/.well-known/openid-configuration} answered 200 within 3 seconds (lately). */
     public boolean reachable() {
+        Answer known = last;
+        if (known != null && System.nanoTime() - known.validUntilNanos() < 0) {
+            return known.reachable();
+        }
+        boolean reachable = ask();
+        last = new Answer(reachable, System.nanoTime() + (reachable ? KEEP_REACHABLE : KEEP_UNREACHABLE).toNanos());
+        return reachable;
+    }
+
+    private boolean ask() {
         URI discovery = URI.create(config.issuer().orElseThrow().replaceAll("/+$", "")
                 + "/.well-known/openid-configuration");
         try {
