@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.trimus.testing.DockerClients;
+import io.trimus.testing.OidcProvider;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestOperator;
@@ -24,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * JVMs. The adapter creates an egress network of the tests' own (not trimus-egress-allowlist, so a concurrent
  * egress test or {@code ./trimus up} keeps its resolver address) and egress-service serves DNS on its gateway.
  * The dashboard reaches run-service and egress-service through {@link TcpSwitch}es that tests can switch off
- * through a small control server ({@link #SWITCH_KEY}).
+ * through a small control server ({@link #SWITCH_KEY}). A real OpenID Connect provider ({@link OidcProvider}) is
+ * configured in run-service and the dashboard, so every dashboard test runs with "Sign in with …" on.
  */
 public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     /** The tests' egress network: what a docker agent's "network" names to be held by the resolver. */
@@ -40,6 +42,8 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     public static final String SWITCH_KEY = "trimus-test.backend-switch";
     /** JDBC URL of the shared PostgreSQL, for tests that seed egress-service's tables in bulk. */
     public static final String JDBC_KEY = "trimus-test.jdbc-url";
+    /** The provider's name on the sign-in page. */
+    public static final String PROVIDER_NAME = "Test IdP";
     // the same fixed test key as run-service's %test profile; the adapter and egress-service derive the service
     // credential from it, so all three must share it
     private static final String ENCRYPTION_KEY = TestOperator.ENCRYPTION_KEY;
@@ -51,6 +55,7 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
     private TcpSwitch runSwitch;
     private TcpSwitch egressSwitch;
     private HttpServer control;
+    private OidcProvider oidc;
 
     @Override
     public Map<String, String> start() {
@@ -61,6 +66,7 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
                 "quarkus.datasource.jdbc.url", infraConfig.get("quarkus.datasource.jdbc.url"),
                 "quarkus.flyway.username", "postgres", "quarkus.flyway.password", "postgres");
         List<Integer> ports = Ports.free(4);
+        oidc = OidcProvider.start();
         int egressPort = ports.get(2);
 
         Map<String, String> runConfig = new HashMap<>(database);
@@ -70,6 +76,8 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         runConfig.put("trimus.bootstrap.operator-token", TestOperator.TOKEN);
         // the test's egress network is not the default one: run-service must list it for docker agents to use it
         runConfig.put("trimus.docker.allowed-networks", "none," + NETWORK);
+        runConfig.put("trimus.oidc.issuer", oidc.issuer());
+        runConfig.put("trimus.oidc.client-id", OidcProvider.CLIENT_ID);
         Map<String, String> adapterConfig = Map.of(
                 "kafka.bootstrap.servers", kafka,
                 "trimus.encryption-key", ENCRYPTION_KEY,
@@ -105,6 +113,10 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
         config.put(EGRESS_SERVICE_KEY, egressService.baseUri().toString());
         config.put(SWITCH_KEY, "http://127.0.0.1:" + control.getAddress().getPort());
         config.put(JDBC_KEY, infraConfig.get("quarkus.datasource.jdbc.url"));
+        config.put("trimus.oidc.issuer", oidc.issuer());
+        config.put("trimus.oidc.client-id", OidcProvider.CLIENT_ID);
+        config.put("trimus.oidc.client-secret", OidcProvider.CLIENT_SECRET);
+        config.put("trimus.oidc.provider-name", PROVIDER_NAME);
         return config;
     }
 
@@ -124,6 +136,9 @@ public class DashboardStack implements QuarkusTestResourceLifecycleManager {
             }
         }
         removeNetwork();
+        if (oidc != null) {
+            oidc.close();
+        }
         infra.stop();
     }
 

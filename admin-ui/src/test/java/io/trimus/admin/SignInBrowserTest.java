@@ -29,8 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Signing in with a built-in account in a real headless Chromium: the setup link run-service hands out (its secret in
  * the fragment) sets the password, the sign-in form opens the dashboard, the switcher lists only the person's
- * company and a viewer sees no admin actions; and a page of another origin that makes the signed-in browser post a
- * form to the dashboard is refused without any change.
+ * company and a viewer sees no admin actions; the same through the OpenID Connect provider of {@link DashboardStack}
+ * (a real one in its own JVM: its login page, code flow with state, nonce and PKCE); and a page of another origin that
+ * makes the signed-in browser post a form to the dashboard is refused without any change.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -116,6 +117,52 @@ class SignInBrowserTest {
         assertThat(page.getByRole(AriaRole.STATUS)).containsText("You are signed out");
         page.navigate("/companies/" + company);
         assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/login\\?next=.*"));
+    }
+
+    @Test
+    void aPersonSignsInThroughTheIdentityProviderAndLandsOnThePageItAskedForWithTheGrantedRole() {
+        String companyName = Stack.unique("Provider");
+        String company = Stack.createCompany(companyName);
+        String email = Accounts.newEmail();
+        page.navigate("/companies/" + company);
+        assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/login\\?next=.*"));
+
+        var authorize = page.waitForRequest(r -> r.url().contains("/authorize?"), () -> page.getByRole(AriaRole.LINK,
+                new Page.GetByRoleOptions().setName("Sign in with " + DashboardStack.PROVIDER_NAME)).click());
+        assertThat(authorize.url()).contains("code_challenge_method=S256").contains("nonce=").contains("state=")
+                .contains("client_id=" + io.trimus.testing.OidcProvider.CLIENT_ID);
+        signInAtProvider(email, "[\"" + company + ":admin\"]");
+
+        assertThat(page).hasURL(dashboard + "companies/" + company);
+        assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setLevel(1))).hasText(companyName);
+        assertThat(page.locator("#signed-in-as")).containsText(email);
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Members"))).isVisible();
+        Cookie cookie = context.cookies(dashboard.toString()).stream().filter(c -> c.name.equals("trimus_session"))
+                .findFirst().orElseThrow();
+        assertThat(cookie.httpOnly).isTrue();
+        assertThat(cookie.sameSite).isEqualTo(SameSiteAttribute.STRICT);
+        // the dashboard keeps no session of its own: quarkus-oidc's cookies (q_session…, q_auth…) are gone, any path
+        assertThat(context.cookies()).extracting(c -> c.name).filteredOn(name -> name.startsWith("q_")).isEmpty();
+    }
+
+    @Test
+    void aPersonTheProviderGrantsNoTrimusRoleGetsAPageThatSaysSoAndNoSession() {
+        page.navigate("/login");
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in with "
+                + DashboardStack.PROVIDER_NAME)).click();
+        signInAtProvider(Accounts.newEmail(), "[\"guests\"]");
+
+        assertThat(page.locator("#problem")).containsText("grants no Trimus role");
+        assertThat(page.locator("#problem")).containsText("Ask your administrator");
+        assertThat(context.cookies(dashboard.toString())).extracting(c -> c.name).doesNotContain("trimus_session");
+    }
+
+    /** The provider's own login page: a subject and the claims its ID token is to carry. */
+    private void signInAtProvider(String email, String rolesJson) {
+        page.getByPlaceholder("Enter any user/subject").fill("subject-" + email);
+        page.locator("textarea[name=claims]").fill("{\"email\": \"" + email + "\", \"trimus_roles\": " + rolesJson
+                + "}");
+        page.locator("input[type=submit]").click();
     }
 
     @Test

@@ -24,12 +24,17 @@ public final class ChildJvm {
     }
 
     static List<String> command(Class<?> mainClass, List<String> jvmOptions, List<String> args) {
+        return command(mainClass.getName(), jvmOptions, args);
+    }
+
+    /** The command line of {@code mainClass}, which may be one of the optional dependencies (not loadable here). */
+    static List<String> command(String mainClass, List<String> jvmOptions, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classpath());
-        command.add(mainClass.getName());
+        command.add(mainClass);
         command.addAll(args);
         return command;
     }

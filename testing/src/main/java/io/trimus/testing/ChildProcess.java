@@ -43,11 +43,19 @@ public final class ChildProcess {
 
     /** Starts {@code command}; {@code readyPrefix} may be null when readiness is checked some other way. */
     static ChildProcess start(String name, List<String> command, Path logFile, String readyPrefix) {
+        return start(name, command, java.util.Map.of(), logFile, readyPrefix);
+    }
+
+    /** Starts {@code command} with {@code env} added to this JVM's environment. */
+    static ChildProcess start(String name, List<String> command, java.util.Map<String, String> env, Path logFile,
+                              String readyPrefix) {
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
             Files.writeString(logFile, "# " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(env);
+            Process process = builder.start();
             ChildProcess child = new ChildProcess(name, process, logFile, readyPrefix);
             Thread pump = new Thread(child::pumpOutput, "trimus-" + name + "-output");
             pump.setDaemon(true);

@@ -36,6 +36,10 @@ public interface IdentityApi {
     @Path("/sessions")
     Session signIn(SignIn body);
 
+    @POST
+    @Path("/sessions/oidc")
+    Session signInThroughProvider(ProviderSignIn body);
+
     @DELETE
     @Path("/sessions/current")
     void signOut(@HeaderParam(AUTHORIZATION) String auth);
@@ -98,6 +102,10 @@ public interface IdentityApi {
 
     /** Body of POST /api/sessions. */
     record SignIn(String email, String password) {
+    }
+
+    /** Body of POST /api/sessions/oidc: the provider's raw ID token, which run-service verifies itself. */
+    record ProviderSignIn(String idToken) {
     }
 
     /** A new session: its credential (the cookie's value), its end and who it speaks for. */

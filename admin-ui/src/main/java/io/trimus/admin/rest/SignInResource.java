@@ -8,6 +8,7 @@ import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
+import io.trimus.admin.config.OidcConfig;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -26,7 +27,8 @@ import java.net.URI;
 
 /**
  * The sign-in page of built-in accounts: email and password go to run-service ({@code POST /api/sessions}), whose
- * session credential becomes the {@link SessionCookie}. A wrong email and a wrong password get the same sentence.
+ * session credential becomes the {@link SessionCookie}. A wrong email and a wrong password get the same sentence. When
+ * an identity provider is configured the page also links to {@link OidcSignInResource}.
  */
 @Path("/login")
 @PublicPage
@@ -37,16 +39,18 @@ public class SignInResource {
     private final Backends backends;
     private final IdentityApi identity;
     private final SessionCookie cookies;
+    private final String provider;
 
-    SignInResource(Backends backends, IdentityApi identity, SessionCookie cookies) {
+    SignInResource(Backends backends, IdentityApi identity, SessionCookie cookies, OidcConfig oidc) {
         this.backends = backends;
         this.identity = identity;
         this.cookies = cookies;
+        this.provider = oidc.enabled() ? oidc.providerName() : null;
     }
 
     @GET
     public TemplateInstance form(@QueryParam("next") String next, @QueryParam("notice") String notice) {
-        return Templates.login(new Views.SignIn("", SafeNext.of(next), null, notice(notice)));
+        return Templates.login(new Views.SignIn("", SafeNext.of(next), null, notice(notice), provider));
     }
 
     @POST
@@ -69,7 +73,7 @@ public class SignInResource {
             };
             return RestResponse.status(e.kind() == BackendException.Kind.UNAUTHENTICATED
                     ? RestResponse.Status.UNAUTHORIZED : RestResponse.Status.BAD_REQUEST,
-                    Templates.login(new Views.SignIn(typed, SafeNext.of(next), sentence, null)));
+                    Templates.login(new Views.SignIn(typed, SafeNext.of(next), sentence, null, provider)));
         }
         return RestResponse.ResponseBuilder.<TemplateInstance>seeOther(URI.create(SafeNext.of(next)))
                 .header(HttpHeaders.SET_COOKIE, cookies.set(session.token(), session.expiresAt(), proto,

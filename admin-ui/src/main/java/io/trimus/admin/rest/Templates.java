@@ -37,6 +37,8 @@ public class Templates {
 
     public static native TemplateInstance login(Views.SignIn page);
 
+    public static native TemplateInstance signedIn(Views.SignedIn page);
+
     public static native TemplateInstance setup(Views.Setup page);
 
     public static native TemplateInstance members(Views.Members page);

@@ -144,8 +144,20 @@ public final class Views {
     public record Error(int status, String title, String sentence) {
     }
 
-    /** The sign-in form: the email as typed, where to go after, and why the last try failed or what just happened. */
-    public record SignIn(String email, String next, String error, String notice) {
+    /**
+     * The sign-in form: the email as typed, where to go after, why the last try failed or what just happened, and the
+     * identity provider's name when sign-in through one is configured (null otherwise).
+     */
+    public record SignIn(String email, String next, String error, String notice, String provider) {
+        /** The "Sign in with …" link, carrying {@code next} on. */
+        public String providerLink() {
+            return "/sign-in/oidc" + ("/".equals(next) ? "" : "?next="
+                    + java.net.URLEncoder.encode(next, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The page that ends a sign-in through the provider: the browser continues to {@code next} from our own page. */
+    public record SignedIn(String next) {
     }
 
     /** The setup form; {@code token} is the link's secret when the form comes back with {@code error}. */

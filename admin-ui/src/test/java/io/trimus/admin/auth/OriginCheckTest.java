@@ -45,7 +45,8 @@ class OriginCheckTest {
     void aSignInLeadsOnlyToAPathOfThisDashboard() {
         assertThat(SafeNext.of("/companies/1/egress?reason=x")).isEqualTo("/companies/1/egress?reason=x");
         for (String bad : new String[]{null, "", "https://evil.example", "//evil.example", "/\\evil.example",
-                "javascript:alert(1)", "/login?next=/x", "/a\r\nSet-Cookie: x=y", "evil.example"}) {
+                "javascript:alert(1)", "/login?next=/x", "/a\r\nSet-Cookie: x=y", "evil.example",
+                "/sign-in/oidc/complete?next=/", "/sign-in/oidc"}) {
             assertThat(SafeNext.of(bad)).as(String.valueOf(bad)).isEqualTo("/");
         }
     }

@@ -7,6 +7,7 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.events.auth.Caller;
 import io.trimus.run.service.AccountService;
+import io.trimus.run.service.oidc.OidcSignIn;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
@@ -21,16 +22,23 @@ import java.time.Instant;
 /**
  * Signing in with a built-in account: {@code POST /api/sessions} trades email and password for a session credential
  * (what the dashboard keeps in its cookie), {@code DELETE /api/sessions/current} ends the presented session; and
- * {@code POST /api/setup} sets a first password through a one-time setup link.
+ * {@code POST /api/setup} sets a first password through a one-time setup link. {@code POST /api/sessions/oidc} trades an
+ * ID token of the configured OpenID Connect provider for a session (the dashboard's "Sign in with …").
  */
 @Path("/api/sessions")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class SessionResource {
     private final AccountService accounts;
+    private final OidcSignIn oidc;
 
-    SessionResource(AccountService accounts) {
+    SessionResource(AccountService accounts, OidcSignIn oidc) {
         this.accounts = accounts;
+        this.oidc = oidc;
+    }
+
+    /** Body of POST /api/sessions/oidc: the raw ID token the provider issued at the end of the code flow. */
+    public record ProviderSignIn(String idToken) {
     }
 
     /** Body of POST /api/sessions. */
@@ -49,6 +57,17 @@ public class SessionResource {
         }
         return accounts.signIn(body.email(), body.password()).map(session -> RestResponse.status(
                 RestResponse.Status.CREATED, new SessionView(session.secret(), session.expiresAt(), session.caller())));
+    }
+
+    @POST
+    @Path("/oidc")
+    @Allowed(Access.ANYONE)
+    public Uni<RestResponse<SessionView>> signInThroughProvider(ProviderSignIn body) {
+        if (body == null) {
+            throw ProblemException.invalid("body", "is required: {\"id_token\": \"…\"}");
+        }
+        return oidc.signIn(body.idToken()).map(session -> RestResponse.status(RestResponse.Status.CREATED,
+                new SessionView(session.secret(), session.expiresAt(), session.caller())));
     }
 
     @DELETE

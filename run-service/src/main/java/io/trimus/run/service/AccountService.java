@@ -291,19 +291,28 @@ public class AccountService {
     }
 
     private Uni<OpenedSession> openSession(UserAccount user) {
+        return TenantTransactions.acrossCompanies(() -> openSessionOf(user, AuditLog.details()));
+    }
+
+    /**
+     * A new session of {@code user} (at most {@value #MAX_SESSIONS_PER_USER} open: the oldest beyond ends), recorded
+     * with {@code details}; joins the caller's transaction.
+     */
+    public Uni<OpenedSession> openSessionOf(UserAccount user, java.util.Map<String, Object> details) {
         Instant now = Instant.now();
         String secret = BearerSecrets.generate(BearerSecrets.SESSION_PREFIX);
         Credential session = Credential.ofUser(Credential.SESSION, "sign-in", user.id, BearerSecrets.hash(secret),
                 "user " + user.email, now, now.plus(config.session().ttl()));
-        return TenantTransactions.acrossCompanies(() -> credentials.persistAndFlush(session)
-                        .call(saved -> credentials.revokeSessionsBeyond(user.id, MAX_SESSIONS_PER_USER, now))
-                        .call(saved -> audit.record(userActor(user), null, AuditRecord.SESSION_OPENED, session(saved),
-                                AuditLog.details()))
-                        .flatMap(callers::callerOf))
+        return credentials.persistAndFlush(session)
+                .call(saved -> credentials.revokeSessionsBeyond(user.id, MAX_SESSIONS_PER_USER, now))
+                .call(saved -> audit.record(userActor(user), null, AuditRecord.SESSION_OPENED, session(saved),
+                        details))
+                .flatMap(callers::callerOf)
                 .map(caller -> new OpenedSession(secret, session.expiresAt, caller));
     }
 
-    private static AuditRecord.Actor userActor(UserAccount user) {
+    /** The user as the actor of an audit record. */
+    public static AuditRecord.Actor userActor(UserAccount user) {
         return new AuditRecord.Actor(AuditRecord.Actor.USER, user.id, user.email);
     }
 
@@ -317,7 +326,8 @@ public class AccountService {
                 user.passwordHash != null, setupUrl);
     }
 
-    static String checkedEmail(String email) {
+    /** {@code email} lower-cased, or a 400 problem when it is no email address. */
+    public static String checkedEmail(String email) {
         String normalized = email == null ? "" : email.strip().toLowerCase(Locale.ROOT);
         if (normalized.length() > 254 || !EMAIL.matcher(normalized).matches()) {
             throw ProblemException.invalid("email", "must be an email address (at most 254 characters)");

@@ -1,0 +1,127 @@
+package io.trimus.run.service.oidc;
+
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
+import io.trimus.events.AuditRecord;
+import io.trimus.events.auth.CompanyRole;
+import io.trimus.run.repository.Company;
+import io.trimus.run.repository.CompanyRepository;
+import io.trimus.run.repository.Membership;
+import io.trimus.run.repository.MembershipRepository;
+import io.trimus.run.repository.UserAccount;
+import io.trimus.run.repository.UserAccountRepository;
+import io.trimus.run.service.AccountService;
+import io.trimus.run.service.AuditLog;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The accounts of people who sign in through the identity provider: the account of the token's email (created
+ * without a password when missing) gets exactly the operator flag and memberships the provider grants, each change
+ * audited, and a session, all in one transaction. A person granted no role gets 403 and nothing changes.
+ */
+@ApplicationScoped
+public class OidcAccounts {
+    private static final Logger LOG = Logger.getLogger(OidcAccounts.class);
+
+    private final UserAccountRepository users;
+    private final MembershipRepository memberships;
+    private final CompanyRepository companies;
+    private final AccountService accounts;
+    private final AuditLog audit;
+
+    OidcAccounts(UserAccountRepository users, MembershipRepository memberships, CompanyRepository companies,
+                 AccountService accounts, AuditLog audit) {
+        this.users = users;
+        this.memberships = memberships;
+        this.companies = companies;
+        this.accounts = accounts;
+        this.audit = audit;
+    }
+
+    /**
+     * Sets the person's roles to the provider's grants and opens a session; 403 when it grants none. Across companies:
+     * the caller is anonymous until the verified token says who it is, and the grants name any company.
+     */
+    @TenantTransaction(Rows.ALL_COMPANIES)
+    public Uni<AccountService.OpenedSession> signIn(ProviderIdentity identity) {
+        Set<UUID> named = identity.grants().companies().keySet();
+        Uni<List<Company>> known = named.isEmpty() ? Uni.createFrom().item(List.of())
+                : companies.list("id in ?1", List.copyOf(named));
+        return known.flatMap(found -> {
+            Set<UUID> ids = found.stream().map(c -> c.id).collect(Collectors.toSet());
+            named.stream().filter(id -> !ids.contains(id)).forEach(id -> LOG.warnf("the identity provider grants %s"
+                    + " a role in company %s, which does not exist here: ignored", identity.email(), id));
+            Grants grants = identity.grants().within(ids);
+            if (grants.none()) {
+                return Uni.createFrom().failure(OidcSignIn.refused("your identity provider grants no Trimus role"));
+            }
+            return users.findByEmail(identity.email())
+                    .flatMap(user -> user != null ? Uni.createFrom().item(user)
+                            : users.persist(UserAccount.of(identity.email(), false)))
+                    .call(user -> setOperator(user, grants.operator()))
+                    .call(user -> setMemberships(user, grants.companies()))
+                    .flatMap(user -> accounts.openSessionOf(user, AuditLog.details("through", "identity provider",
+                            "issuer", identity.issuer(), "subject", identity.subject())));
+        });
+    }
+
+    private Uni<Void> setOperator(UserAccount user, boolean operator) {
+        if (user.operator == operator) {
+            return Uni.createFrom().voidItem();
+        }
+        user.operator = operator;
+        return audit.record(AccountService.userActor(user), null, AuditRecord.OPERATOR_PUT,
+                new AuditRecord.Target("operator", user.id.toString(), user.email),
+                AuditLog.details("operator", operator, "through", "identity provider")).replaceWithVoid();
+    }
+
+    private Uni<Void> setMemberships(UserAccount user, Map<UUID, CompanyRole> granted) {
+        return memberships.ofUser(user.id).flatMap(held -> {
+            Map<UUID, Membership> current = new HashMap<>();
+            held.forEach(m -> current.put(m.key.companyId, m));
+            List<Uni<?>> changes = new ArrayList<>();
+            for (Membership membership : held) {
+                if (!granted.containsKey(membership.key.companyId)) {
+                    changes.add(memberships.delete(membership).call(() -> record(user, membership.key.companyId,
+                            AuditRecord.MEMBER_REMOVED, membership.role)));
+                }
+            }
+            granted.forEach((companyId, role) -> {
+                Membership existing = current.get(companyId);
+                if (existing == null) {
+                    Membership added = new Membership();
+                    added.key = new Membership.Key(user.id, companyId);
+                    added.role = role.wireName();
+                    added.createdAt = Instant.now();
+                    changes.add(memberships.persist(added).call(() -> record(user, companyId, AuditRecord.MEMBER_PUT,
+                            role.wireName())));
+                } else if (!existing.role.equals(role.wireName())) {
+                    existing.role = role.wireName();
+                    changes.add(record(user, companyId, AuditRecord.MEMBER_PUT, role.wireName()));
+                }
+            });
+            // one after the other: a reactive session runs one statement at a time
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Uni<?> change : changes) {
+                chain = chain.call(() -> change);
+            }
+            return chain;
+        });
+    }
+
+    private Uni<AuditRecord> record(UserAccount user, UUID companyId, String action, String role) {
+        return audit.record(AccountService.userActor(user), companyId, action, new AuditRecord.Target("member",
+                user.id.toString(), user.email), AuditLog.details("role", role, "through", "identity provider"));
+    }
+}
