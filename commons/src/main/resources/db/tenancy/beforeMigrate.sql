@@ -2,11 +2,13 @@
 -- The service itself logs in as ${app_role} (TRIMUS_DB_USER), a role that owns nothing and cannot bypass row-level
 -- security. A deployment may create that role itself (k8s does, through CloudNativePG); otherwise it is created here
 -- on the first start, which needs CREATEROLE (the superuser of ./trimus up and docker-compose has it).
+-- (The password is dollar-quoted so any character works; the x in front of the placeholder keeps Flyway from reading
+-- "$${" as an escaped placeholder, and substr drops it again.)
 do $trimus$
 begin
     if not exists (select from pg_roles where rolname = '${app_role}') then
-        create role "${app_role}" login password $secret$${app_password}$secret$
-            nosuperuser nocreatedb nocreaterole noreplication nobypassrls;
+        execute format('create role %I login password %L nosuperuser nocreatedb nocreaterole noreplication nobypassrls',
+                       '${app_role}', substr($secret$x${app_password}$secret$, 2));
     end if;
 end
 $trimus$;
