@@ -10,6 +10,7 @@ import json
 import statistics
 import subprocess
 import time
+import os
 import urllib.request
 from datetime import datetime
 
@@ -20,8 +21,11 @@ FLAGS = ["--read-only", "--tmpfs", "/tmp:rw,nosuid,size=64m", "--network", "none
 
 def call(base, method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    token = os.environ.get("TRIMUS_BOOTSTRAP_OPERATOR_TOKEN")
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(req, timeout=30) as resp:
         return json.loads(resp.read() or b"null")
 

@@ -3,6 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=""
+# run-service's API needs a caller: the bootstrap operator's token, made up here when ./trimus up is started below
+# (an already running stack needs TRIMUS_BOOTSTRAP_OPERATOR_TOKEN set to its own)
+if [ -z "${TRIMUS_BOOTSTRAP_OPERATOR_TOKEN:-}" ]; then
+  curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null \
+    && { echo "bench/dispatch: set TRIMUS_BOOTSTRAP_OPERATOR_TOKEN to the running stack's operator token" >&2; exit 1; }
+  TRIMUS_BOOTSTRAP_OPERATOR_TOKEN=$(head -c 36 /dev/urandom | base64 | tr '+/' '-_')
+fi
+export TRIMUS_BOOTSTRAP_OPERATOR_TOKEN
 if ! curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null; then
   ./trimus up > .trimus/bench-up.log 2>&1 &
   started=$!

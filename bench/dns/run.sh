@@ -4,7 +4,8 @@
 # Uses the shared dnsperf harness in ../shared/bench/dns (peers.sh, bench-all.sh, run-bench.sh) unmodified:
 #   1. peers.sh starts the upstream (nsd, authoritative for allowed.test, 127.0.0.1:15300) and unbound
 #      (127.0.0.1:15302) unless they already run;
-#   2. Kafka + PostgreSQL (the dev launcher, DevInfraMain) on private ports, data in a temp dir;
+#   2. Kafka + PostgreSQL (the dev launcher, DevInfraMain) on private ports, data in a temp dir, and run-service
+#      (egress-service asks it who calls its API; a fresh master key and operator token per run);
 #   3. egress-service with its resolver on 127.0.0.1:$DNS_PORT, upstream 127.0.0.1:15300 (and, with
 #      BASELINE_APP, a second build as "base" on $BASE_DNS_PORT: before/after in the same invocation);
 #   4. registers 127.0.0.1 as a sandbox of a fresh company and allow-lists *.allowed.test;
@@ -19,7 +20,7 @@
 #      BASELINE_APP=          path of another build's quarkus-app dir, measured as "base" in the same invocation
 #      APP=egress-service/target/quarkus-app   JAVA_OPTS=   extra JVM options of egress-service
 #      DNS_PORT=15320 HTTP_PORT=18083 BASE_DNS_PORT=15321 BASE_HTTP_PORT=18084
-#      KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 POSTGRES_PORT=15432
+#      KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 POSTGRES_PORT=15432 RUN_SERVICE_PORT=18081
 #      HARNESS=../shared/bench/dns (relative to the repo root)  BENCH_DNS_DIR=${TMPDIR:-/tmp}/trimus-bench-dns
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,6 +34,7 @@ APP=${APP:-egress-service/target/quarkus-app}
 BASELINE_APP=${BASELINE_APP:-}
 DNS_PORT=${DNS_PORT:-15320}; HTTP_PORT=${HTTP_PORT:-18083}
 BASE_DNS_PORT=${BASE_DNS_PORT:-15321}; BASE_HTTP_PORT=${BASE_HTTP_PORT:-18084}
+RUN_SERVICE_PORT=${RUN_SERVICE_PORT:-18081}
 KAFKA_PORT=${KAFKA_PORT:-19092}; KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-19093}; POSTGRES_PORT=${POSTGRES_PORT:-15432}
 UPSTREAM=127.0.0.1:15300
 UNBOUND=127.0.0.1:15302
@@ -96,7 +98,8 @@ UNBOUND_PID=$(cat "$BENCH_DNS_DIR/run/unbound.pid")
 start_infra "$WORK" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$POSTGRES_PORT"
 
 # ---------------------------------------------------------------- 3. egress-service (+ baseline)
-# the load comes from one address: the per-sandbox query budget (built, and on its hot path) must not limit it
+# the load comes from one address: the per-sandbox query budget (built, and on its hot path) must not limit it, in
+# either build
 OURS_BUDGET="-Dtrimus.egress.dns.per-sandbox-qps=1000000000 -Dtrimus.egress.dns.per-sandbox-burst=1000000000"
 # Each build has a database of its own, as two deployments would: sandbox registrations are stored, and both
 # register 127.0.0.1 for a company of their own (one database would refuse the second: the address is held). Each
@@ -115,7 +118,10 @@ start_service() {  # name app http_port dns_port
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/$db \
       -Dmp.messaging.connector.smallrye-kafka.group.id=trimus-egress-service-"$name" \
       -Dtrimus.egress.dns.addr=127.0.0.1:"$dns" -Dtrimus.egress.dns.upstream=$UPSTREAM \
-      $([ "$name" = ours ] && echo "$OURS_BUDGET") \
+      -Dtrimus.run-service.url="$RUN_SERVICE_URL" \
+      -Dtrimus.egress.proxy.port=0 -Dtrimus.egress.proxy.transparent-https-port=0 \
+      -Dtrimus.egress.proxy.transparent-http-port=0 \
+      $OURS_BUDGET \
       -jar "$app/quarkus-run.jar" >"$WORK/$name.log" 2>&1 &
   services+=("$name:$!")
 }
@@ -127,6 +133,8 @@ wait_ready() {  # name http_port pid
   done
   tail -30 "$WORK/$1.log"; die "$1 not ready after 120 s"
 }
+start_identity "$WORK" "$KAFKA_PORT" "$POSTGRES_PORT" "$RUN_SERVICE_PORT"
+services+=("run-service:$identity_pid")
 start_service ours "$APP" "$HTTP_PORT" "$DNS_PORT"
 OURS_PID=${services[-1]##*:}
 if [[ -n $BASELINE_APP ]]; then
@@ -142,18 +150,22 @@ declare -A COMPANY
 register() {  # name http_port dns_port
   local name=$1 http=$2 dns=$3 company; company=$(uuid)
   COMPANY[$name]=$company
-  curl -fsS -X PUT "http://127.0.0.1:$http/internal/sandboxes/127.0.0.1" -H 'Content-Type: application/json' \
+  curl -fsS -X PUT "http://127.0.0.1:$http/internal/sandboxes/127.0.0.1" -H "$BENCH_SERVICE" \
+    -H 'Content-Type: application/json' \
     -d "{\"company_id\":\"$company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$(uuid)\",\"container_id\":\"bench-dns-$name\"}" >/dev/null
-  curl -fsS -X PUT "http://127.0.0.1:$http/api/companies/$company/egress/allowlist" \
+  curl -fsS -X PUT "http://127.0.0.1:$http/api/companies/$company/egress/allowlist" -H "$BENCH_OPERATOR" \
     -H 'Content-Type: application/json' -d '{"entries":["*.allowed.test"]}' >/dev/null
   local a d
   for _ in $(seq 1 20); do
     a=$(dig +short +time=1 +tries=1 -p "$dns" @127.0.0.1 a0001.allowed.test A 2>/dev/null | head -1)
     d=$(dig +time=1 +tries=1 -p "$dns" @127.0.0.1 x.denied.test A 2>/dev/null | grep -o 'status: [A-Z]*' | head -1)
-    [[ $a == 198.18.* && $d == 'status: NXDOMAIN' ]] && break
+    [[ ($a == 198.18.* || $a == 127.0.0.1) && $d == 'status: NXDOMAIN' ]] && break
     sleep 0.5
   done
-  [[ $a == 198.18.* && $d == 'status: NXDOMAIN' ]] || die "$name: allowed->'$a' denied->'$d' (expected 198.18.0.1, NXDOMAIN)"
+  # allowed names are steered to the egress proxy (on the resolver's address) and answered locally; a build without
+  # the proxy forwards them (the upstream's 198.18.0.1)
+  [[ ($a == 198.18.* || $a == 127.0.0.1) && $d == 'status: NXDOMAIN' ]] \
+    || die "$name: allowed->'$a' denied->'$d' (expected 127.0.0.1 steered or 198.18.0.1, and NXDOMAIN)"
   log "$name 127.0.0.1:$dns: sandbox 127.0.0.1 of company $company, allowed->$a denied->${d#status: }"
 }
 register ours "$HTTP_PORT" "$DNS_PORT"
@@ -172,7 +184,7 @@ if ((WARMUP > 0)); then
 fi
 
 metric() {  # http_port name -> value (0 when absent)
-  curl -fsS "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk -v m="$2" '$1==m {v=$2} END {printf "%.0f\n", v+0}'
+  curl -fsS -H "$BENCH_SERVICE" "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk -v m="$2" '$1==m {v=$2} END {printf "%.0f\n", v+0}'
 }
 targets+=("unbound=$UNBOUND@$UNBOUND_PID")
 log "bench-all.sh ${targets[*]} (MODES=$MODES REPS=$REPS DURATION=$DURATION PCTL_QPS=$PCTL_QPS)"

@@ -22,7 +22,7 @@
 #      PROFILE= (1: a JFR recording of egress-service from PROFILE_DELAY=60 s after its start, its hottest frames
 #      printed at the end) APP=egress-service/target/quarkus-app JAVA_OPTS= (egress-service's)
 #      DNS_PORT=15340 HTTP_PORT=18093 PROXY_PORT=13128 SQUID_PORT=13129 UPSTREAM=127.0.0.1:15353
-#      KAFKA_PORT=19192 KAFKA_CONTROLLER_PORT=19193 POSTGRES_PORT=15532
+#      KAFKA_PORT=19192 KAFKA_CONTROLLER_PORT=19193 POSTGRES_PORT=15532 RUN_SERVICE_PORT=18181
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -35,6 +35,7 @@ LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-2000}; PROFILE=${PROFILE:-}
 APP=${APP:-egress-service/target/quarkus-app}
 DNS_PORT=${DNS_PORT:-15340}; HTTP_PORT=${HTTP_PORT:-18093}; PROXY_PORT=${PROXY_PORT:-13128}; SQUID_PORT=${SQUID_PORT:-13129}
 UPSTREAM=${UPSTREAM:-127.0.0.1:15353}
+RUN_SERVICE_PORT=${RUN_SERVICE_PORT:-18181}
 KAFKA_PORT=${KAFKA_PORT:-19192}; KAFKA_CONTROLLER_PORT=${KAFKA_CONTROLLER_PORT:-19193}; POSTGRES_PORT=${POSTGRES_PORT:-15532}
 SQUID=/usr/sbin/squid
 export PATH="$PATH:/usr/sbin:/sbin"
@@ -107,6 +108,8 @@ grep -q '^READY' "$WORK/origin.log" || { cat "$WORK/origin.log"; die "the origin
 
 # ---------------------------------------------------------------- 2. Kafka + PostgreSQL
 start_infra "$WORK" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$POSTGRES_PORT"
+start_identity "$WORK" "$KAFKA_PORT" "$POSTGRES_PORT" "$RUN_SERVICE_PORT"
+pids+=("run-service:$identity_pid")
 
 # ---------------------------------------------------------------- 3. egress-service
 jfr=()
@@ -120,7 +123,7 @@ java ${JAVA_OPTS:-} "${jfr[@]}" -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.http.
     -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
     -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
     -Dtrimus.egress.dns.addr=127.0.0.1:"$DNS_PORT" -Dtrimus.egress.dns.upstream="$UPSTREAM" \
-    -Dtrimus.egress.proxy.port="$PROXY_PORT" \
+    -Dtrimus.egress.proxy.port="$PROXY_PORT" -Dtrimus.run-service.url="$RUN_SERVICE_URL" \
     -jar "$APP/quarkus-run.jar" >"$WORK/egress-service.log" 2>&1 &
 pids+=("trimus:$!")
 for _ in $(seq 1 240); do
@@ -133,10 +136,11 @@ uuid() { cat /proc/sys/kernel/random/uuid; }
 company=$(uuid)
 first=${SOURCES%-*}; last=${SOURCES#*-}; prefix=${first%.*}
 for i in $(seq "${first##*.}" "${last##*.}"); do
-  curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/internal/sandboxes/$prefix.$i" -H 'Content-Type: application/json' \
+  curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/internal/sandboxes/$prefix.$i" -H "$BENCH_SERVICE" \
+    -H 'Content-Type: application/json' \
     -d "{\"company_id\":\"$company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$(uuid)\",\"container_id\":\"bench-proxy-$i\"}" >/dev/null
 done
-curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/api/companies/$company/egress/allowlist" \
+curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/api/companies/$company/egress/allowlist" -H "$BENCH_OPERATOR" \
   -H 'Content-Type: application/json' -d "{\"entries\":[\"$HOST\"]}" >/dev/null
 log "egress-service: proxy 127.0.0.1:$PROXY_PORT, sandboxes $SOURCES of company $company, allowlist $HOST"
 

@@ -238,6 +238,13 @@ public interface TrimusConfig {
          */
         Optional<String> upstream();
 
+        /**
+         * Event loops that serve the resolver (TRIMUS_EGRESS_DNS_LISTENERS), each with a UDP socket of its own on the
+         * address (SO_REUSEPORT) and a share of the TCP connections. Default: the number of CPUs. Needs the native
+         * (epoll) transport; without it one event loop serves.
+         */
+        Optional<Integer> listeners();
+
         /** How long the upstream may take to answer before the client gets SERVFAIL (TRIMUS_EGRESS_DNS_UPSTREAM_TIMEOUT). */
         @WithDefault("2s")
         Duration upstreamTimeout();

@@ -2,8 +2,10 @@ package io.trimus.egress.dns;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.impl.VertxInternal;
 import io.vertx.core.datagram.DatagramSocket;
 import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.net.NetServer;
@@ -17,13 +19,16 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The resolver's sockets: UDP and TCP on one address and port, on Vert.x event loops. UDP hands each datagram to
- * the {@link DnsQueryHandler} and sends its answer back; TCP reads length-framed queries, several per connection,
+ * The resolver's sockets: UDP and TCP on one address and port, on one or several Vert.x event loops. UDP hands each
+ * datagram to the {@link DnsQueryHandler} and sends its answer back; TCP reads length-framed queries, several per connection,
  * and answers each as it is ready. Connections are bounded in number, in all and per source address (one sandbox
  * cannot hold every connection), closed when idle, and stop being read while too many of their queries are unanswered
  * or their answers are not being read.
@@ -56,8 +61,8 @@ public final class DnsServer {
      * more entries than connections being accepted or open (bounded by the total limit).
      */
     private final ConcurrentHashMap<String, Integer> tcpConnectionsBySource = new ConcurrentHashMap<>();
-    private volatile DatagramSocket udp;
-    private volatile NetServer tcp;
+    private final List<DatagramSocket> udp = new CopyOnWriteArrayList<>();
+    private final List<NetServer> tcp = new CopyOnWriteArrayList<>();
 
     public DnsServer(Vertx vertx, DnsQueryHandler handler, Limits limits) {
         this.vertx = vertx;
@@ -65,17 +70,43 @@ public final class DnsServer {
         this.limits = limits;
     }
 
-    /**
-     * Binds UDP and then TCP to {@code host:port} (port 0: any free UDP port, and TCP on the same one). Fails, with
-     * nothing left bound, when either cannot be bound.
-     */
+    /** Binds UDP and then TCP to {@code host:port} on one event loop (see {@link #start(String, int, int)}). */
     public Future<Void> start(String host, int port) {
-        boolean v6 = isIpV6(host);
+        return start(host, port, 1);
+    }
+
+    /**
+     * Binds UDP and then TCP to {@code host:port} (port 0: any free UDP port, and TCP on the same one) on
+     * {@code listeners} event loops: with the native transport each loop gets a UDP socket of its own on the shared
+     * address (SO_REUSEPORT: the kernel spreads the sources over them) and a TCP server (Vert.x hands each accepted
+     * connection to one of them), so every core answers queries; without it one loop serves. Fails, with nothing
+     * left bound, when any of them cannot be bound.
+     */
+    public Future<Void> start(String host, int port, int listeners) {
+        int count = listeners > 1 && vertx.isNativeTransportEnabled() ? listeners : 1;
+        boolean shared = count > 1;
+        Future<Integer> bound = listenOn(host, port, shared);
+        for (int i = 1; i < count; i++) {
+            bound = bound.compose(boundPort -> listenOn(host, boundPort, shared));
+        }
+        return bound.<Void>mapEmpty().recover(e -> close().transform(closed -> Future.failedFuture(e)));
+    }
+
+    /** One listener: a UDP socket and a TCP server on a new event-loop context; the port they are bound to. */
+    private Future<Integer> listenOn(String host, int port, boolean shared) {
+        Context loop = ((VertxInternal) vertx).createEventLoopContext();
+        Promise<Integer> listening = Promise.promise();
+        loop.runOnContext(v -> bind(host, port, shared).onComplete(listening));
+        return listening.future();
+    }
+
+    private Future<Integer> bind(String host, int port, boolean shared) {
         // No setReceiveBufferSize: Vert.x also makes it the size of the buffer every single datagram is read into
         // (FixedRecvByteBufAllocator), so 4 MiB meant a zeroed 4 MiB allocation per query (~90 % of the CPU at
         // 7k QPS). The socket keeps the kernel's default receive buffer (net.core.rmem_default) and Netty's
         // 2048-byte reads, more than any query a client needs to send over UDP.
-        DatagramSocket socket = vertx.createDatagramSocket(new DatagramSocketOptions().setIpV6(v6));
+        DatagramSocket socket = vertx.createDatagramSocket(new DatagramSocketOptions().setIpV6(isIpV6(host))
+                .setReusePort(shared));
         socket.handler(packet -> onDatagram(socket, packet.sender(), packet.data()));
         socket.exceptionHandler(e -> LOG.warnf("DNS UDP socket: %s", e.getMessage()));
         NetServer server = vertx.createNetServer(new NetServerOptions()
@@ -86,30 +117,37 @@ public final class DnsServer {
         return socket.listen(port, host)
                 .recover(e -> Future.failedFuture(new IllegalStateException(
                         "cannot serve DNS on " + host + ":" + port + " (UDP): " + e.getMessage(), e)))
-                .compose(bound -> {
-                    int boundPort = bound.localAddress().port();
+                .compose(boundSocket -> {
+                    udp.add(socket);
+                    int boundPort = boundSocket.localAddress().port();
                     return server.listen(boundPort, host)
-                            .recover(e -> socket.close().transform(closed -> Future.failedFuture(
-                                    new IllegalStateException("cannot serve DNS on " + host + ":" + boundPort
-                                            + " (TCP): " + e.getMessage(), e))));
-                })
-                .map(listening -> {
-                    udp = socket;
-                    tcp = server;
-                    return null;
+                            .recover(e -> Future.failedFuture(new IllegalStateException("cannot serve DNS on "
+                                    + host + ":" + boundPort + " (TCP): " + e.getMessage(), e)))
+                            .map(listening -> {
+                                tcp.add(server);
+                                return boundPort;
+                            });
                 });
     }
 
     /** The bound port (the same for UDP and TCP). */
     public int port() {
-        return udp.localAddress().port();
+        return udp.get(0).localAddress().port();
     }
 
-    /** Stops serving: closes both sockets and every TCP connection. */
+    /** How many UDP sockets serve the address (one per listening event loop). */
+    int udpSockets() {
+        return udp.size();
+    }
+
+    /** Stops serving: closes every socket and every TCP connection. */
     public Future<Void> close() {
-        Future<Void> udpClosed = udp == null ? Future.succeededFuture() : udp.close();
-        Future<Void> tcpClosed = tcp == null ? Future.succeededFuture() : tcp.close();
-        return Future.all(udpClosed, tcpClosed).mapEmpty();
+        List<Future<Void>> closing = new ArrayList<>();
+        udp.forEach(socket -> closing.add(socket.close()));
+        tcp.forEach(server -> closing.add(server.close()));
+        udp.clear();
+        tcp.clear();
+        return Future.join(closing).mapEmpty();
     }
 
     private void onDatagram(DatagramSocket socket, SocketAddress sender, Buffer data) {

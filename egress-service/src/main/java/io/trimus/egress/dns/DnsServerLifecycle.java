@@ -101,7 +101,8 @@ public class DnsServerLifecycle {
         server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
                 dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));
         try {
-            server.start(listen.getHostString(), listen.getPort())
+            server.start(listen.getHostString(), listen.getPort(),
+                            dns.listeners().orElse(Runtime.getRuntime().availableProcessors()))
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             server = null;
@@ -115,8 +116,9 @@ public class DnsServerLifecycle {
         }
         listenHost = listen.getHostString();
         if (steering != null) {
-            LOG.infof("DNS resolver serving on %s:%d (UDP and TCP), steering allowed names to the egress proxy at %s;"
-                            + " the proxy resolves them with %s:%d", listen.getHostString(), server.port(),
+            LOG.infof("DNS resolver serving on %s:%d (UDP and TCP, %d event loops), steering allowed names to the"
+                            + " egress proxy at %s; the proxy resolves them with %s:%d", listen.getHostString(),
+                    server.port(), server.udpSockets(),
                     steering.proxy().getHostAddress(), upstreamAddress.getAddress().getHostAddress(),
                     upstreamAddress.getPort());
         } else {

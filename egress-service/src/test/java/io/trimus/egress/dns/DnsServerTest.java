@@ -161,6 +161,37 @@ class DnsServerTest {
     }
 
     @Test
+    void severalEventLoopsShareTheAddressAndEveryQueryIsAnswered() throws Exception {
+        Vertx epoll = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
+        try {
+            assertThat(epoll.isNativeTransportEnabled()).as("the native (epoll) transport is on the classpath").isTrue();
+            DnsServer shared = new DnsServer(epoll, resolver.handler, new DnsServer.Limits(8, Duration.ofSeconds(1)));
+            ResolverFixture.await(shared.start("127.0.0.1", 0, 4));
+            try {
+                assertThat(shared.udpSockets()).isEqualTo(4);
+                DnsTestClient client = new DnsTestClient(shared.port(), Duration.ofSeconds(3));
+                // every query from a new source port: the kernel spreads them over the four sockets
+                for (int i = 1; i <= 64; i++) {
+                    Message answer = client.udp(SANDBOX, DnsTestClient.query((i % 9 + 1) + ".example.test", Type.A));
+                    assertThat(answer).as("answer %d", i).isNotNull();
+                    assertThat(answer.getSection(Section.ANSWER).get(0).rdataToString())
+                            .isEqualTo("192.0.2." + (i % 9 + 1));
+                }
+                for (int i = 1; i <= 8; i++) {
+                    assertThat(client.tcp(SANDBOX, DnsTestClient.query(i + ".example.test", Type.A))).isNotNull();
+                }
+                // a socket that did not ask to share cannot join the address
+                assertThatThrownBy(() -> new DatagramSocket(new InetSocketAddress(InetAddress.getByName(
+                        "127.0.0.1"), shared.port()))).isInstanceOf(java.net.BindException.class);
+            } finally {
+                ResolverFixture.await(shared.close());
+            }
+        } finally {
+            ResolverFixture.await(epoll.close());
+        }
+    }
+
+    @Test
     void addressInUseFailsTheStartWithAClearMessage() throws Exception {
         try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
             DnsServer second = new DnsServer(vertx, resolver.handler, new DnsServer.Limits(2, Duration.ofSeconds(1)));
