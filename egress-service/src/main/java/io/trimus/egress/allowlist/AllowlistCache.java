@@ -28,8 +28,11 @@ public class AllowlistCache {
     private final Map<UUID, Compiled> byCompany = new ConcurrentHashMap<>();
     private volatile boolean loaded;
 
-    /** Whether the company allow-listed the normalised {@code name}, by any entry, with or without a port. */
-    public boolean allows(UUID companyId, String name) {
+    /**
+     * Whether the company allow-listed the normalised {@code name}, by any entry, with or without a port. Builds
+     * nothing: the resolver asks it with the name it read from the packet.
+     */
+    public boolean allows(UUID companyId, CharSequence name) {
         Compiled list = companyId == null ? null : byCompany.get(companyId);
         return list != null && list.allows(name);
     }
@@ -92,7 +95,8 @@ public class AllowlistCache {
      * per label whatever the list holds.
      */
     private record Compiled(long revision, List<String> entries, Set<String> exact, Set<String> wildcardSuffixes,
-                            Map<String, Ports> exactPorts, Map<String, Ports> wildcardPorts) {
+                            Map<String, Ports> exactPorts, Map<String, Ports> wildcardPorts,
+                            NameSet resolvableNames, NameSet resolvableSuffixes) {
 
         static Compiled of(long revision, List<String> entries) {
             Set<String> exact = new HashSet<>();
@@ -109,12 +113,19 @@ public class AllowlistCache {
                     (rule.wildcard() ? suffixes : exact).add(key);
                 }
             }
+            Set<String> resolvableNames = new HashSet<>(exact);
+            resolvableNames.addAll(exactPorts.keySet());
+            Set<String> resolvableSuffixes = new HashSet<>(suffixes);
+            resolvableSuffixes.addAll(wildcardPorts.keySet());
             return new Compiled(revision, List.copyOf(entries), Set.copyOf(exact), Set.copyOf(suffixes),
-                    Ports.compile(exactPorts), Ports.compile(wildcardPorts));
+                    Ports.compile(exactPorts), Ports.compile(wildcardPorts),
+                    NameSet.of(resolvableNames), NameSet.of(resolvableSuffixes));
         }
 
-        boolean allows(String name) {
-            return allowsWithoutPort(name) || namesSomePort(name);
+        /** Whether an entry of any form, with or without a port, matches the name: it may be resolved. */
+        boolean allows(CharSequence name) {
+            return resolvableNames.containsNameOrSuffix(name, false)
+                    || resolvableSuffixes.containsNameOrSuffix(name, true);
         }
 
         boolean allowsPort(String name, int port, Set<Integer> defaultPorts) {
@@ -171,21 +182,6 @@ public class AllowlistCache {
             // *.example.com matches every name that ends in ".example.com": try each suffix after a dot
             for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
                 if (wildcardSuffixes.contains(name.substring(dot + 1))) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private boolean namesSomePort(String name) {
-            if (exactPorts.containsKey(name)) {
-                return true;
-            }
-            if (wildcardPorts.isEmpty()) {
-                return false;
-            }
-            for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
-                if (wildcardPorts.containsKey(name.substring(dot + 1))) {
                     return true;
                 }
             }

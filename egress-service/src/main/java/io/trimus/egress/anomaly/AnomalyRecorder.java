@@ -2,6 +2,8 @@ package io.trimus.egress.anomaly;
 
 import io.trimus.egress.sandbox.Sandbox;
 
+import java.net.InetAddress;
+
 /**
  * Where the resolver and the proxy report a denied lookup or connection (or, in report mode, one that would have
  * been denied). Never blocks and never waits on Kafka or the database: the
@@ -20,6 +22,15 @@ public interface AnomalyRecorder {
      * @param enforced false when the company's report mode let it through
      */
     void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason, boolean enforced);
+
+    /**
+     * Records one denied lookup, for the resolver's in-place path: {@code qname} (already normalised) is read during
+     * the call only. An implementation should not allocate for a repeat it folds.
+     */
+    default void record(Sandbox sandbox, InetAddress source, CharSequence qname, String qtype, String reason,
+                        boolean enforced) {
+        record(sandbox, source.getHostAddress(), qname.toString(), qtype, reason, enforced);
+    }
 
     /** Records one denial that was enforced. */
     default void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason) {

@@ -8,6 +8,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.sandbox.IpAddresses;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.events.EgressAnomaly;
 import jakarta.enterprise.event.Observes;
@@ -15,9 +16,11 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
+import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,11 +47,110 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     /** {@code qname} of an overflow event whose names share no suffix of two labels or more. */
     public static final String ANY_NAME = "*";
 
-    /** One tracked (source, name, type, reason); {@code qname} is null for a source's overflow key. */
-    private record Key(String sourceIp, Sandbox sandbox, String qname, String qtype, String reason,
-                       boolean enforced) {
+    /**
+     * One tracked (source, name, type, reason); {@code qname} is null for a source's overflow key. Equal sources are
+     * the same address however they were spelled; the hash is computed once, with {@link KeyProbe}'s formula.
+     */
+    private static final class Key {
+        final String sourceIp;
+        final InetAddress source;
+        final Sandbox sandbox;
+        final String qname;
+        final String qtype;
+        final String reason;
+        final boolean enforced;
+        private final int hash;
+
+        Key(String sourceIp, InetAddress source, Sandbox sandbox, String qname, String qtype, String reason,
+            boolean enforced) {
+            this.sourceIp = sourceIp;
+            this.source = source;
+            this.sandbox = sandbox;
+            this.qname = qname;
+            this.qtype = qtype;
+            this.reason = reason;
+            this.enforced = enforced;
+            this.hash = KeyProbe.hash(source == null ? sourceIp.hashCode() : source.hashCode(), sandbox,
+                    qname == null ? 0 : qname.hashCode(), qtype, reason, enforced);
+        }
+
         boolean overflow() {
             return qname == null;
+        }
+
+        boolean sameSource(InetAddress address, String ip) {
+            return source != null && address != null ? source.equals(address) : sourceIp.equals(ip);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.hash == hash && key.sameSource(source, sourceIp)
+                    && Objects.equals(key.sandbox, sandbox) && Objects.equals(key.qname, qname)
+                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * Looks up the {@link Key} of a repeat without building one: the in-place path's name is a reused character
+     * buffer. The map calls the probe's {@code equals} with its stored keys, which is all it must answer. One per
+     * thread, cleared after each use so it keeps no name alive.
+     */
+    private static final class KeyProbe {
+        private InetAddress source;
+        private Sandbox sandbox;
+        private CharSequence qname;
+        private String qtype;
+        private String reason;
+        private boolean enforced;
+        private int hash;
+
+        static int hash(int sourceHash, Sandbox sandbox, int qnameHash, String qtype, String reason,
+                        boolean enforced) {
+            int hash = sourceHash;
+            hash = 31 * hash + Objects.hashCode(sandbox);
+            hash = 31 * hash + qnameHash;
+            hash = 31 * hash + qtype.hashCode();
+            hash = 31 * hash + reason.hashCode();
+            return 31 * hash + (enforced ? 1 : 0);
+        }
+
+        KeyProbe set(InetAddress source, Sandbox sandbox, CharSequence qname, String qtype, String reason,
+                     boolean enforced) {
+            this.source = source;
+            this.sandbox = sandbox;
+            this.qname = qname;
+            this.qtype = qtype;
+            this.reason = reason;
+            this.enforced = enforced;
+            int qnameHash = 0;
+            for (int i = 0; i < qname.length(); i++) {
+                qnameHash = 31 * qnameHash + qname.charAt(i);
+            }
+            this.hash = hash(source.hashCode(), sandbox, qnameHash, qtype, reason, enforced);
+            return this;
+        }
+
+        void clear() {
+            source = null;
+            sandbox = null;
+            qname = null;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.hash == hash && key.source != null && key.source.equals(source)
+                    && Objects.equals(key.sandbox, sandbox) && key.qname != null && key.qname.contentEquals(qname)
+                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 
@@ -58,36 +160,49 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
 
     /** Names given their own event by one source since its budget window opened; guarded by the map. */
     private static final class Budget {
-        final Instant opened;
+        final long opened;
         int used;
 
-        Budget(Instant opened) {
+        Budget(long opened) {
             this.opened = opened;
         }
     }
 
-    /** Denials folded into one key since its window opened; guarded by the map's per-key atomicity. */
+    /**
+     * Denials folded into one key since its window opened, times in epoch milliseconds. Changed under its own lock
+     * (a repeat found by {@link KeyProbe} is counted without the map's), and {@code closed} once it left the map, so
+     * a repeat never lands in a window that was already published.
+     */
     private static final class Window {
-        Instant opened;
+        long opened;
         long repeats;
-        Instant firstRepeat;
-        Instant lastRepeat;
+        long firstRepeat;
+        long lastRepeat;
+        boolean closed;
         /** Overflow keys: the one name folded so far, or the suffix all folded names share (null: none). */
         String names;
         boolean severalNames;
 
-        Window(Instant opened) {
+        Window(long opened) {
             this.opened = opened;
         }
 
-        void repeat(Instant at) {
+        synchronized boolean repeatIfOpen(long at) {
+            if (closed) {
+                return false;
+            }
+            repeat(at);
+            return true;
+        }
+
+        synchronized void repeat(long at) {
             if (repeats++ == 0) {
                 firstRepeat = at;
             }
             lastRepeat = at;
         }
 
-        void fold(Instant at, String qname) {
+        synchronized void fold(long at, String qname) {
             if (repeats == 0) {
                 names = qname;
             } else if (names != null && !names.equals(qname)) {
@@ -105,11 +220,11 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
             return severalNames ? "*." + names : names;
         }
 
-        void reopen(Instant at) {
+        void reopen(long at) {
             opened = at;
             repeats = 0;
-            firstRepeat = null;
-            lastRepeat = null;
+            firstRepeat = 0;
+            lastRepeat = 0;
             names = null;
             severalNames = false;
         }
@@ -120,11 +235,13 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
 
     private final AnomalyPublisher publisher;
     private final Duration window;
+    private final long windowMillis;
     private final int maxKeys;
     private final int maxNamesPerSandbox;
     private final Clock clock;
     private final ConcurrentHashMap<Key, Window> windows = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
+    private final ThreadLocal<KeyProbe> probes = ThreadLocal.withInitial(KeyProbe::new);
     private final Counter denials;
     private final Counter overflowDenials;
 
@@ -152,6 +269,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                                       int maxNamesPerSandbox, Clock clock, MeterRegistry registry) {
         this.publisher = publisher;
         this.window = window;
+        this.windowMillis = window.toMillis();
         this.maxKeys = Math.max(1, maxKeys);
         this.maxNamesPerSandbox = Math.max(0, maxNamesPerSandbox);
         this.clock = clock;
@@ -170,9 +288,32 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     @Override
     public void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason,
                        boolean enforced) {
+        record(sandbox, sourceIp, IpAddresses.parse(sourceIp), qname, qtype, reason, enforced);
+    }
+
+    /** A repeat of a tracked key costs a map probe and the window's lock, and allocates nothing. */
+    @Override
+    public void record(Sandbox sandbox, InetAddress source, CharSequence qname, String qtype, String reason,
+                       boolean enforced) {
+        KeyProbe probe = probes.get().set(source, sandbox, qname, qtype, reason, enforced);
+        Window open;
+        try {
+            open = windows.get(probe);
+        } finally {
+            probe.clear();
+        }
+        if (open != null && open.repeatIfOpen(clock.millis())) {
+            denials.increment();
+            return;
+        }
+        record(sandbox, source.getHostAddress(), source, qname.toString(), qtype, reason, enforced);
+    }
+
+    private void record(Sandbox sandbox, String sourceIp, InetAddress source, String qname, String qtype,
+                        String reason, boolean enforced) {
         denials.increment();
-        Instant now = clock.instant();
-        Key key = new Key(sourceIp, sandbox, qname, qtype, reason, enforced);
+        long now = clock.millis();
+        Key key = new Key(sourceIp, source, sandbox, qname, qtype, reason, enforced);
         if (windows.size() >= maxKeys && !windows.containsKey(key)) {
             flushAll();
         }
@@ -184,7 +325,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                     overBudget[0] = true;
                     return null;
                 }
-                first[0] = event(k, k.qname(), 1, now, now);
+                first[0] = event(k, k.qname, 1, now, now);
                 return new Window(now);
             }
             open.repeat(now);
@@ -192,7 +333,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         });
         if (overBudget[0]) {
             overflowDenials.increment();
-            windows.compute(new Key(sourceIp, sandbox, null, qtype, reason, enforced), (k, open) -> {
+            windows.compute(new Key(sourceIp, source, sandbox, null, qtype, reason, enforced), (k, open) -> {
                 Window folding = open == null ? new Window(now) : open;
                 folding.fold(now, qname);
                 return folding;
@@ -204,10 +345,10 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     }
 
     /** Takes one name from the source's budget of this window; false when it is spent. */
-    private boolean spend(Source source, Instant now) {
+    private boolean spend(Source source, long now) {
         boolean[] granted = new boolean[1];
         budgets.compute(source, (s, budget) -> {
-            Budget current = budget == null || !budget.opened.plus(window).isAfter(now) ? new Budget(now) : budget;
+            Budget current = budget == null || budget.opened + windowMillis <= now ? new Budget(now) : budget;
             if (current.used < maxNamesPerSandbox) {
                 current.used++;
                 granted[0] = true;
@@ -219,18 +360,18 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
 
     /** Publishes the repeats of every window that has ended, opens the next window for those, forgets quiet keys. */
     public void flushDue() {
-        Instant now = clock.instant();
+        long now = clock.millis();
         for (Key key : windows.keySet()) {
             flush(key, now, false);
         }
         for (Source source : budgets.keySet()) {
-            budgets.computeIfPresent(source, (s, budget) -> budget.opened.plus(window).isAfter(now) ? budget : null);
+            budgets.computeIfPresent(source, (s, budget) -> budget.opened + windowMillis > now ? budget : null);
         }
     }
 
     /** Publishes the repeats of every window now and forgets all keys (bound reached, shutdown). */
     public void flushAll() {
-        Instant now = clock.instant();
+        long now = clock.millis();
         for (Key key : windows.keySet()) {
             flush(key, now, true);
         }
@@ -238,35 +379,39 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         budgets.clear();
     }
 
-    private void flush(Key key, Instant now, boolean early) {
+    private void flush(Key key, long now, boolean early) {
         EgressAnomaly[] folded = new EgressAnomaly[1];
         windows.computeIfPresent(key, (k, open) -> {
-            if (!early && open.opened.plus(window).isAfter(now)) {
+            synchronized (open) {
+                if (!early && open.opened + windowMillis > now) {
+                    return open;
+                }
+                if (open.repeats > 0) {
+                    String qname = k.overflow() ? open.foldedName() : k.qname;
+                    folded[0] = event(k, qname, open.repeats, open.firstRepeat, open.lastRepeat);
+                }
+                if (early || open.repeats == 0) {
+                    open.closed = true;
+                    return null;
+                }
+                open.reopen(now);
                 return open;
             }
-            if (open.repeats > 0) {
-                String qname = k.overflow() ? open.foldedName() : k.qname();
-                folded[0] = event(k, qname, open.repeats, open.firstRepeat, open.lastRepeat);
-            }
-            if (early || open.repeats == 0) {
-                return null;
-            }
-            open.reopen(now);
-            return open;
         });
         if (folded[0] != null) {
             publish(folded[0]);
         }
     }
 
-    private static EgressAnomaly event(Key key, String qname, long count, Instant firstSeen, Instant lastSeen) {
-        Sandbox sandbox = key.sandbox();
+    private static EgressAnomaly event(Key key, String qname, long count, long firstSeen, long lastSeen) {
+        Sandbox sandbox = key.sandbox;
         return new EgressAnomaly(UUID.randomUUID(),
                 sandbox == null ? null : sandbox.companyId(),
                 sandbox == null ? null : sandbox.agentId(),
                 sandbox == null ? null : sandbox.runId(),
                 sandbox == null ? null : sandbox.containerId(),
-                key.sourceIp(), qname, key.qtype(), key.reason(), count, firstSeen, lastSeen, key.enforced());
+                key.sourceIp, qname, key.qtype, key.reason, count, Instant.ofEpochMilli(firstSeen),
+                Instant.ofEpochMilli(lastSeen), key.enforced);
     }
 
     /**

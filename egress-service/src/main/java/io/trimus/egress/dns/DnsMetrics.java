@@ -24,6 +24,7 @@ public final class DnsMetrics {
     private final Counter malformed;
     private final Counter upstreamFailures;
     private final Counter errors;
+    private final Counter droppedAnswers;
     private final Counter tcpRefusedPerSource;
     private final Counter tcpRefusedTotal;
     private final Timer latency;
@@ -43,6 +44,9 @@ public final class DnsMetrics {
                 .register(registry);
         errors = Counter.builder("trimus.egress.dns.errors")
                 .description("Queries that hit an unexpected error in the resolver (answered SERVFAIL or dropped)")
+                .register(registry);
+        droppedAnswers = Counter.builder("trimus.egress.dns.dropped.answers")
+                .description("UDP answers dropped because the socket's send queue was full (the client asks again)")
                 .register(registry);
         tcpRefusedPerSource = Counter.builder("trimus.egress.dns.tcp.refused")
                 .description("DNS-over-TCP connections closed at accept because of a limit")
@@ -92,6 +96,10 @@ public final class DnsMetrics {
 
     void upstreamFailed() {
         upstreamFailures.increment();
+    }
+
+    void droppedAnswer() {
+        droppedAnswers.increment();
     }
 
     void failed() {

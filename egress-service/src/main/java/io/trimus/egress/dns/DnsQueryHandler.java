@@ -69,6 +69,14 @@ public final class DnsQueryHandler {
     }
 
     /**
+     * A hot path for UDP queries deciding as this handler does (one per event loop: it is not thread-safe); what it
+     * leaves goes to {@link #handle}.
+     */
+    public InPlaceAnswers inPlace() {
+        return new InPlaceAnswers(policy, anomalies, metrics, budget, steering);
+    }
+
+    /**
      * The wire answer to one packet from {@code sourceIp}, or a null result when the packet is dropped. The future
      * never fails.
      */
@@ -109,6 +117,11 @@ public final class DnsQueryHandler {
     /** Counts a TCP connection closed at accept: {@code perSource} when its source had its share open, else all were. */
     public void refusedConnection(boolean perSource) {
         metrics.refusedConnection(perSource);
+    }
+
+    /** Counts a UDP answer the socket could not take. */
+    void droppedAnswer() {
+        metrics.droppedAnswer();
     }
 
     /** Counts a packet the transport dropped before it could be parsed (an empty TCP frame). */

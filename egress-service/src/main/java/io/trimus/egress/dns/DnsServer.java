@@ -4,20 +4,15 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.impl.VertxInternal;
-import io.vertx.core.datagram.DatagramSocket;
-import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.core.parsetools.RecordParser;
 import org.jboss.logging.Logger;
 
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +56,7 @@ public final class DnsServer {
      * more entries than connections being accepted or open (bounded by the total limit).
      */
     private final ConcurrentHashMap<String, Integer> tcpConnectionsBySource = new ConcurrentHashMap<>();
-    private final List<DatagramSocket> udp = new CopyOnWriteArrayList<>();
+    private final List<UdpListener> udp = new CopyOnWriteArrayList<>();
     private final List<NetServer> tcp = new CopyOnWriteArrayList<>();
 
     public DnsServer(Vertx vertx, DnsQueryHandler handler, Limits limits) {
@@ -94,32 +89,25 @@ public final class DnsServer {
 
     /** One listener: a UDP socket and a TCP server on a new event-loop context; the port they are bound to. */
     private Future<Integer> listenOn(String host, int port, boolean shared) {
-        Context loop = ((VertxInternal) vertx).createEventLoopContext();
+        ContextInternal loop = ((VertxInternal) vertx).createEventLoopContext();
         Promise<Integer> listening = Promise.promise();
-        loop.runOnContext(v -> bind(host, port, shared).onComplete(listening));
+        loop.runOnContext(v -> bind(loop, host, port, shared).onComplete(listening));
         return listening.future();
     }
 
-    private Future<Integer> bind(String host, int port, boolean shared) {
-        // No setReceiveBufferSize: Vert.x also makes it the size of the buffer every single datagram is read into
-        // (FixedRecvByteBufAllocator), so 4 MiB meant a zeroed 4 MiB allocation per query (~90 % of the CPU at
-        // 7k QPS). The socket keeps the kernel's default receive buffer (net.core.rmem_default) and Netty's
-        // 2048-byte reads, more than any query a client needs to send over UDP.
-        DatagramSocket socket = vertx.createDatagramSocket(new DatagramSocketOptions().setIpV6(isIpV6(host))
-                .setReusePort(shared));
-        socket.handler(packet -> onDatagram(socket, packet.sender(), packet.data()));
-        socket.exceptionHandler(e -> LOG.warnf("DNS UDP socket: %s", e.getMessage()));
+    private Future<Integer> bind(ContextInternal loop, String host, int port, boolean shared) {
         NetServer server = vertx.createNetServer(new NetServerOptions()
                 .setIdleTimeout((int) Math.max(1, limits.tcpIdleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
         server.connectHandler(this::onConnection);
-        return socket.listen(port, host)
+        return UdpListener.bind(((VertxInternal) vertx).transport(), loop.nettyEventLoop(),
+                        new InetSocketAddress(host, port), shared, handler)
                 .recover(e -> Future.failedFuture(new IllegalStateException(
                         "cannot serve DNS on " + host + ":" + port + " (UDP): " + e.getMessage(), e)))
-                .compose(boundSocket -> {
-                    udp.add(socket);
-                    int boundPort = boundSocket.localAddress().port();
+                .compose(listener -> {
+                    udp.add(listener);
+                    int boundPort = listener.port();
                     return server.listen(boundPort, host)
                             .recover(e -> Future.failedFuture(new IllegalStateException("cannot serve DNS on "
                                     + host + ":" + boundPort + " (TCP): " + e.getMessage(), e)))
@@ -132,7 +120,7 @@ public final class DnsServer {
 
     /** The bound port (the same for UDP and TCP). */
     public int port() {
-        return udp.get(0).localAddress().port();
+        return udp.get(0).port();
     }
 
     /** How many UDP sockets serve the address (one per listening event loop). */
@@ -143,20 +131,11 @@ public final class DnsServer {
     /** Stops serving: closes every socket and every TCP connection. */
     public Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
-        udp.forEach(socket -> closing.add(socket.close()));
+        udp.forEach(listener -> closing.add(listener.close()));
         tcp.forEach(server -> closing.add(server.close()));
         udp.clear();
         tcp.clear();
         return Future.join(closing).mapEmpty();
-    }
-
-    private void onDatagram(DatagramSocket socket, SocketAddress sender, Buffer data) {
-        handler.handle(sender.hostAddress(), data.getBytes(), DnsQueryHandler.Transport.UDP)
-                .onSuccess(answer -> {
-                    if (answer != null && answer.length > 0) {
-                        socket.send(Buffer.buffer(answer), sender.port(), sender.hostAddress());
-                    }
-                });
     }
 
     private void onConnection(NetSocket socket) {
@@ -250,14 +229,6 @@ public final class DnsServer {
                 paused = true;
                 reader.pause();
             }
-        }
-    }
-
-    private static boolean isIpV6(String host) {
-        try {
-            return InetAddress.getByName(host) instanceof Inet6Address;
-        } catch (UnknownHostException e) {
-            return false;
         }
     }
 }

@@ -28,6 +28,7 @@ public final class QueryPolicy {
     public static final String DOH_CANARY = "use-application-dns.net";
 
     private static final Name RESOLVER_CHECK = Name.fromConstantString(io.trimus.events.ResolverCheck.NAME);
+    private static final String RESOLVER_CHECK_NAME = DomainNames.plainHostName(io.trimus.events.ResolverCheck.NAME);
 
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
@@ -42,6 +43,11 @@ public final class QueryPolicy {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
         this.modes = modes;
+    }
+
+    /** The sandbox whose packets come from {@code source}, or null. */
+    public Sandbox sandboxAt(java.net.InetAddress source) {
+        return sandboxes.lookup(source);
     }
 
     /** The decision for a parsed query from {@code sourceIp}. */
@@ -64,21 +70,43 @@ public final class QueryPolicy {
                 || question.getDClass() != DClass.IN) {
             return new Decision(Verdict.FORMERR, sandbox, qname, qtype, type);
         }
-        if (normalized.isPresent() && normalized.get().equals(DOH_CANARY)) {
-            return new Decision(Verdict.DOH_CANARY, sandbox, qname, qtype, type);
-        }
-        if (type != Type.A && type != Type.AAAA && type != Type.CNAME) {
-            return new Decision(Verdict.QTYPE_DENIED, sandbox, qname, qtype, type);
-        }
         if (normalized.isEmpty()) {
-            return new Decision(Verdict.NOT_ALLOWLISTED, sandbox, qname, qtype, type);
-        }
-        if (!allowlists.allows(sandbox.companyId(), normalized.get())) {
-            Verdict verdict = modes.mode(sandbox.companyId()) == EgressMode.REPORT
-                    ? Verdict.REPORTED : Verdict.NOT_ALLOWLISTED;
+            Verdict verdict = resolvable(type) ? Verdict.NOT_ALLOWLISTED : Verdict.QTYPE_DENIED;
             return new Decision(verdict, sandbox, qname, qtype, type);
         }
-        return new Decision(Verdict.FORWARD, sandbox, qname, qtype, type);
+        return new Decision(attributed(sandbox, qname, type), sandbox, qname, qtype, type);
+    }
+
+    /**
+     * The verdict for the one question (class IN, opcode QUERY) of a query whose name is a plain host name, given in
+     * its normalised form; the same as {@link #decide} gives that query. Builds nothing: the resolver's in-place
+     * path calls it with the name it read from the packet.
+     *
+     * @param sandbox the sandbox at the query's source, or null
+     */
+    public Verdict verdict(Sandbox sandbox, CharSequence normalizedName, int type) {
+        if (RESOLVER_CHECK_NAME.contentEquals(normalizedName)) {
+            return Verdict.RESOLVER_CHECK;
+        }
+        return sandbox == null ? Verdict.UNATTRIBUTED_SOURCE : attributed(sandbox, normalizedName, type);
+    }
+
+    /** The verdict for a well-formed question of an attributed sandbox whose name normalises to {@code name}. */
+    private Verdict attributed(Sandbox sandbox, CharSequence name, int type) {
+        if (DOH_CANARY.contentEquals(name)) {
+            return Verdict.DOH_CANARY;
+        }
+        if (!resolvable(type)) {
+            return Verdict.QTYPE_DENIED;
+        }
+        if (!allowlists.allows(sandbox.companyId(), name)) {
+            return modes.mode(sandbox.companyId()) == EgressMode.REPORT ? Verdict.REPORTED : Verdict.NOT_ALLOWLISTED;
+        }
+        return Verdict.FORWARD;
+    }
+
+    private static boolean resolvable(int type) {
+        return type == Type.A || type == Type.AAAA || type == Type.CNAME;
     }
 
     /**

@@ -2,7 +2,10 @@ package io.trimus.egress.dns;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.trimus.egress.sandbox.IpAddresses;
 import org.jboss.logging.Logger;
+
+import java.net.InetAddress;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +35,7 @@ public final class SourceQueryBudget {
     private final long interval;
     private final long tolerance;
     private final LongSupplier nanoTime;
-    private final Cache<String, Bucket> buckets;
+    private final Cache<InetAddress, Bucket> buckets;
 
     /** One source's bucket: when it is empty again if nothing more is asked, and what is noted of its refusals. */
     private static final class Bucket {
@@ -82,13 +85,26 @@ public final class SourceQueryBudget {
         if (interval == 0) {
             return true;
         }
+        InetAddress source = IpAddresses.parse(sourceIp);
+        // Sources come from sockets, so they always parse; were one not to, the limit fails open as it does on eviction.
+        return source == null || tryAcquire(source);
+    }
+
+    /** Whether a question from {@code source} is within its budget now; if so it is charged. Allocates nothing. */
+    public boolean tryAcquire(InetAddress source) {
+        if (interval == 0) {
+            return true;
+        }
         long now = nanoTime.getAsLong();
-        Bucket bucket = buckets.get(sourceIp, ip -> new Bucket(now));
+        Bucket bucket = buckets.getIfPresent(source);
+        if (bucket == null) {
+            bucket = buckets.get(source, ip -> new Bucket(now));
+        }
         while (true) {
             long emptyAt = bucket.emptyAt.get();
             long next = Math.max(emptyAt, now) + interval;
             if (next - now > tolerance) {
-                refused(sourceIp, bucket, now);
+                refused(source, bucket, now);
                 return false;
             }
             if (bucket.emptyAt.compareAndSet(emptyAt, next)) {
@@ -97,13 +113,13 @@ public final class SourceQueryBudget {
         }
     }
 
-    private void refused(String sourceIp, Bucket bucket, long now) {
+    private void refused(InetAddress source, Bucket bucket, long now) {
         long refused = bucket.refusedSinceNote.incrementAndGet();
         long notedAt = bucket.notedAt.get();
         if (now - notedAt >= NOTE_INTERVAL_NANOS && bucket.notedAt.compareAndSet(notedAt, now)) {
             bucket.refusedSinceNote.addAndGet(-refused);
             LOG.warnf("DNS queries from %s are over TRIMUS_EGRESS_DNS_PER_SANDBOX_QPS=%d (burst %d): %d answered"
-                    + " REFUSED since the last note", sourceIp, qps, burst, refused);
+                    + " REFUSED since the last note", source.getHostAddress(), qps, burst, refused);
         }
     }
 

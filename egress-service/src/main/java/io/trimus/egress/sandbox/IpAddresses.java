@@ -17,20 +17,28 @@ public final class IpAddresses {
 
     /** The canonical form of an IPv4 or IPv6 literal; empty for anything else (host names, zone ids, ranges). */
     public static Optional<String> canonical(String literal) {
+        return Optional.ofNullable(parse(literal)).map(InetAddress::getHostAddress);
+    }
+
+    /**
+     * The address an IPv4 or IPv6 literal names (never a lookup; an IPv4-mapped IPv6 literal is the IPv4 address),
+     * or null for anything else.
+     */
+    public static InetAddress parse(String literal) {
         if (literal == null || literal.isEmpty() || literal.length() > 45) {
-            return Optional.empty();
+            return null;
         }
         byte[] bytes = Address.toByteArray(literal, Address.IPv4);
         if (bytes == null) {
             bytes = Address.toByteArray(literal, Address.IPv6);
         }
         if (bytes == null) {
-            return Optional.empty();
+            return null;
         }
         try {
-            return Optional.of(InetAddress.getByAddress(bytes).getHostAddress());
+            return InetAddress.getByAddress(bytes);
         } catch (UnknownHostException e) {
-            return Optional.empty(); // only for a wrong byte count, which Address never returns
+            return null; // only for a wrong byte count, which Address never returns
         }
     }
 }

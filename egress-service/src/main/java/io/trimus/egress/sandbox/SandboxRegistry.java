@@ -2,6 +2,7 @@ package io.trimus.egress.sandbox;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.net.InetAddress;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -17,18 +18,23 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class SandboxRegistry {
-    private final ConcurrentHashMap<String, Sandbox> byIp = new ConcurrentHashMap<>();
+    // Keyed by address, not text: the resolver looks up the sender of each packet without formatting it.
+    private final ConcurrentHashMap<InetAddress, Sandbox> byIp = new ConcurrentHashMap<>();
     private volatile boolean loaded;
 
     /** Registers (or re-registers) the sandbox at its address. */
     public void register(Sandbox sandbox) {
-        byIp.put(sandbox.ip(), sandbox);
+        byIp.put(address(sandbox.ip()), sandbox);
     }
 
     /** Forgets the sandbox at {@code ip} if {@code runId} holds it; true when one was forgotten. */
     public boolean deregister(String ip, UUID runId) {
         boolean[] removed = {false};
-        byIp.computeIfPresent(ip, (address, sandbox) -> {
+        InetAddress address = IpAddresses.parse(ip);
+        if (address == null) {
+            return false;
+        }
+        byIp.computeIfPresent(address, (key, sandbox) -> {
             removed[0] = sandbox.runId().equals(runId);
             return removed[0] ? null : sandbox;
         });
@@ -37,7 +43,13 @@ public class SandboxRegistry {
 
     /** The sandbox whose packets come from {@code ip}. */
     public Optional<Sandbox> lookup(String ip) {
-        return Optional.ofNullable(byIp.get(ip));
+        InetAddress address = IpAddresses.parse(ip);
+        return address == null ? Optional.empty() : Optional.ofNullable(byIp.get(address));
+    }
+
+    /** The sandbox whose packets come from {@code address}, or null. */
+    public Sandbox lookup(InetAddress address) {
+        return byIp.get(address);
     }
 
     /** All registered sandboxes. */
@@ -47,10 +59,19 @@ public class SandboxRegistry {
 
     /** Makes {@code stored} the whole registry, as a start does, and marks it loaded. */
     public void load(Collection<Sandbox> stored) {
-        Map<String, Sandbox> wanted = stored.stream().collect(Collectors.toMap(Sandbox::ip, Function.identity()));
+        Map<InetAddress, Sandbox> wanted = stored.stream()
+                .collect(Collectors.toMap(sandbox -> address(sandbox.ip()), Function.identity(), (a, b) -> b));
         byIp.keySet().retainAll(wanted.keySet());
         byIp.putAll(wanted);
         loaded = true;
+    }
+
+    private static InetAddress address(String ip) {
+        InetAddress address = IpAddresses.parse(ip);
+        if (address == null) {
+            throw new IllegalArgumentException("a sandbox's address must be an IP address, got " + ip);
+        }
+        return address;
     }
 
     /** True once the stored registrations are in memory: until then the resolver would refuse running sandboxes. */

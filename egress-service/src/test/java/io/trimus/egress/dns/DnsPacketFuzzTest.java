@@ -1,5 +1,8 @@
 package io.trimus.egress.dns;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.ARecord;
@@ -23,7 +26,8 @@ import java.util.function.Supplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seeded random packets straight into the packet handler: random bytes, and valid queries truncated, bit-flipped,
+ * Seeded random packets straight into the packet handler (over UDP as the listener does: in place first, see
+ * {@link InPlaceAnswers}): random bytes, and valid queries truncated, bit-flipped,
  * overwritten and spliced. Whatever comes in, no exception escapes, garbage gets no answer and never reaches the
  * upstream, and everything that does reach it is an allowed question from a registered sandbox.
  */
@@ -34,10 +38,15 @@ class DnsPacketFuzzTest {
     private static final int MUTATED_PACKETS = 60_000;
     private static final Set<Integer> RESOLVABLE = Set.of(Type.A, Type.AAAA, Type.CNAME);
 
+    private static final InetAddress LOCALHOST = address(127, 0, 0, 1);
+    private static final InetAddress OTHER = address(127, 0, 0, 2);
+
     private final List<Name> forwarded = new ArrayList<>();
     private final List<Integer> forwardedTypes = new ArrayList<>();
     private final ResolverFixture resolver = new ResolverFixture(this::recordingUpstream,
             List.of("allowed.example.test", "*.cdn.example.test"), List.of("other.example.test"));
+    private final InPlaceAnswers inPlace = resolver.handler.inPlace();
+    private final ByteBuf out = Unpooled.buffer(512);
 
     @Test
     void randomBytesNeverReachTheUpstreamAndAreCountedAsMalformed() {
@@ -88,7 +97,8 @@ class DnsPacketFuzzTest {
         boolean garbage = DnsCodec.parseQuery(packet) == null;
         int before = forwarded.size();
 
-        Future<byte[]> result = resolver.handler.handle(source, packet, transport);
+        Future<byte[]> result = transport == DnsQueryHandler.Transport.UDP ? answerUdp(source, packet)
+                : resolver.handler.handle(source, packet, transport);
 
         // Plain checks, not AssertJ: this runs 120,000 times.
         Supplier<String> what = () -> "packet " + index + " from " + source + " over " + transport + ": "
@@ -112,6 +122,16 @@ class DnsPacketFuzzTest {
         return false;
     }
 
+    /** As the UDP listener answers: in place when it can, else through the handler. */
+    private Future<byte[]> answerUdp(String source, byte[] packet) {
+        out.clear();
+        InetAddress sender = source.equals("127.0.0.1") ? LOCALHOST : OTHER;
+        if (inPlace.answer(Unpooled.wrappedBuffer(packet), sender, out)) {
+            return Future.succeededFuture(ByteBufUtil.getBytes(out));
+        }
+        return resolver.handler.handle(source, packet, DnsQueryHandler.Transport.UDP);
+    }
+
     private static void check(boolean holds, Supplier<String> what, String violation) {
         if (!holds) {
             throw new AssertionError(violation + ": " + what.get());
@@ -130,6 +150,15 @@ class DnsPacketFuzzTest {
         return Future.succeededFuture(answer);
     }
 
+    private static InetAddress address(int... octets) {
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) octets[0], (byte) octets[1], (byte) octets[2],
+                    (byte) octets[3]});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static byte[] randomBytes(Random random) {
         int length = switch (random.nextInt(10)) {
             case 0 -> random.nextInt(12);
@@ -141,7 +170,8 @@ class DnsPacketFuzzTest {
         return packet;
     }
 
-    private static byte[] mutate(byte[] seed, Random random) {
+    /** One to three random mutations of {@code seed} (a copy). */
+    static byte[] mutate(byte[] seed, Random random) {
         byte[] packet = seed.clone();
         int rounds = 1 + random.nextInt(3);
         for (int round = 0; round < rounds; round++) {
