@@ -101,7 +101,7 @@ public final class DnsServer {
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
         server.connectHandler(this::onConnection);
-        return UdpListener.bind(((VertxInternal) vertx).transport(), loop.nettyEventLoop(),
+        return UdpListener.bind(((VertxInternal) vertx).transport(), loop,
                         new InetSocketAddress(host, port), shared, handler)
                 .recover(e -> Future.failedFuture(new IllegalStateException(
                         "cannot serve DNS on " + host + ":" + port + " (UDP): " + e.getMessage(), e)))

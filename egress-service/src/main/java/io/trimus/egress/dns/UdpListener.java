@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -14,6 +13,7 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.spi.transport.Transport;
 import org.jboss.logging.Logger;
 
@@ -49,10 +49,10 @@ final class UdpListener extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A listener bound to {@code host:port} (0: any free port) on {@code eventLoop}; {@code reusePort} lets several
-     * listeners share the address (epoll only).
+     * A listener bound to {@code address} (port 0: any free port) on the event loop of {@code loop}, whose callbacks
+     * run on that context; {@code reusePort} lets several listeners share the address (epoll only).
      */
-    static Future<UdpListener> bind(Transport transport, EventLoop eventLoop, InetSocketAddress address,
+    static Future<UdpListener> bind(Transport transport, ContextInternal loop, InetSocketAddress address,
                                     boolean reusePort, DnsQueryHandler handler) {
         UdpListener listener = new UdpListener(handler);
         DatagramChannel channel = transport.datagramChannel(address.getAddress() instanceof java.net.Inet6Address
@@ -65,8 +65,8 @@ final class UdpListener extends ChannelInboundHandlerAdapter {
             channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(MAX_QUERY));
         }
         channel.pipeline().addLast(listener);
-        Promise<UdpListener> bound = Promise.promise();
-        eventLoop.register(channel).addListener(registered -> {
+        Promise<UdpListener> bound = loop.promise();
+        loop.nettyEventLoop().register(channel).addListener(registered -> {
             if (!registered.isSuccess()) {
                 bound.fail(registered.cause());
                 return;
