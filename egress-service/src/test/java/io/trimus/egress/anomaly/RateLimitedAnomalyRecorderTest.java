@@ -187,6 +187,49 @@ class RateLimitedAnomalyRecorderTest {
     }
 
     @Test
+    void theResolversInPlaceRecordsFoldWithTheOthersAndStillAddUpExactlyUnderConcurrency() throws Exception {
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000,
+                Clock.systemUTC(), new SimpleMeterRegistry());
+        closeWindowsInBackground();
+        java.net.InetAddress source = java.net.InetAddress.getByName(SANDBOX.ip());
+        int threads = 4;
+        int perThread = 50_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            String name = "n" + (t % 2) + ".example";
+            boolean inPlace = t < 2;
+            pool.submit(() -> {
+                // the in-place path hands a reused, changing buffer: the recorder must not keep it
+                StringBuilder reused = new StringBuilder();
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                    if (inPlace) {
+                        reused.setLength(0);
+                        reused.append(name);
+                        recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
+                        reused.setLength(0);
+                        reused.append("overwritten.example");
+                    } else {
+                        recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
+                    }
+                }
+                return null;
+            });
+        }
+        go.countDown();
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
+        recorder.stop();
+
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo((long) threads * perThread);
+        assertThat(published).extracting(EgressAnomaly::qname).containsOnly("n0.example", "n1.example");
+        assertThat(published).extracting(EgressAnomaly::sourceIp).containsOnly(SANDBOX.ip());
+        assertThat(published.size()).isLessThan(threads * perThread / 100);
+    }
+
+    @Test
     void publisherFailureNeverReachesTheResolver() {
         recorder = new RateLimitedAnomalyRecorder(event -> {
             throw new IllegalStateException("broker away");
