@@ -7,6 +7,10 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
+import io.trimus.egress.anomaly.DenialKeys.Key;
+import io.trimus.egress.anomaly.DenialKeys.KeyProbe;
+import io.trimus.egress.anomaly.DenialKeys.Source;
+import io.trimus.egress.anomaly.DenialKeys.SourceProbe;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.sandbox.IpAddresses;
 import io.trimus.egress.sandbox.Sandbox;
@@ -47,121 +51,11 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     /** {@code qname} of an overflow event whose names share no suffix of two labels or more. */
     public static final String ANY_NAME = "*";
 
-    /**
-     * One tracked (source, name, type, reason); {@code qname} is null for a source's overflow key. Equal sources are
-     * the same address however they were spelled; the hash is computed once, with {@link KeyProbe}'s formula.
-     */
-    private static final class Key {
-        final String sourceIp;
-        final InetAddress source;
-        final Sandbox sandbox;
-        final String qname;
-        final String qtype;
-        final String reason;
-        final boolean enforced;
-        private final int hash;
-
-        Key(String sourceIp, InetAddress source, Sandbox sandbox, String qname, String qtype, String reason,
-            boolean enforced) {
-            this.sourceIp = sourceIp;
-            this.source = source;
-            this.sandbox = sandbox;
-            this.qname = qname;
-            this.qtype = qtype;
-            this.reason = reason;
-            this.enforced = enforced;
-            this.hash = KeyProbe.hash(source == null ? sourceIp.hashCode() : source.hashCode(), sandbox,
-                    qname == null ? 0 : qname.hashCode(), qtype, reason, enforced);
-        }
-
-        boolean overflow() {
-            return qname == null;
-        }
-
-        boolean sameSource(InetAddress address, String ip) {
-            return source != null && address != null ? source.equals(address) : sourceIp.equals(ip);
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Key key && key.hash == hash && key.sameSource(source, sourceIp)
-                    && Objects.equals(key.sandbox, sandbox) && Objects.equals(key.qname, qname)
-                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
-    /**
-     * Looks up the {@link Key} of a repeat without building one: the in-place path's name is a reused character
-     * buffer. The map calls the probe's {@code equals} with its stored keys, which is all it must answer. One per
-     * thread, cleared after each use so it keeps no name alive.
-     */
-    private static final class KeyProbe {
-        private InetAddress source;
-        private Sandbox sandbox;
-        private CharSequence qname;
-        private String qtype;
-        private String reason;
-        private boolean enforced;
-        private int hash;
-
-        static int hash(int sourceHash, Sandbox sandbox, int qnameHash, String qtype, String reason,
-                        boolean enforced) {
-            int hash = sourceHash;
-            hash = 31 * hash + Objects.hashCode(sandbox);
-            hash = 31 * hash + qnameHash;
-            hash = 31 * hash + qtype.hashCode();
-            hash = 31 * hash + reason.hashCode();
-            return 31 * hash + (enforced ? 1 : 0);
-        }
-
-        KeyProbe set(InetAddress source, Sandbox sandbox, CharSequence qname, String qtype, String reason,
-                     boolean enforced) {
-            this.source = source;
-            this.sandbox = sandbox;
-            this.qname = qname;
-            this.qtype = qtype;
-            this.reason = reason;
-            this.enforced = enforced;
-            int qnameHash = 0;
-            for (int i = 0; i < qname.length(); i++) {
-                qnameHash = 31 * qnameHash + qname.charAt(i);
-            }
-            this.hash = hash(source.hashCode(), sandbox, qnameHash, qtype, reason, enforced);
-            return this;
-        }
-
-        void clear() {
-            source = null;
-            sandbox = null;
-            qname = null;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Key key && key.hash == hash && key.source != null && key.source.equals(source)
-                    && Objects.equals(key.sandbox, sandbox) && key.qname != null && key.qname.contentEquals(qname)
-                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
-    /** Whose budget a denial spends: the sandbox, or the bare source address of an unattributed one. */
-    private record Source(String sourceIp, Sandbox sandbox) {
-    }
-
     /** Names given their own event by one source since its budget window opened; guarded by the map. */
     private static final class Budget {
         final long opened;
-        int used;
+        // written under the map's lock, read by the lock-free overflow fold: a stale read folds at a budget's edge
+        volatile int used;
 
         Budget(long opened) {
             this.opened = opened;
@@ -202,10 +96,19 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
             lastRepeat = at;
         }
 
-        synchronized void fold(long at, String qname) {
+        synchronized boolean foldIfOpen(long at, CharSequence qname) {
+            if (closed) {
+                return false;
+            }
+            fold(at, qname);
+            return true;
+        }
+
+        /** Allocates only for the window's first name and when the shared suffix gets shorter. */
+        synchronized void fold(long at, CharSequence qname) {
             if (repeats == 0) {
-                names = qname;
-            } else if (names != null && !names.equals(qname)) {
+                names = qname.toString();
+            } else if (names != null && !names.contentEquals(qname)) {
                 severalNames = true;
                 names = commonSuffix(names, qname);
             }
@@ -242,6 +145,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private final ConcurrentHashMap<Key, Window> windows = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
     private final ThreadLocal<KeyProbe> probes = ThreadLocal.withInitial(KeyProbe::new);
+    private final ThreadLocal<SourceProbe> sourceProbes = ThreadLocal.withInitial(SourceProbe::new);
     private final Counter denials;
     private final Counter overflowDenials;
 
@@ -291,22 +195,41 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         record(sandbox, sourceIp, IpAddresses.parse(sourceIp), qname, qtype, reason, enforced);
     }
 
-    /** A repeat of a tracked key costs a map probe and the window's lock, and allocates nothing. */
+    /**
+     * A repeat of a tracked key, and a fresh name of a source whose budget is spent (folded into its open overflow
+     * window), cost map probes and the window's lock and allocate nothing.
+     */
     @Override
     public void record(Sandbox sandbox, InetAddress source, CharSequence qname, String qtype, String reason,
                        boolean enforced) {
-        KeyProbe probe = probes.get().set(source, sandbox, qname, qtype, reason, enforced);
-        Window open;
+        long now = clock.millis();
+        KeyProbe probe = probes.get();
         try {
-            open = windows.get(probe);
+            Window open = windows.get(probe.set(source, sandbox, qname, qtype, reason, enforced));
+            if (open != null && open.repeatIfOpen(now)) {
+                denials.increment();
+                return;
+            }
+            if (budgetSpent(source, sandbox, now)) {
+                Window overflow = windows.get(probe.set(source, sandbox, null, qtype, reason, enforced));
+                if (overflow != null && overflow.foldIfOpen(now, qname)) {
+                    denials.increment();
+                    overflowDenials.increment();
+                    return;
+                }
+            }
         } finally {
             probe.clear();
         }
-        if (open != null && open.repeatIfOpen(clock.millis())) {
-            denials.increment();
-            return;
-        }
         record(sandbox, source.getHostAddress(), source, qname.toString(), qtype, reason, enforced);
+    }
+
+    /** Whether the source has used up this window's budget of names (false when unsure: the full path decides). */
+    private boolean budgetSpent(InetAddress source, Sandbox sandbox, long now) {
+        SourceProbe probe = sourceProbes.get();
+        Budget budget = budgets.get(probe.set(source, sandbox));
+        probe.clear();
+        return budget != null && budget.used >= maxNamesPerSandbox && budget.opened + windowMillis > now;
     }
 
     private void record(Sandbox sandbox, String sourceIp, InetAddress source, String qname, String qtype,
@@ -321,7 +244,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         boolean[] overBudget = new boolean[1];
         windows.compute(key, (k, open) -> {
             if (open == null) {
-                if (!spend(new Source(sourceIp, sandbox), now)) {
+                if (!spend(new Source(sourceIp, source, sandbox), now)) {
                     overBudget[0] = true;
                     return null;
                 }
@@ -418,7 +341,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
      * The longest suffix of whole labels that both names end in, if it has at least two labels (so an overflow
      * event never reads {@code *.com}); null otherwise. {@code a} is a name or an earlier result.
      */
-    static String commonSuffix(String a, String b) {
+    static String commonSuffix(String a, CharSequence b) {
         String suffix = a;
         while (suffix != null && !endsWithLabels(b, suffix)) {
             int dot = suffix.indexOf('.');
@@ -427,9 +350,17 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         return suffix != null && suffix.indexOf('.') > 0 ? suffix : null;
     }
 
-    private static boolean endsWithLabels(String name, String suffix) {
+    private static boolean endsWithLabels(CharSequence name, String suffix) {
         int start = name.length() - suffix.length();
-        return name.endsWith(suffix) && (start == 0 || start > 0 && name.charAt(start - 1) == '.');
+        if (start < 0 || start > 0 && name.charAt(start - 1) != '.') {
+            return false;
+        }
+        for (int i = 0; i < suffix.length(); i++) {
+            if (name.charAt(start + i) != suffix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void publish(EgressAnomaly anomaly) {
