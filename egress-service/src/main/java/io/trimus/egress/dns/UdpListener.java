@@ -26,8 +26,8 @@ import java.net.InetSocketAddress;
  * ({@link InPlaceAnswers}) into pooled buffers, and writes the answers of one read batch with a single flush; the
  * rest goes to {@link DnsQueryHandler#handle} and is sent when it is ready.
  *
- * <p>A query longer than {@value #MAX_QUERY} bytes is cut there and then dropped as malformed: no stub resolver sends
- * one (a client with more to ask uses TCP). When the socket's send queue is full, answers are dropped and counted —
+ * <p>A datagram longer than {@value #MAX_QUERY} bytes is cut there and read as cut (a malformed rest is dropped as
+ * such): no stub resolver sends one, and a client with more to ask uses TCP. When the socket's send queue is full, answers are dropped and counted —
  * UDP clients ask again — rather than queued without bound.
  */
 final class UdpListener extends ChannelInboundHandlerAdapter {

@@ -191,6 +191,55 @@ class DnsServerTest {
         }
     }
 
+    /** Queries sent back to back: well within the sockets' default buffers, so none is lost on loopback. */
+    private static final int BURST = 100;
+
+    @Test
+    void aBurstIsReadInBatchesAndEveryQueryAnsweredOnceALongOneToo() throws Exception {
+        Vertx epoll = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
+        try {
+            DnsServer batched = new DnsServer(epoll, resolver.handler, new DnsServer.Limits(8, Duration.ofSeconds(1)));
+            ResolverFixture.await(batched.start("127.0.0.1", 0, 1));
+            try (java.nio.channels.DatagramChannel client = java.nio.channels.DatagramChannel.open()) {
+                client.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 1 << 20);
+                client.bind(new InetSocketAddress(SANDBOX, 0));
+                client.connect(new InetSocketAddress(SANDBOX, batched.port()));
+                // sent back to back, so the listener finds many of them per read (recvmmsg)
+                Map<Integer, Integer> expectedRcodes = new HashMap<>();
+                for (int i = 0; i < BURST; i++) {
+                    boolean allowed = i % 3 == 0;
+                    Message query = DnsTestClient.query(allowed ? (i % 9 + 1) + ".example.test" : "x" + i + ".denied",
+                            Type.A);
+                    query.getHeader().setID(i);
+                    expectedRcodes.put(i, allowed ? Rcode.NOERROR : Rcode.NXDOMAIN);
+                    client.write(java.nio.ByteBuffer.wrap(query.toWire()));
+                }
+                // longer than a read slice: cut there, and what is left is read as usual (trailing bytes ignored)
+                Message longQuery = DnsTestClient.query("y.denied", Type.A);
+                longQuery.getHeader().setID(BURST);
+                expectedRcodes.put(BURST, Rcode.NXDOMAIN);
+                client.write(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOf(longQuery.toWire(),
+                        UdpListener.MAX_QUERY + 100)));
+                client.configureBlocking(true);
+                client.socket().setSoTimeout(5000);
+                java.net.DatagramSocket socket = client.socket();
+                for (int answered = 0; answered <= BURST; answered++) {
+                    java.net.DatagramPacket packet = new java.net.DatagramPacket(new byte[1232], 1232);
+                    socket.receive(packet);
+                    Message answer = DnsTestClient.parse(java.util.Arrays.copyOf(packet.getData(), packet.getLength()));
+                    Integer rcode = expectedRcodes.remove(answer.getHeader().getID());
+                    assertThat(rcode).as("answer to query %d, once", answer.getHeader().getID()).isNotNull();
+                    assertThat(answer.getRcode()).isEqualTo(rcode);
+                }
+                assertThat(expectedRcodes).isEmpty();
+            } finally {
+                ResolverFixture.await(batched.close());
+            }
+        } finally {
+            ResolverFixture.await(epoll.close());
+        }
+    }
+
     @Test
     void addressInUseFailsTheStartWithAClearMessage() throws Exception {
         try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
