@@ -6,8 +6,9 @@
 #   - the row is listed by GET /api/companies/{id}/egress/anomalies?qname=<name> (polled back to back), and
 #   - egress-service's live stream (GET …/anomalies/stream, server-sent events) has sent it.
 # Then, over the rows first seen during the phase, p50/p99 of received_at − first_seen, split into first denials
-# (published at once: count 1 and a name of their own) and folded events (repeats and a sandbox's overflow beyond
-# its per-window name budget, published when the window ends: their delay is the window, by design).
+# (published at once: count 1 and a name of their own; a window with exactly one repeat would look the same, but the
+# benchmark's denied names never repeat) and folded events (repeats and a sandbox's overflow beyond its per-window
+# name budget, published when the window ends: their delay is the window, by design).
 # anomaly_rows_latency NAME COMPANY: the same split over every row of the run. Needs BENCH_OPERATOR,
 # BENCH_SERVICE, POSTGRES_PORT, WORK, db_of, uuid, log and die (run.sh).
 
