@@ -11,12 +11,16 @@
 #   4. registers 127.0.0.1 as a sandbox of a fresh company and allow-lists *.allowed.test;
 #   5. warms the JVM ($WARMUP s per scenario, not measured), then bench-all.sh: deny, warm allow and the 90/10
 #      mix, interleaved reps, unpinned and pinned, plus a fixed-rate run ($PCTL_QPS) for p50/p99/p99.9;
-#   6. prints QPS and latency as ratios to unbound, and checks that every denial was persisted as a counted
-#      anomaly row (sum of counts in egress_anomaly_events = the recorder's denials counter);
+#   6. prints QPS and latency as ratios to unbound; then, per build, the anomaly latency phase (anomaly-latency.sh):
+#      $ANOMALY_QPS distinct denied names per second for $ANOMALY_DURATION s while a probe sandbox (127.0.0.2) times
+#      lookup → row listed by the API and → event on the live stream, and p50/p99 of received_at − first_seen; and
+#      checks that every denial was persisted as a counted anomaly row (sum of counts in egress_anomaly_events = the
+#      recorder's denials counter), with p50/p99 of received_at − first_seen over the whole run's rows;
 #   7. stops everything it started (trap), also on failure or Ctrl-C.
 # Loopback only. Run it on an otherwise idle machine (no Maven build or test run alongside).
 #
 # env: REPS=3 DURATION=15 MODES="unpinned pinned" PCTL_QPS=10000 PCTL_DURATION=10 WARMUP=10 PRIO=-10
+#      ANOMALY_QPS=5000 (0: no anomaly latency phase) ANOMALY_DURATION=20 ANOMALY_PROBE_GAP=0.25 (s between probes)
 #      BASELINE_APP=          path of another build's quarkus-app dir, measured as "base" in the same invocation
 #      APP=egress-service/target/quarkus-app   JAVA_OPTS=   extra JVM options of egress-service
 #      DNS_PORT=15320 HTTP_PORT=18083 BASE_DNS_PORT=15321 BASE_HTTP_PORT=18084
@@ -238,6 +242,14 @@ if [[ -n $RESULTS ]]; then
   done | tee -a "$WORK/report.md"
 fi
 
+# ---------------------------------------------------------------- 6b. anomaly latency under a flood of distinct denials
+. "$ROOT/bench/dns/anomaly-latency.sh"
+echo | tee -a "$WORK/report.md"
+anomaly_phase ours "$HTTP_PORT" "$DNS_PORT" "${COMPANY[ours]}" | tee -a "$WORK/report.md"
+if [[ -n $BASELINE_APP ]]; then
+  anomaly_phase base "$BASE_HTTP_PORT" "$BASE_DNS_PORT" "${COMPANY[base]}" | tee -a "$WORK/report.md"
+fi
+
 # ---------------------------------------------------------------- 7. no anomaly lost
 check_anomalies() {  # name http_port
   local name=$1 http=$2 company=${COMPANY[$1]} denials emitted failures overflow persisted rows sum
@@ -255,6 +267,7 @@ check_anomalies() {  # name http_port
   printf '%s: denials recorded %s, anomaly events emitted %s (publish failures %s), folded as overflow %s; persisted: %s rows, sum(count) %s -> %s\n' \
     "$name" "$denials" "$emitted" "$failures" "$overflow" "${rows:-?}" "${sum:-?}" \
     "$([[ ${sum:-0} -eq $denials ]] && echo 'every denial counted' || echo "MISMATCH: $((denials - ${sum:-0})) denials not persisted")"
+  anomaly_rows_latency "$name" "$company"
 }
 echo | tee -a "$WORK/report.md"
 check_anomalies ours "$HTTP_PORT" | tee -a "$WORK/report.md"

@@ -3,12 +3,15 @@ package io.trimus.egress.anomaly;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /** Persisted anomaly events, read per company, newest first. */
@@ -16,29 +19,61 @@ import java.util.UUID;
 public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEvent, UUID> {
     private static final Sort NEWEST_FIRST = Sort.descending("lastSeen", "id");
 
-    /** Inserts the row inside the current transaction unless its id is stored already; true when inserted. */
-    public Uni<Boolean> insertIfAbsent(AnomalyEvent row) {
-        return Panache.getSession().flatMap(session -> session
-                .createNativeQuery("insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, "
-                        + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, "
-                        + "enforced) values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
-                        + "on conflict (id) do nothing")
-                .setParameter(1, row.id)
-                .setParameter(2, row.companyId)
-                .setParameter(3, row.agentId)
-                .setParameter(4, row.runId)
-                .setParameter(5, row.containerId)
-                .setParameter(6, row.sourceIp)
-                .setParameter(7, row.qname)
-                .setParameter(8, row.qtype)
-                .setParameter(9, row.reason)
-                .setParameter(10, row.count)
-                .setParameter(11, row.firstSeen)
-                .setParameter(12, row.lastSeen)
-                .setParameter(13, row.receivedAt)
-                .setParameter(14, row.enforced)
-                .executeUpdate()
-                .map(rows -> rows == 1));
+    /** Rows per insert statement: 14 parameters each, well below PostgreSQL's 65,535 per statement. */
+    static final int ROWS_PER_STATEMENT = 1000;
+    private static final String INSERT = "insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, "
+            + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, enforced) "
+            + "values ";
+    private static final int COLUMNS = 14;
+
+    /**
+     * Inserts the rows inside the current transaction, one multi-row statement per {@value #ROWS_PER_STATEMENT},
+     * skipping every id that is stored already; the ids of the rows inserted now.
+     */
+    public Uni<Set<UUID>> insertAbsent(List<AnomalyEvent> rows) {
+        Set<UUID> inserted = new HashSet<>();
+        List<List<AnomalyEvent>> statements = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+            statements.add(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT)));
+        }
+        return Multi.createFrom().iterable(statements)
+                .onItem().transformToUniAndConcatenate(this::insertStatement)
+                .onItem().invoke(inserted::addAll)
+                .collect().last()
+                .map(ignored -> inserted);
+    }
+
+    private Uni<List<UUID>> insertStatement(List<AnomalyEvent> rows) {
+        StringBuilder sql = new StringBuilder(INSERT);
+        for (int r = 0; r < rows.size(); r++) {
+            sql.append(r == 0 ? "(" : ", (");
+            for (int c = 1; c <= COLUMNS; c++) {
+                sql.append(c == 1 ? "?" : ", ?").append(r * COLUMNS + c);
+            }
+            sql.append(')');
+        }
+        sql.append(" on conflict (id) do nothing returning id");
+        return Panache.getSession().flatMap(session -> {
+            var query = session.createNativeQuery(sql.toString(), UUID.class);
+            int p = 0;
+            for (AnomalyEvent row : rows) {
+                query.setParameter(++p, row.id)
+                        .setParameter(++p, row.companyId)
+                        .setParameter(++p, row.agentId)
+                        .setParameter(++p, row.runId)
+                        .setParameter(++p, row.containerId)
+                        .setParameter(++p, row.sourceIp)
+                        .setParameter(++p, row.qname)
+                        .setParameter(++p, row.qtype)
+                        .setParameter(++p, row.reason)
+                        .setParameter(++p, row.count)
+                        .setParameter(++p, row.firstSeen)
+                        .setParameter(++p, row.lastSeen)
+                        .setParameter(++p, row.receivedAt)
+                        .setParameter(++p, row.enforced);
+            }
+            return query.getResultList();
+        });
     }
 
     /**

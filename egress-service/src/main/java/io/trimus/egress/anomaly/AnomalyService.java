@@ -10,19 +10,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * Persists anomaly events exactly once per event id and serves a company's latest ones. A stored event is
- * counted ({@code trimus_egress_anomalies_persisted_total}) and published to {@link AnomalyBroadcast} after commit.
+ * Persists anomaly events exactly once per event id, a batch per transaction, and serves a company's latest ones. A
+ * stored event is counted ({@code trimus_egress_anomalies_persisted_total}) and published to {@link AnomalyBroadcast}
+ * after commit.
  */
 @ApplicationScoped
 public class AnomalyService {
     private static final Logger LOG = Logger.getLogger(AnomalyService.class);
-
-    /** What became of one event. */
-    public enum Outcome { STORED, DUPLICATE, MALFORMED }
 
     private final AnomalyEventRepository anomalies;
     private final AnomalyBroadcast broadcast;
@@ -42,31 +43,49 @@ public class AnomalyService {
         this.failed = skipped(metrics, "failed");
     }
 
-    /** Stores the event unless its id is stored already; a malformed event is logged and skipped. */
-    public Uni<Outcome> persist(EgressAnomaly event) {
-        String problem = malformation(event);
-        if (problem != null) {
-            malformed.increment();
-            LOG.warnf("Skipping an anomaly event that is not a valid io.trimus.egress.anomaly.v1 event: %s", problem);
-            return Uni.createFrom().item(Outcome.MALFORMED);
+    /**
+     * The rows to store for a batch of events as they were read, each id once: a malformed event is logged and
+     * skipped, a repeat of an id earlier in the batch is counted as a duplicate.
+     */
+    public List<AnomalyEvent> wellFormed(List<EgressAnomaly> events) {
+        Instant receivedAt = Instant.now();
+        Map<UUID, AnomalyEvent> rows = new LinkedHashMap<>();
+        for (EgressAnomaly event : events) {
+            String problem = malformation(event);
+            if (problem != null) {
+                malformed.increment();
+                LOG.warnf("Skipping an anomaly event that is not a valid io.trimus.egress.anomaly.v1 event: %s",
+                        problem);
+            } else if (rows.putIfAbsent(event.id(), row(event, receivedAt)) != null) {
+                duplicates.increment();
+            }
         }
-        AnomalyEvent row = row(event);
-        return TenantTransactions.acrossCompanies(() -> anomalies.insertIfAbsent(row))
-                .map(inserted -> {
-                    if (!inserted) {
-                        duplicates.increment();
-                        return Outcome.DUPLICATE;
-                    }
-                    persisted.increment();
-                    broadcast.publish(row);
-                    return Outcome.STORED;
-                });
+        return new ArrayList<>(rows.values());
     }
 
-    /** Records that the event could not be stored however often it was tried: logged and counted, never silent. */
-    public void givenUp(EgressAnomaly event, Throwable failure) {
+    /**
+     * Stores the rows in one transaction, each unless its id is stored already (a duplicate, counted); the stored
+     * ones are counted and published to {@link AnomalyBroadcast} once the transaction has committed.
+     */
+    public Uni<Void> store(List<AnomalyEvent> rows) {
+        return TenantTransactions.acrossCompanies(() -> anomalies.insertAbsent(rows))
+                .invoke(inserted -> {
+                    for (AnomalyEvent row : rows) {
+                        if (inserted.contains(row.id)) {
+                            persisted.increment();
+                            broadcast.publish(row);
+                        } else {
+                            duplicates.increment();
+                        }
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    /** Records that the row could not be stored however often it was tried: logged and counted, never silent. */
+    public void givenUp(AnomalyEvent row, Throwable failure) {
         failed.increment();
-        LOG.errorf(failure, "Giving up on anomaly event %s: it could not be stored", event == null ? null : event.id());
+        LOG.errorf(failure, "Giving up on anomaly event %s: it could not be stored", row.id);
     }
 
     /** The company's latest anomalies that pass {@code filter}, newest last_seen first. */
@@ -103,7 +122,7 @@ public class AnomalyService {
         return null;
     }
 
-    private static AnomalyEvent row(EgressAnomaly e) {
+    private static AnomalyEvent row(EgressAnomaly e, Instant receivedAt) {
         AnomalyEvent row = new AnomalyEvent();
         row.id = e.id();
         row.companyId = e.companyId();
@@ -117,7 +136,7 @@ public class AnomalyService {
         row.count = e.count();
         row.firstSeen = e.firstSeen();
         row.lastSeen = e.lastSeen();
-        row.receivedAt = Instant.now();
+        row.receivedAt = receivedAt;
         row.enforced = e.enforced();
         return row;
     }
