@@ -49,7 +49,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private static final Logger LOG = Logger.getLogger(RateLimitedAnomalyRecorder.class);
     /** {@code qname} of an overflow event whose names share no suffix of two labels or more. */
-    public static final String ANY_NAME = "*";
+    public static final String ANY_NAME = FoldingWindow.ANY_NAME;
 
     /** Names given their own event by one source since its budget window opened; guarded by the map. */
     private static final class Budget {
@@ -62,77 +62,6 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         }
     }
 
-    /**
-     * Denials folded into one key since its window opened, times in epoch milliseconds. Changed under its own lock
-     * (a repeat found by {@link KeyProbe} is counted without the map's), and {@code closed} once it left the map, so
-     * a repeat never lands in a window that was already published.
-     */
-    private static final class Window {
-        long opened;
-        long repeats;
-        long firstRepeat;
-        long lastRepeat;
-        boolean closed;
-        /** Overflow keys: the one name folded so far, or the suffix all folded names share (null: none). */
-        String names;
-        boolean severalNames;
-
-        Window(long opened) {
-            this.opened = opened;
-        }
-
-        synchronized boolean repeatIfOpen(long at) {
-            if (closed) {
-                return false;
-            }
-            repeat(at);
-            return true;
-        }
-
-        synchronized void repeat(long at) {
-            if (repeats++ == 0) {
-                firstRepeat = at;
-            }
-            lastRepeat = at;
-        }
-
-        synchronized boolean foldIfOpen(long at, CharSequence qname) {
-            if (closed) {
-                return false;
-            }
-            fold(at, qname);
-            return true;
-        }
-
-        /** Allocates only for the window's first name and when the shared suffix gets shorter. */
-        synchronized void fold(long at, CharSequence qname) {
-            if (repeats == 0) {
-                names = qname.toString();
-            } else if (names != null && !names.contentEquals(qname)) {
-                severalNames = true;
-                names = commonSuffix(names, qname);
-            }
-            repeat(at);
-        }
-
-        /** The qname of an overflow event. */
-        String foldedName() {
-            if (names == null) {
-                return ANY_NAME;
-            }
-            return severalNames ? "*." + names : names;
-        }
-
-        void reopen(long at) {
-            opened = at;
-            repeats = 0;
-            firstRepeat = 0;
-            lastRepeat = 0;
-            names = null;
-            severalNames = false;
-        }
-    }
-
     /** Default of {@code trimus.egress.anomalies.max-names-per-sandbox}. */
     public static final int DEFAULT_MAX_NAMES_PER_SANDBOX = 100;
 
@@ -142,7 +71,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private final int maxKeys;
     private final int maxNamesPerSandbox;
     private final Clock clock;
-    private final ConcurrentHashMap<Key, Window> windows = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, FoldingWindow> windows = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
     private final ThreadLocal<KeyProbe> probes = ThreadLocal.withInitial(KeyProbe::new);
     private final ThreadLocal<SourceProbe> sourceProbes = ThreadLocal.withInitial(SourceProbe::new);
@@ -205,13 +134,13 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         long now = clock.millis();
         KeyProbe probe = probes.get();
         try {
-            Window open = windows.get(probe.set(source, sandbox, qname, qtype, reason, enforced));
+            FoldingWindow open = windows.get(probe.set(source, sandbox, qname, qtype, reason, enforced));
             if (open != null && open.repeatIfOpen(now)) {
                 denials.increment();
                 return;
             }
             if (budgetSpent(source, sandbox, now)) {
-                Window overflow = windows.get(probe.set(source, sandbox, null, qtype, reason, enforced));
+                FoldingWindow overflow = windows.get(probe.set(source, sandbox, null, qtype, reason, enforced));
                 if (overflow != null && overflow.foldIfOpen(now, qname)) {
                     denials.increment();
                     overflowDenials.increment();
@@ -249,16 +178,17 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                     return null;
                 }
                 first[0] = event(k, k.qname, 1, now, now);
-                return new Window(now);
+                return new FoldingWindow(now);
             }
-            open.repeat(now);
+            // a window in the map is open: windows close only as they leave it, under this same lock
+            open.repeatIfOpen(now);
             return open;
         });
         if (overBudget[0]) {
             overflowDenials.increment();
             windows.compute(new Key(sourceIp, source, sandbox, null, qtype, reason, enforced), (k, open) -> {
-                Window folding = open == null ? new Window(now) : open;
-                folding.fold(now, qname);
+                FoldingWindow folding = open == null ? new FoldingWindow(now) : open;
+                folding.foldIfOpen(now, qname);
                 return folding;
             });
         }
@@ -305,21 +235,15 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private void flush(Key key, long now, boolean early) {
         EgressAnomaly[] folded = new EgressAnomaly[1];
         windows.computeIfPresent(key, (k, open) -> {
-            synchronized (open) {
-                if (!early && open.opened + windowMillis > now) {
-                    return open;
-                }
-                if (open.repeats > 0) {
-                    String qname = k.overflow() ? open.foldedName() : k.qname;
-                    folded[0] = event(k, qname, open.repeats, open.firstRepeat, open.lastRepeat);
-                }
-                if (early || open.repeats == 0) {
-                    open.closed = true;
-                    return null;
-                }
-                open.reopen(now);
+            if (!early && !open.endedBy(now, windowMillis)) {
                 return open;
             }
+            FoldingWindow.Folded repeats = open.take(now, early);
+            if (repeats != null) {
+                folded[0] = event(k, k.overflow() ? repeats.foldedName() : k.qname, repeats.count(),
+                        repeats.firstSeen(), repeats.lastSeen());
+            }
+            return open.closed() ? null : open;
         });
         if (folded[0] != null) {
             publish(folded[0]);
@@ -335,32 +259,6 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                 sandbox == null ? null : sandbox.containerId(),
                 key.sourceIp, qname, key.qtype, key.reason, count, Instant.ofEpochMilli(firstSeen),
                 Instant.ofEpochMilli(lastSeen), key.enforced);
-    }
-
-    /**
-     * The longest suffix of whole labels that both names end in, if it has at least two labels (so an overflow
-     * event never reads {@code *.com}); null otherwise. {@code a} is a name or an earlier result.
-     */
-    static String commonSuffix(String a, CharSequence b) {
-        String suffix = a;
-        while (suffix != null && !endsWithLabels(b, suffix)) {
-            int dot = suffix.indexOf('.');
-            suffix = dot < 0 ? null : suffix.substring(dot + 1);
-        }
-        return suffix != null && suffix.indexOf('.') > 0 ? suffix : null;
-    }
-
-    private static boolean endsWithLabels(CharSequence name, String suffix) {
-        int start = name.length() - suffix.length();
-        if (start < 0 || start > 0 && name.charAt(start - 1) != '.') {
-            return false;
-        }
-        for (int i = 0; i < suffix.length(); i++) {
-            if (name.charAt(start + i) != suffix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void publish(EgressAnomaly anomaly) {

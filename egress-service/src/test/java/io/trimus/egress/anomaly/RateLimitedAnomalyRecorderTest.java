@@ -230,6 +230,42 @@ class RateLimitedAnomalyRecorderTest {
     }
 
     @Test
+    void theResolversFloodOfFreshNamesFoldsWithoutLocksAndStillAddsUpExactly() throws Exception {
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 100_000, 100,
+                Clock.systemUTC(), new SimpleMeterRegistry());
+        closeWindowsInBackground();
+        java.net.InetAddress source = java.net.InetAddress.getByName(SANDBOX.ip());
+        int threads = 4;
+        int perThread = 100_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            pool.submit(() -> {
+                StringBuilder reused = new StringBuilder();
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                    reused.setLength(0);
+                    reused.append('x').append(thread).append('-').append(i).append(".flood.example");
+                    recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
+                }
+                return null;
+            });
+        }
+        go.countDown();
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
+        recorder.stop();
+
+        assertThat(published.stream().mapToLong(EgressAnomaly::count).sum()).isEqualTo((long) threads * perThread);
+        assertThat(published).filteredOn(e -> e.count() > 1)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.qname()).isEqualTo("*.flood.example"));
+        assertThat(published).allSatisfy(e -> assertThat(e.firstSeen()).isBeforeOrEqualTo(e.lastSeen()));
+    }
+
+    @Test
     void publisherFailureNeverReachesTheResolver() {
         recorder = new RateLimitedAnomalyRecorder(event -> {
             throw new IllegalStateException("broker away");
@@ -320,14 +356,14 @@ class RateLimitedAnomalyRecorderTest {
 
     @Test
     void commonSuffixIsTheLongestSharedRunOfWholeLabelsOfAtLeastTwo() {
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.b.example.com", "c.b.example.com"))
+        assertThat(FoldingWindow.commonSuffix("a.b.example.com", "c.b.example.com"))
                 .isEqualTo("b.example.com");
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("b.example.com", "x.yb.example.com"))
+        assertThat(FoldingWindow.commonSuffix("b.example.com", "x.yb.example.com"))
                 .isEqualTo("example.com");
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("example.com", "example.com")).isEqualTo("example.com");
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("example.com", "a.example.com")).isEqualTo("example.com");
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.example.com", "b.other.com")).isNull();
-        assertThat(RateLimitedAnomalyRecorder.commonSuffix("a.example.com", "")).isNull();
+        assertThat(FoldingWindow.commonSuffix("example.com", "example.com")).isEqualTo("example.com");
+        assertThat(FoldingWindow.commonSuffix("example.com", "a.example.com")).isEqualTo("example.com");
+        assertThat(FoldingWindow.commonSuffix("a.example.com", "b.other.com")).isNull();
+        assertThat(FoldingWindow.commonSuffix("a.example.com", "")).isNull();
     }
 
     @Test
