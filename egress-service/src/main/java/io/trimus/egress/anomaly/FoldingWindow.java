@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * same window at once, and a loop waiting on a lock whose holder the scheduler has paused would wait a whole quantum.
  * The count and the closed mark share one word, so a repeat either lands in a window that is still counted or sees
  * it closed and takes the recorder's full path: nothing is lost and nothing counted twice. The times and, for an
- * overflow key, the folded names are kept as closely as that allows (a repeat racing the window's end may stamp the
- * next one).
+ * overflow key, the folded names are kept as closely as that allows: a repeat racing the window's end may stamp the
+ * next one, and its name is then added to the next one's too (so a folded name always covers every name counted,
+ * at worst more broadly).
  */
 final class FoldingWindow {
     /** {@code qname} of an overflow event whose names share no suffix of two labels or more. */
@@ -24,6 +25,8 @@ final class FoldingWindow {
     /** Overflow keys: the one name folded so far, or the suffix all folded names share (null: none). */
     private volatile String names;
     private volatile boolean severalNames;
+    /** How many times the window was taken and opened again: tells a lock-free fold that raced an end. */
+    private volatile int epoch;
 
     FoldingWindow(long opened) {
         this.opened = opened;
@@ -45,24 +48,39 @@ final class FoldingWindow {
      * suffix under the window's lock (allocating when it gets shorter, or for the window's first name).
      */
     boolean foldIfOpen(long at, CharSequence qname) {
+        int seen = epoch;
         if (severalNames) {
             String shared = names;
             if (shared == null || endsWithLabels(qname, shared)) {
-                return repeatIfOpen(at);
+                if (!repeatIfOpen(at)) {
+                    return false;
+                }
+                if (epoch != seen) {
+                    // the window ended meanwhile and this repeat may count in the next one: give it the name too
+                    synchronized (this) {
+                        addName(qname);
+                    }
+                }
+                return true;
             }
         }
         synchronized (this) {
             if (repeats.get() < 0) {
                 return false;
             }
-            String shared = names;
-            if (repeats.get() == 0 && !severalNames) {
-                names = qname.toString();
-            } else if (shared != null && !shared.contentEquals(qname)) {
-                names = commonSuffix(shared, qname);
-                severalNames = true;
-            }
+            addName(qname);
             return repeatIfOpen(at);
+        }
+    }
+
+    /** Makes the folded names cover {@code qname}; under the lock. */
+    private void addName(CharSequence qname) {
+        String shared = names;
+        if (shared == null && !severalNames) {
+            names = qname.toString();
+        } else if (shared != null && !shared.contentEquals(qname)) {
+            names = commonSuffix(shared, qname);
+            severalNames = true;
         }
     }
 
@@ -87,6 +105,7 @@ final class FoldingWindow {
             opened = now;
             names = null;
             severalNames = false;
+            epoch++;
         }
         if (count == 0) {
             return null;

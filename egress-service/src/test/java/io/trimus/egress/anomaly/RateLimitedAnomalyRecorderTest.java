@@ -11,12 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -164,21 +166,12 @@ class RateLimitedAnomalyRecorderTest {
         closeWindowsInBackground();
         int threads = 4;
         int perThread = 50_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int t = 0; t < threads; t++) {
-            String name = "n" + (t % 2) + ".example";
-            pool.submit(() -> {
-                go.await();
-                for (int i = 0; i < perThread; i++) {
-                    recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
-                }
-                return null;
-            });
-        }
-        go.countDown();
-        pool.shutdown();
-        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        together(threads, thread -> {
+            String name = "n" + (thread % 2) + ".example";
+            for (int i = 0; i < perThread; i++) {
+                recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
+            }
+        });
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
         recorder.stop();
 
@@ -194,32 +187,22 @@ class RateLimitedAnomalyRecorderTest {
         java.net.InetAddress source = java.net.InetAddress.getByName(SANDBOX.ip());
         int threads = 4;
         int perThread = 50_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int t = 0; t < threads; t++) {
-            String name = "n" + (t % 2) + ".example";
-            boolean inPlace = t < 2;
-            pool.submit(() -> {
-                // the in-place path hands a reused, changing buffer: the recorder must not keep it
-                StringBuilder reused = new StringBuilder();
-                go.await();
-                for (int i = 0; i < perThread; i++) {
-                    if (inPlace) {
-                        reused.setLength(0);
-                        reused.append(name);
-                        recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
-                        reused.setLength(0);
-                        reused.append("overwritten.example");
-                    } else {
-                        recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
-                    }
+        together(threads, thread -> {
+            String name = "n" + (thread % 2) + ".example";
+            // the in-place path hands a reused, changing buffer: the recorder must not keep it
+            StringBuilder reused = new StringBuilder();
+            for (int i = 0; i < perThread; i++) {
+                if (thread < 2) {
+                    reused.setLength(0);
+                    reused.append(name);
+                    recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
+                    reused.setLength(0);
+                    reused.append("overwritten.example");
+                } else {
+                    recorder.record(SANDBOX, SANDBOX.ip(), name, "A", EgressAnomaly.NOT_ALLOWLISTED);
                 }
-                return null;
-            });
-        }
-        go.countDown();
-        pool.shutdown();
-        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+            }
+        });
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
         recorder.stop();
 
@@ -237,24 +220,14 @@ class RateLimitedAnomalyRecorderTest {
         java.net.InetAddress source = java.net.InetAddress.getByName(SANDBOX.ip());
         int threads = 4;
         int perThread = 100_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            pool.submit(() -> {
-                StringBuilder reused = new StringBuilder();
-                go.await();
-                for (int i = 0; i < perThread; i++) {
-                    reused.setLength(0);
-                    reused.append('x').append(thread).append('-').append(i).append(".flood.example");
-                    recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
-                }
-                return null;
-            });
-        }
-        go.countDown();
-        pool.shutdown();
-        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        together(threads, thread -> {
+            StringBuilder reused = new StringBuilder();
+            for (int i = 0; i < perThread; i++) {
+                reused.setLength(0);
+                reused.append('x').append(thread).append('-').append(i).append(".flood.example");
+                recorder.record(SANDBOX, source, reused, "A", EgressAnomaly.NOT_ALLOWLISTED, true);
+            }
+        });
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
         recorder.stop();
 
@@ -416,23 +389,13 @@ class RateLimitedAnomalyRecorderTest {
         closeWindowsInBackground();
         int threads = 4;
         int perThread = 100_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            pool.submit(() -> {
-                go.await();
-                for (int i = 0; i < perThread; i++) {
-                    recorder.record(SANDBOX, SANDBOX.ip(), "x" + thread + "-" + i + ".denied.test", "A",
-                            EgressAnomaly.NOT_ALLOWLISTED);
-                }
-                return null;
-            });
-        }
         long started = System.nanoTime();
-        go.countDown();
-        pool.shutdown();
-        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        together(threads, thread -> {
+            for (int i = 0; i < perThread; i++) {
+                recorder.record(SANDBOX, SANDBOX.ip(), "x" + thread + "-" + i + ".denied.test", "A",
+                        EgressAnomaly.NOT_ALLOWLISTED);
+            }
+        });
         long windows = 2 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) / 50;
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.trackedKeys() == 0);
         recorder.stop();
@@ -442,6 +405,32 @@ class RateLimitedAnomalyRecorderTest {
         assertThat((long) published.size()).isLessThanOrEqualTo(windows * 101);
         assertThat(published).filteredOn(e -> e.count() > 1)
                 .allSatisfy(e -> assertThat(e.qname()).isEqualTo("*.denied.test"));
+    }
+
+    /** What one thread of {@link #together} does; {@code thread} is its number. */
+    private interface ThreadWork {
+        void run(int thread) throws Exception;
+    }
+
+    /** Runs {@code work} on {@code threads} threads started at once, and waits for all of them. */
+    private static void together(int threads, ThreadWork work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Void>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            done.add(pool.submit(() -> {
+                go.await();
+                work.run(thread);
+                return null;
+            }));
+        }
+        go.countDown();
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        for (Future<Void> each : done) {
+            each.get(); // a thread's failure fails the test
+        }
     }
 
     private void deny(String qname) {
