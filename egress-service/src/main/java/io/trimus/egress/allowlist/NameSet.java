@@ -1,6 +1,5 @@
 package io.trimus.egress.allowlist;
 
-import java.util.Arrays;
 import java.util.Collection;
 
 /**
@@ -102,10 +101,5 @@ final class NameSet {
 
     private static int spread(int hash) {
         return hash ^ (hash >>> 16);
-    }
-
-    @Override
-    public String toString() {
-        return Arrays.toString(Arrays.stream(slots).filter(s -> s != null).sorted().toArray());
     }
 }

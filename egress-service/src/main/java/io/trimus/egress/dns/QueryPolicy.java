@@ -14,6 +14,7 @@ import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,7 +47,7 @@ public final class QueryPolicy {
     }
 
     /** The sandbox whose packets come from {@code source}, or null. */
-    public Sandbox sandboxAt(java.net.InetAddress source) {
+    public Sandbox sandboxAt(InetAddress source) {
         return sandboxes.lookup(source);
     }
 
