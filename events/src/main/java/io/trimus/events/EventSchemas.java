@@ -13,8 +13,8 @@ public final class EventSchemas {
     public static final String ASYNCAPI = "asyncapi.yaml";
 
     private static final Set<String> TYPES = Set.of(EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS,
-            EventTypes.RUN_CANCEL, EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.EGRESS_ANOMALY,
-            EventTypes.AUDIT_RECORD);
+            EventTypes.RUN_CANCEL, EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.ADAPTER_LEASE,
+            EventTypes.EGRESS_ANOMALY, EventTypes.AUDIT_RECORD);
 
     private EventSchemas() {
     }

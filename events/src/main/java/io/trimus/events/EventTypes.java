@@ -7,6 +7,7 @@ public final class EventTypes {
     public static final String RUN_CANCEL = "io.trimus.run.cancel.v1";
     public static final String REMOTE_TASK = "io.trimus.remote.task.v1";
     public static final String WORKER_HEARTBEAT = "io.trimus.worker.heartbeat.v1";
+    public static final String ADAPTER_LEASE = "io.trimus.adapter.lease.v1";
 
     public static final String EGRESS_ANOMALY = "io.trimus.egress.anomaly.v1";
 

@@ -12,17 +12,24 @@ import java.util.UUID;
 /**
  * {@code io.trimus.run.status.v1} on {@link Topics#RUN_STATUS}: the adapter service reports that a run
  * reached {@code status}. Terminal events carry the exit code, the capped output tail and the reason; {@code notes}
- * are policy decisions worth showing on the run (e.g. a dangerous flag the guardrail dropped).
+ * are policy decisions worth showing on the run (e.g. a dangerous flag the guardrail dropped). {@code reportedBy} names
+ * the adapter-service process that sent it (its {@link AdapterLease} instance): the one that holds the run now.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status,
                                Integer exitCode, String output, String error, Instant occurredAt,
-                               List<String> notes) {
+                               List<String> notes, String reportedBy) {
 
     public RunStatusChanged {
         notes = notes == null || notes.isEmpty() ? null : List.copyOf(notes);
+    }
+
+    /** An event not attributed to a process. */
+    public RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status, Integer exitCode,
+                            String output, String error, Instant occurredAt, List<String> notes) {
+        this(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, notes, null);
     }
 
     /** An event without notes. */
@@ -45,6 +52,13 @@ public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId
 
     /** This event with notes added. */
     public RunStatusChanged withNotes(List<String> added) {
-        return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, added);
+        return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, added,
+                reportedBy);
+    }
+
+    /** This event attributed to the process {@code instance}. */
+    public RunStatusChanged reportedBy(String instance) {
+        return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, notes,
+                instance);
     }
 }

@@ -14,6 +14,13 @@ public final class Topics {
     /** Heartbeats of workers to the dispatching adapter services and run-service; key = worker id. */
     public static final String WORKER_HEARTBEATS = "trimus.worker.heartbeats";
 
+    /**
+     * Leases of adapter-service processes on runs, and run-service's own marks: every process says which runs it holds
+     * and which of them it started; key = instance. One partition, so a listener that reads its own latest mark has
+     * read every beat published before it.
+     */
+    public static final String ADAPTER_LEASES = "trimus.adapter.leases";
+
     /** Denied DNS lookups of sandboxes, from egress-service to itself (persistence), dashboards and outside consumers; key = company id. */
     public static final String EGRESS_ANOMALIES = "trimus.egress.anomalies";
 

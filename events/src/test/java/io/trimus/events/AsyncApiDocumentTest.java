@@ -38,7 +38,8 @@ class AsyncApiDocumentTest {
         doc.path("channels").forEach(channel -> addresses.add(channel.path("address").asText()));
 
         assertThat(addresses).containsExactlyInAnyOrder(Topics.RUN_REQUESTED, Topics.RUN_STATUS, Topics.RUN_CANCEL,
-                Topics.REMOTE_TASKS, Topics.WORKER_HEARTBEATS, Topics.EGRESS_ANOMALIES, Topics.AUDIT);
+                Topics.REMOTE_TASKS, Topics.WORKER_HEARTBEATS, Topics.ADAPTER_LEASES, Topics.EGRESS_ANOMALIES,
+                Topics.AUDIT);
     }
 
     @Test
@@ -49,6 +50,7 @@ class AsyncApiDocumentTest {
         assertCarries(messageOn(Topics.EGRESS_ANOMALIES), EventTypes.EGRESS_ANOMALY);
         assertCarries(messageOn(Topics.REMOTE_TASKS), EventTypes.REMOTE_TASK);
         assertCarries(messageOn(Topics.WORKER_HEARTBEATS), EventTypes.WORKER_HEARTBEAT);
+        assertCarries(messageOn(Topics.ADAPTER_LEASES), EventTypes.ADAPTER_LEASE);
         assertCarries(messageOn(Topics.AUDIT), EventTypes.AUDIT_RECORD);
     }
 
@@ -57,7 +59,7 @@ class AsyncApiDocumentTest {
         List<String> files = new ArrayList<>();
         doc.at("/components/messages").forEach(m -> files.add(m.at("/payload/schema/$ref").asText()));
 
-        assertThat(files).hasSize(7).allSatisfy(ref -> {
+        assertThat(files).hasSize(8).allSatisfy(ref -> {
             assertThat(ref).startsWith("./schemas/");
             assertThat(getClass().getClassLoader().getResource(ref.substring(2))).as(ref).isNotNull();
         });
@@ -83,6 +85,7 @@ class AsyncApiDocumentTest {
         assertThat(keyOf(Topics.REMOTE_TASKS)).isEqualTo("#/components/schemas/WorkerTagKey");
         assertThat(keyOf(Topics.WORKER_HEARTBEATS)).isEqualTo("#/components/schemas/WorkerIdKey");
         assertThat(keyOf(Topics.AUDIT)).isEqualTo("#/components/schemas/AuditKey");
+        assertThat(keyOf(Topics.ADAPTER_LEASES)).isEqualTo("#/components/schemas/InstanceKey");
         assertThat(doc.at("/components/schemas/AuditKey/anyOf/1/const").asText()).isEqualTo(AuditRecord.PLATFORM_KEY);
         assertThat(doc.at("/components/schemas/RunIdKey/format").asText()).isEqualTo("uuid");
         assertThat(doc.at("/components/schemas/CompanyIdKey/anyOf/0/format").asText()).isEqualTo("uuid");
@@ -104,7 +107,7 @@ class AsyncApiDocumentTest {
             assertThat(ref).startsWith("#/channels/");
             assertThat(doc.at(ref.substring(1)).isObject()).as(ref).isTrue();
         });
-        assertThat(doc.path("operations")).hasSize(7);
+        assertThat(doc.path("operations")).hasSize(8);
     }
 
     private static JsonNode messageOn(String topic) {

@@ -43,7 +43,7 @@ class EventJsonTest {
 
         assertThat(Json.MAPPER.readValue(json, RunStatusChanged.class)).isEqualTo(event);
         assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
-                "company_id", "agent_id", "status", "exit_code", "output", "error", "occurred_at", "notes");
+                "company_id", "agent_id", "status", "exit_code", "output", "error", "occurred_at", "notes", "reported_by");
         assertThat(Json.parse(json).get("status").asText()).isEqualTo("FAILED");
         assertThat(Json.parse(json).get("occurred_at").isTextual()).isTrue();
     }

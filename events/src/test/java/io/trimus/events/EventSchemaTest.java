@@ -48,6 +48,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat()),
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, WorkerHeartbeat.now("idle-worker", List.of("gpu"),
                         java.time.Duration.ofSeconds(5), List.of())),
+                Arguments.of(EventTypes.ADAPTER_LEASE, Fixtures.lease()),
+                Arguments.of(EventTypes.ADAPTER_LEASE, AdapterLease.observer("run-service-1",
+                        java.time.Duration.ofSeconds(2))),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.egressAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
@@ -68,6 +71,8 @@ class EventSchemaTest {
                         "claim_by", "dispatched_at", "request", "mac")),
                 Arguments.of(EventTypes.WORKER_HEARTBEAT, Fixtures.heartbeat(), List.of("id", "worker_id", "tags",
                         "last_seen", "heartbeat_interval_ms", "running", "run_ids")),
+                Arguments.of(EventTypes.ADAPTER_LEASE, Fixtures.lease(), List.of("id", "instance", "role", "sent_at",
+                        "interval_ms", "held", "started")),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",
                         "qname", "qtype", "reason", "count", "first_seen", "last_seen")),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord(), List.of("id", "occurred_at",
@@ -331,6 +336,8 @@ class EventSchemaTest {
                 .isEqualTo(fieldNames(Json.tree(Fixtures.remoteTask())));
         assertThat(fieldNames(schemaJson(EventTypes.WORKER_HEARTBEAT).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.heartbeat())));
+        assertThat(fieldNames(schemaJson(EventTypes.ADAPTER_LEASE).get("properties")))
+                .isEqualTo(fieldNames(Json.tree(Fixtures.lease())));
         assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.platformAuditRecord())));
         assertThat(fieldNames(schemaJson(EventTypes.AUDIT_RECORD).at("/$defs/actor/properties")))

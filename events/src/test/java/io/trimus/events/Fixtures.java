@@ -23,7 +23,7 @@ final class Fixtures {
     static RunStatusChanged terminalStatus() {
         return new RunStatusChanged(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 RunState.FAILED, 1, "hello\nsh: fix-login: not found\n", "exited with code 1", AT,
-                List.of("SEC-015: --dangerously-skip-permissions was dropped"));
+                List.of("SEC-015: --dangerously-skip-permissions was dropped"), "adapter-host-1");
     }
 
     static RunCancelRequested cancel() {
@@ -39,6 +39,12 @@ final class Fixtures {
     static WorkerHeartbeat heartbeat() {
         return new WorkerHeartbeat(UUID.randomUUID(), "build-host-7-3f9a", List.of("gpu", "eu"), AT, 5000, 1,
                 List.of(UUID.randomUUID()));
+    }
+
+    static AdapterLease lease() {
+        UUID started = UUID.randomUUID();
+        return new AdapterLease(UUID.randomUUID(), "adapter-host-1", AdapterLease.ADAPTER, AT, 2000,
+                List.of(started, UUID.randomUUID()), List.of(started));
     }
 
     static EgressAnomaly egressAnomaly() {
