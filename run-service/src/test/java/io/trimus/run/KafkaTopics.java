@@ -40,6 +40,15 @@ final class KafkaTopics implements AutoCloseable {
         }
     }
 
+    /** Waits until at least {@code count} records with this key are on the topic (read from the beginning). */
+    List<ConsumerRecord<String, String>> awaitRecords(String topic, String key, int count) {
+        try (ConsumerTask<String, String> task = companion.consumeStrings().fromTopics(topic)) {
+            return await().atMost(Duration.ofSeconds(60))
+                    .until(() -> task.getRecords().stream().filter(r -> key.equals(r.key())).toList(),
+                            records -> records.size() >= count);
+        }
+    }
+
     /** All records with this key on the topic after waiting {@code quiet} for stragglers. */
     List<ConsumerRecord<String, String>> recordsAfter(String topic, String key, Duration quiet) {
         try (ConsumerTask<String, String> task = companion.consumeStrings().fromTopics(topic)) {

@@ -2,6 +2,7 @@ package io.trimus.adapter.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
@@ -42,6 +43,10 @@ public interface TrimusConfig {
 
     /** Worker mode: this process claims remote runs of its tags and executes them with its own adapters. */
     Worker worker();
+
+    /** Leases on the runs this process holds (topic trimus.adapter.leases; properties trimus.adapter-lease.*). */
+    @WithName("adapter-lease")
+    Lease lease();
 
     /**
      * run-service's master key, from which this service derives its dispatch key to open a run's secrets and to
@@ -197,6 +202,24 @@ public interface TrimusConfig {
         Duration heartbeatInterval();
     }
 
+    /** How this process renews its lease on the runs it holds, which run-service uses to recover them if it is lost. */
+    interface Lease {
+        /**
+         * How often this process says which runs it holds; run-service counts it lost after three missed beats and
+         * recovers its runs (TRIMUS_ADAPTER_LEASE_INTERVAL, default 2s). Keep it well under the consumer session
+         * timeout (10 s), so a lost process's beats are read before its run requests go to another.
+         */
+        @WithDefault("2s")
+        Duration interval();
+
+        /**
+         * How long a run waits for the broker to acknowledge the beat that lists it as started; without that
+         * acknowledgement the run is not started and ends FAILED (TRIMUS_ADAPTER_LEASE_START_TIMEOUT, default 10s).
+         */
+        @WithDefault("10s")
+        Duration startTimeout();
+    }
+
     /** Knobs of the docker adapter. */
     interface Docker {
         /**
@@ -331,11 +354,12 @@ public interface TrimusConfig {
         int defaultTimeoutSec();
 
         /**
-         * This adapter service's name among those sharing one Docker engine: its containers carry it, and at boot it
-         * removes only its own leftovers, never another instance's running containers (TRIMUS_DOCKER_INSTANCE,
-         * default {@code adapter}; give each replica on one engine its own).
+         * This adapter service's name among those sharing one Docker engine and in its leases: its containers carry
+         * it, and at boot it removes only its own leftovers, never another instance's running containers
+         * (TRIMUS_DOCKER_INSTANCE, default the host name, {@code adapter} where none is set; replicas must not share
+         * one).
          */
-        @WithDefault("adapter")
+        @WithDefault("${HOSTNAME:adapter}")
         String instance();
     }
 

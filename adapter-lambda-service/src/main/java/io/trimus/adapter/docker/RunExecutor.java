@@ -3,6 +3,7 @@ package io.trimus.adapter.docker;
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunPool;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -30,19 +31,22 @@ public class RunExecutor {
     private final DockerContainerRunner runner;
     private final RunReporter reporter;
     private final RunPool<RunHandle> pool;
+    private final RunStarts starts;
 
     /** The share of a run whose request names no company: such runs share one. */
     private static final String NO_COMPANY = "runs without a company";
 
     @Inject
-    public RunExecutor(DockerContainerRunner runner, RunReporter reporter, TrimusConfig config) {
-        this(runner, reporter, config.docker().maxConcurrentRuns(), config.company().maxConcurrentRuns()
+    public RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, TrimusConfig config) {
+        this(runner, reporter, starts, config.docker().maxConcurrentRuns(), config.company().maxConcurrentRuns()
                 .orElse(defaultCompanyShare(config.docker().maxConcurrentRuns())));
     }
 
-    RunExecutor(DockerContainerRunner runner, RunReporter reporter, int maxConcurrentRuns, int companyShare) {
+    RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, int maxConcurrentRuns,
+                int companyShare) {
         this.runner = runner;
         this.reporter = reporter;
+        this.starts = starts;
         this.pool = new RunPool<>("TRIMUS_DOCKER_MAX_CONCURRENT_RUNS", "trimus-docker-run", maxConcurrentRuns,
                 "TRIMUS_COMPANY_MAX_CONCURRENT_RUNS", companyShare);
         LOG.infof("docker runs: %d slots, at most %d per company", maxConcurrentRuns, companyShare);
@@ -61,9 +65,15 @@ public class RunExecutor {
         RunHandle handle = new RunHandle(request);
         Object company = request.companyId() != null ? request.companyId() : NO_COMPANY;
         pool.submit(request.runId(), company, handle, () -> {
-            if (handle.begin()) {
-                runner.run(request, policy, handle);
+            if (!handle.begin()) {
+                return;
             }
+            if (!starts.awaitStart(request.runId())) {
+                reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
+                        RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
+                return;
+            }
+            runner.run(request, policy, handle);
         }, () -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
                 RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started")));
     }

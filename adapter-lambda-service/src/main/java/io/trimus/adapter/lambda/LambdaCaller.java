@@ -4,6 +4,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunTable;
 import io.trimus.events.OutputTail;
 import io.trimus.events.RunRequested;
@@ -53,6 +54,7 @@ public class LambdaCaller {
 
     private final Vertx vertx;
     private final RunReporter reporter;
+    private final RunStarts starts;
     private final EndpointAddressPolicy policy;
     private final int outputMaxBytes;
     private final HttpClient client;
@@ -64,14 +66,15 @@ public class LambdaCaller {
     private final LambdaExchange exchange;
 
     @Inject
-    public LambdaCaller(Vertx vertx, RunReporter reporter, TrimusConfig config) {
-        this(vertx, reporter, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of())),
+    public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, TrimusConfig config) {
+        this(vertx, reporter, starts, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of())),
                 InetAddress::getAllByName, config.lambda().maxResponseBytes(), config.run().outputMaxBytes(),
                 config.lambda().maxConcurrentRuns());
     }
 
-    public LambdaCaller(Vertx vertx, RunReporter reporter, EndpointAddressPolicy policy, Resolver resolver,
-                        int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns) {
+    public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, EndpointAddressPolicy policy,
+                        Resolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns) {
+        this.starts = starts;
         this.admission = new CallAdmission(maxConcurrentRuns);
         this.vertx = vertx;
         this.reporter = reporter;
@@ -130,6 +133,20 @@ public class LambdaCaller {
     }
 
     private void start(CallState call) {
+        UUID runId = call.spec.run().runId();
+        starts.recordStart(runId).whenComplete((recorded, failure) -> context.runOnContext(v -> {
+            if (call.finished) {
+                return;   // cancelled while its start was being recorded
+            }
+            if (failure != null) {
+                finish(call, LambdaContract.Outcome.of(RunState.FAILED, RunStarts.NOT_RECORDED));
+            } else {
+                call(call);
+            }
+        }));
+    }
+
+    private void call(CallState call) {
         call.started = true;
         int timeoutMs = call.spec.config().timeoutMs();
         call.deadlineAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

@@ -4,6 +4,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.StreamTail;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -35,17 +36,21 @@ public class LocalProcessRunner {
     private static final String SETSID = "/usr/bin/setsid";
 
     private final RunReporter reporter;
+    private final RunStarts starts;
     private final int outputMaxBytes;
     private final Duration killGrace;
     private final RunPool<Running> pool;
 
     @Inject
-    public LocalProcessRunner(RunReporter reporter, TrimusConfig config) {
-        this(reporter, config.run().outputMaxBytes(), config.local().killGrace(), config.local().maxConcurrentRuns());
+    public LocalProcessRunner(RunReporter reporter, RunStarts starts, TrimusConfig config) {
+        this(reporter, starts, config.run().outputMaxBytes(), config.local().killGrace(),
+                config.local().maxConcurrentRuns());
     }
 
-    public LocalProcessRunner(RunReporter reporter, int outputMaxBytes, Duration killGrace, int maxConcurrentRuns) {
+    public LocalProcessRunner(RunReporter reporter, RunStarts starts, int outputMaxBytes, Duration killGrace,
+                              int maxConcurrentRuns) {
         this.reporter = reporter;
+        this.starts = starts;
         this.outputMaxBytes = outputMaxBytes;
         this.killGrace = killGrace;
         this.pool = new RunPool<>("TRIMUS_LOCAL_MAX_CONCURRENT_RUNS", "trimus-local-run", maxConcurrentRuns);
@@ -81,6 +86,10 @@ public class LocalProcessRunner {
     }
 
     private void execute(Running running) {
+        if (!starts.awaitStart(running.run.runId())) {
+            report(running, RunState.FAILED, null, null, RunStarts.NOT_RECORDED);
+            return;
+        }
         LocalLaunch launch = running.launch;
         Process process;
         try {

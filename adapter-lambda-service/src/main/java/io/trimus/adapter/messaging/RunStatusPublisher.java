@@ -1,5 +1,6 @@
 package io.trimus.adapter.messaging;
 
+import io.trimus.adapter.lease.RunLeases;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.worker.HeldRuns;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
@@ -37,10 +38,17 @@ public class RunStatusPublisher implements RunReporter {
     @Inject
     HeldRuns held;
 
+    @Inject
+    RunLeases leases;
+
     @Override
-    public void report(RunStatusChanged event) {
+    public void report(RunStatusChanged reported) {
+        RunStatusChanged event = reported.reportedBy(leases.instance());
         if (event.status().isTerminal()) {
             held.ended(event.runId());   // a worker's heartbeats stop listing it
+            leases.release(event.runId());
+        } else {
+            leases.hold(event.runId());
         }
         LOG.infof("run %s → %s%s", event.runId(), event.status(),
                 event.error() == null ? "" : ": " + event.error());

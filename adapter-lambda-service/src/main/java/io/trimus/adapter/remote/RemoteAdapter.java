@@ -5,9 +5,13 @@ import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.DispatchKeys;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.SandboxSecrets;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.secrets.TaskMacs;
@@ -32,12 +36,17 @@ public class RemoteAdapter implements Adapter {
 
     private final RemoteTasks tasks;
     private final RemoteRuns runs;
+    private final RunStarts starts;
+    private final RunReporter reporter;
     private final Duration claimTimeout;
     private final Optional<TaskMacs> macs;
 
     @Inject
-    public RemoteAdapter(RemoteTasks tasks, RemoteRuns runs, TrimusConfig config, DispatchKeys keys) {
+    public RemoteAdapter(RemoteTasks tasks, RemoteRuns runs, TrimusConfig config, DispatchKeys keys,
+                         RunStarts starts, RunReporter reporter) {
         this.tasks = tasks;
+        this.starts = starts;
+        this.reporter = reporter;
         this.runs = runs;
         this.claimTimeout = config.remote().claimTimeout();
         this.macs = keys.macs();
@@ -73,6 +82,12 @@ public class RemoteAdapter implements Adapter {
         RemoteTask unsigned = new RemoteTask(UUID.randomUUID(), request.runId(), config.workerTag(),
                 now.plus(claimTimeout), now, config.inner(request), null);
         RemoteTask task = unsigned.withMac(macs.orElseThrow().stamp(unsigned));
+        // a task once published may be claimed: from here on the run counts as started
+        if (!starts.awaitStart(request.runId())) {
+            reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
+                    RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
+            return;
+        }
         runs.watch(task, request);   // before publishing: a fast worker's claim must find the run watched
         tasks.publish(task);
     }

@@ -1,5 +1,6 @@
 package io.trimus.adapter.docker;
 
+import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.DockerDefaults;
@@ -59,7 +60,7 @@ class EngineUnreachableTest {
         DockerAdapterConfig config = DockerAdapterConfig.parse(run.adapterConfig());
         try (DockerClient docker = DockerClientProducer.connect(host)) {
             DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, host, 65536);
-            RunExecutor executor = new RunExecutor(runner, reported::add, 1, 1);
+            RunExecutor executor = new RunExecutor(runner, reported::add, RunStarts.UNRECORDED, 1, 1);
             long start = System.nanoTime();
             executor.submit(run, ContainerPolicy.forDocker(config, DEFAULTS, run));
 

@@ -1,5 +1,6 @@
 package io.trimus.adapter.lambda;
 
+import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.support.EndpointStandIn;
 import io.trimus.events.RunRequested;
@@ -110,7 +111,7 @@ class LambdaCallerTest {
     }
 
     private LambdaCaller caller(EndpointAddressPolicy policy, LambdaCaller.Resolver resolver) {
-        return new LambdaCaller(vertx, reported::add, policy, resolver, 1024 * 1024, 65_536, 4);
+        return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4);
     }
 
     private RunStatusChanged awaitEnd(RunRequested run) {

@@ -1,5 +1,6 @@
 package io.trimus.adapter.local;
 
+import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
@@ -38,7 +39,7 @@ class LocalAdaptersGateTest {
         SmallRyeConfig config = builder.build();
         TrimusConfig trimus = config.getConfigMapping(TrimusConfig.class);
         return new ClaudeLocalAdapter(trimus, new RunSecrets(Optional.empty()),
-                new LocalProcessRunner(run -> { }, 1024, Duration.ofSeconds(1), 1));
+                new LocalProcessRunner(run -> { }, RunStarts.UNRECORDED, 1024, Duration.ofSeconds(1), 1));
     }
 
     private RunRequested run() {

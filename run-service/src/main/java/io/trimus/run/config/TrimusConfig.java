@@ -251,5 +251,27 @@ public interface TrimusConfig {
         /** How often in-progress runs are checked for staleness (TRIMUS_RUN_STALE_CHECK_INTERVAL, default 1m). */
         @WithDefault("1m")
         Duration staleCheckInterval();
+
+        /**
+         * How often the runs of lost adapter processes are looked for and recovered (TRIMUS_RUN_RECOVERY_INTERVAL,
+         * default 5s). A process is lost three of its lease intervals after its last beat (TRIMUS_ADAPTER_LEASE_INTERVAL
+         * on the adapter service, default 2s), so a run is recovered within about 15 s.
+         */
+        @WithDefault("5s")
+        Duration recoveryInterval();
+
+        /**
+         * How often run-service publishes its own observer beat on trimus.adapter.leases; reading it back tells it
+         * every adapter beat published before has been read (TRIMUS_RUN_OBSERVER_INTERVAL, default 1s).
+         */
+        @WithDefault("1s")
+        Duration observerInterval();
+
+        /**
+         * How many times a run whose holder was lost before starting it is dispatched in all; after that it ends
+         * FAILED (TRIMUS_RUN_MAX_DISPATCH_ATTEMPTS, default 3).
+         */
+        @WithDefault("3")
+        int maxDispatchAttempts();
     }
 }

@@ -9,6 +9,7 @@ import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.ClusterLocks;
 import io.trimus.run.repository.OutboxEvent;
 import io.trimus.run.repository.OutboxRepository;
 import io.trimus.run.service.RunService;
@@ -43,13 +44,15 @@ public class OutboxRelay {
     private final RunService runs;
     private final TrimusConfig config;
     private final EventBus bus;
+    private final ClusterLocks locks;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean wokenWhileDraining = new AtomicBoolean();
 
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
                 @Channel(Topics.AUDIT) MutinyEmitter<String> audit,
-                OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus) {
+                OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus, ClusterLocks locks) {
+        this.locks = locks;
         this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel, Topics.AUDIT, audit);
         this.outbox = outbox;
         this.runs = runs;
@@ -87,9 +90,17 @@ public class OutboxRelay {
                         ? drain() : Uni.createFrom().voidItem());
     }
 
+    /**
+     * One batch in one transaction that holds the relay's cluster lock: with several replicas one relays at a time, so
+     * a run's events leave in order; a replica that finds the lock taken does nothing (the holder publishes its rows
+     * at its next pass, within TRIMUS_OUTBOX_POLL_INTERVAL). A replica that dies mid-batch lets go of the lock, and its
+     * unmarked rows are published again by the next holder (consumers recognise them by event id).
+     */
     private Uni<Integer> publishBatch() {
-        return TenantTransactions.acrossCompanies(() -> outbox.nextDue(config.outbox().batchSize(), Instant.now()))
-                .flatMap(rows -> publishFrom(rows, 0));
+        return TenantTransactions.acrossCompanies(() -> locks.tryHold(ClusterLocks.Job.OUTBOX_RELAY)
+                .flatMap(held -> !held ? Uni.createFrom().item(0)
+                        : outbox.nextDue(config.outbox().batchSize(), Instant.now())
+                                .flatMap(rows -> publishFrom(rows, 0))));
     }
 
     /**

@@ -29,6 +29,11 @@ public class OutboxRepository implements PanacheRepositoryBase<OutboxEvent, Long
                 order by o.seq""", Parameters.with("now", now)).page(0, max).list();
     }
 
+    /** The latest event of {@code type} staged under {@code key}, or null. */
+    public Uni<OutboxEvent> latest(String type, String key) {
+        return find("type = ?1 and messageKey = ?2 order by seq desc", type, key).firstResult();
+    }
+
     /** Records that the event with this seq reached the broker. */
     public Uni<Integer> markPublished(Long seq) {
         return update("publishedAt = ?1 where seq = ?2", Instant.now(), seq);

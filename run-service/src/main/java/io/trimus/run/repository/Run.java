@@ -34,4 +34,10 @@ public class Run {
     public Instant dispatchedAt;
     public Instant startedAt;
     public Instant finishedAt;
+    /** The adapter process that reported the run last (its lease instance); null before dispatch or after recovery. */
+    public String heldBy;
+    /** When a lease beat first listed the run as started; null while nothing of it may have begun. */
+    public Instant startRecordedAt;
+    /** How many times its request was published (1, more after a recovery dispatched it again). */
+    public int dispatchAttempts = 1;
 }

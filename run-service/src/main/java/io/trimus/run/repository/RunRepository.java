@@ -5,9 +5,12 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.events.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** Runs, always looked up within their company. */
@@ -31,6 +34,23 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     public Uni<List<Run>> inProgressSince(java.time.Instant before, int limit) {
         return find("status in ?1 and coalesce(startedAt, dispatchedAt) < ?2 order by coalesce(startedAt, dispatchedAt)",
                 List.of(RunState.DISPATCHED, RunState.RUNNING), before).page(0, limit).list();
+    }
+
+    /**
+     * Runs in progress (DISPATCHED, RUNNING) held by a process not among {@code live}, oldest first, locked so two
+     * replicas never recover the same run.
+     */
+    public Uni<List<Run>> inProgressHeldOutside(Set<String> live, int limit) {
+        String held = "status in ?1 and heldBy is not null" + (live.isEmpty() ? "" : " and heldBy not in ?2");
+        var query = live.isEmpty()
+                ? find(held + " order by dispatchedAt", List.of(RunState.DISPATCHED, RunState.RUNNING))
+                : find(held + " order by dispatchedAt", List.of(RunState.DISPATCHED, RunState.RUNNING), live);
+        return query.page(0, limit).list();
+    }
+
+    /** Marks the runs as started where not already marked; returns how many were marked now. */
+    public Uni<Integer> recordStarts(Collection<UUID> runIds, Instant at) {
+        return update("startRecordedAt = ?1 where id in ?2 and startRecordedAt is null", at, runIds);
     }
 
     /** How many runs are in each state, across all companies or in one; states without runs are absent. */

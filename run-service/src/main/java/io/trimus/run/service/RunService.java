@@ -321,6 +321,9 @@ public class RunService {
             LOG.warnf("Ignoring status %s for unknown run %s", event.status(), event.runId());
             return;
         }
+        if (event.reportedBy() != null && !run.status.isTerminal() && !event.status().isTerminal()) {
+            run.heldBy = event.reportedBy();   // also when it stays DISPATCHED: dispatched again, to another process
+        }
         if (!run.status.canMoveTo(event.status())) {
             LOG.debugf("Run %s stays %s: ignoring late %s", run.id, run.status, event.status());
             return;

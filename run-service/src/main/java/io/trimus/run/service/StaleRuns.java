@@ -7,6 +7,7 @@ import io.trimus.commons.rows.Rows;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.ClusterLocks;
 import io.trimus.run.repository.Run;
 import io.trimus.run.repository.RunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,8 +30,10 @@ public class StaleRuns {
     private final RunRepository runs;
     private final RunService lifecycle;
     private final TrimusConfig config;
+    private final ClusterLocks locks;
 
-    StaleRuns(RunRepository runs, RunService lifecycle, TrimusConfig config) {
+    StaleRuns(RunRepository runs, RunService lifecycle, TrimusConfig config, ClusterLocks locks) {
+        this.locks = locks;
         this.runs = runs;
         this.lifecycle = lifecycle;
         this.config = config;
@@ -53,11 +56,12 @@ public class StaleRuns {
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** Ends a batch of stale runs; returns how many. */
+    /** Ends a batch of stale runs; returns how many (0 while another replica sweeps). */
     @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> sweep() {
         Instant now = Instant.now();
-        return runs.inProgressSince(now.minus(config.run().staleAfter()), BATCH).map(stale -> end(stale, now));
+        return locks.tryHold(ClusterLocks.Job.STALE_RUNS).flatMap(held -> !held ? Uni.createFrom().item(0)
+                : runs.inProgressSince(now.minus(config.run().staleAfter()), BATCH).map(stale -> end(stale, now)));
     }
 
     private int end(List<Run> stale, Instant now) {

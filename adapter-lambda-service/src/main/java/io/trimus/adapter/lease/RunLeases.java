@@ -1,0 +1,141 @@
+package io.trimus.adapter.lease;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunStarts;
+import io.trimus.events.AdapterLease;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This process's lease on the runs it holds, renewed every TRIMUS_ADAPTER_LEASE_INTERVAL on trimus.adapter.leases.
+ * run-service recovers the runs of a process that stops beating: one whose start was never recorded is dispatched
+ * again, one that may have started ends FAILED. So a run is started only after the broker acknowledged a beat that
+ * lists it as started ({@link #awaitStart}); a run whose start cannot be recorded is not started at all. The runs held
+ * follow what this process reported ({@link #hold} on DISPATCHED or RUNNING, {@link #release} on the outcome).
+ */
+@Singleton
+public class RunLeases implements RunStarts {
+
+    private static final Logger LOG = Logger.getLogger(RunLeases.class);
+    private static final String JOB = "trimus-adapter-lease";
+
+    private final InstanceName instance;
+    private final LeaseSender sender;
+    private final Duration interval;
+    private final Duration startTimeout;
+    private final Scheduler scheduler;
+    private final Set<UUID> held = new LinkedHashSet<>();
+    private final Set<UUID> started = new LinkedHashSet<>();
+
+    @Inject
+    public RunLeases(InstanceName instance, LeaseSender sender, TrimusConfig config, Scheduler scheduler) {
+        this(instance, sender, config.lease().interval(), config.lease().startTimeout(), scheduler);
+    }
+
+    RunLeases(InstanceName instance, LeaseSender sender, Duration interval, Duration startTimeout,
+              Scheduler scheduler) {
+        this.instance = instance;
+        this.sender = sender;
+        this.interval = interval;
+        this.startTimeout = startTimeout;
+        this.scheduler = scheduler;
+    }
+
+    void begin(@Observes StartupEvent event) {
+        LOG.infof("instance %s renews its lease on its runs every %s", instance, interval);
+        // programmatic: the interval comes from configuration
+        scheduler.newJob(JOB)
+                .setInterval(interval.toString())
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                .setTask(execution -> beatQuietly())
+                .schedule();
+    }
+
+    void end(@Observes ShutdownEvent event) {
+        scheduler.unscheduleJob(JOB);
+    }
+
+    /** The run was dispatched to this process: it is held, not started. */
+    public synchronized void hold(UUID runId) {
+        held.add(runId);
+    }
+
+    /**
+     * Waits at most TRIMUS_ADAPTER_LEASE_START_TIMEOUT for the broker to acknowledge the beat listing the run as
+     * started. Blocks: call it from a run's own thread, never from an event loop (use {@link #recordStart}).
+     */
+    @Override
+    public boolean awaitStart(UUID runId) {
+        try {
+            recordStart(runId).toCompletableFuture().get();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            LOG.warnf("could not record the start of run %s: %s", runId, e.getCause() != null ? e.getCause() : e);
+            return false;
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> recordStart(UUID runId) {
+        try {
+            synchronized (this) {
+                held.add(runId);
+                started.add(runId);
+                return sender.publish(snapshot()).toCompletableFuture()
+                        .orTimeout(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The run ended here, or will never run here: later beats no longer list it. */
+    public synchronized void release(UUID runId) {
+        held.remove(runId);
+        started.remove(runId);
+    }
+
+    /** Whether this process holds the run. */
+    public synchronized boolean holds(UUID runId) {
+        return held.contains(runId);
+    }
+
+    /** Sends a beat now. Beats are handed to the sender under the lock, so they leave in snapshot order. */
+    public synchronized void beat() {
+        sender.publish(snapshot());
+    }
+
+    public String instance() {
+        return instance.get();
+    }
+
+    private AdapterLease snapshot() {
+        return AdapterLease.of(instance.get(), interval, held, started);
+    }
+
+    private void beatQuietly() {
+        try {
+            beat();
+        } catch (RuntimeException e) {
+            LOG.warn("could not send a lease beat; trying again at the next tick", e);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.trimus.run.service;
+
+import io.trimus.events.AdapterLease;
+import io.trimus.run.config.TrimusConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * What this replica has read of trimus.adapter.leases: each adapter process's latest beat and when it was read, and how
+ * far its reading has got. The topic has one partition, so when this replica reads back its own observer beat sent at
+ * T, it has read every beat published before T. A process is lost when no beat of it was read in the grace (three of
+ * its intervals) before such a T: alive, it would have published one. Judging only up to what has been read means a
+ * broker outage or a lagging consumer never makes a live process look lost; nothing is judged at all until an
+ * observer beat came back recently.
+ */
+@ApplicationScoped
+public class LeaseBook {
+
+    private final String self = "run-service-" + UUID.randomUUID();
+    private final Map<String, Seen> processes = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final Duration observerInterval;
+    private final Duration defaultGrace;
+    private final Instant openedAt;
+    private volatile Instant readThrough;
+    private volatile Instant readThroughAt;
+
+    @Inject
+    public LeaseBook(TrimusConfig config) {
+        this(config.run().observerInterval(), Clock.systemUTC());
+    }
+
+    LeaseBook(Duration observerInterval, Clock clock) {
+        this.clock = clock;
+        this.observerInterval = observerInterval;
+        // a process not heard from since this replica started: judged with the adapter's default interval
+        this.defaultGrace = Duration.ofSeconds(2).multipliedBy(AdapterLease.MISSED_BEATS);
+        this.openedAt = clock.instant();
+    }
+
+    /** This replica's name on its observer beats. */
+    public String self() {
+        return self;
+    }
+
+    /** Takes in a beat just read. */
+    public void read(AdapterLease beat) {
+        Instant now = clock.instant();
+        if (beat.isObserver()) {
+            if (self.equals(beat.instance()) && (readThrough == null || beat.sentAt().isAfter(readThrough))) {
+                readThrough = beat.sentAt();
+                readThroughAt = now;
+            }
+            return;
+        }
+        processes.put(beat.instance(), new Seen(beat, now));
+    }
+
+    /**
+     * Whether the reading is recent enough to judge by: an observer beat came back within five observer intervals.
+     */
+    public boolean current() {
+        Instant at = readThroughAt;
+        return at != null && at.plus(observerInterval.multipliedBy(5)).isAfter(clock.instant());
+    }
+
+    /** Whether {@code instance} is lost as far as has been read; never while {@link #current()} is false. */
+    public boolean lost(String instance) {
+        Instant through = readThrough;
+        if (!current() || through == null) {
+            return false;
+        }
+        Seen seen = processes.get(instance);
+        Instant last = seen != null ? seen.readAt : openedAt;
+        Duration grace = seen != null ? seen.beat.grace() : defaultGrace;
+        return last.plus(grace).isBefore(through);
+    }
+
+    /** The processes read so far that are not lost, i.e. hold their runs. */
+    public Set<String> live() {
+        return processes.keySet().stream().filter(instance -> !lost(instance)).collect(Collectors.toSet());
+    }
+
+    /** A live process whose latest beat lists the run, if any. */
+    public Optional<String> liveHolderOf(UUID runId) {
+        return processes.entrySet().stream()
+                .filter(e -> e.getValue().beat.held().contains(runId) && !lost(e.getKey()))
+                .map(Map.Entry::getKey).findFirst();
+    }
+
+    /** How long {@code instance} has been silent, for the reason a recovered run gives. */
+    public Duration silence(String instance) {
+        Seen seen = processes.get(instance);
+        return Duration.between(seen != null ? seen.readAt : openedAt, clock.instant());
+    }
+
+    /** Forgets processes lost for a long time (an hour), so a churn of replicas does not grow the book. */
+    public void forgetLongLost() {
+        Instant cutoff = clock.instant().minus(Duration.ofHours(1));
+        processes.values().removeIf(seen -> seen.readAt.isBefore(cutoff));
+    }
+
+    private record Seen(AdapterLease beat, Instant readAt) {
+    }
+}

@@ -1,0 +1,156 @@
+package io.trimus.run.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.events.EventTypes;
+import io.trimus.events.RunState;
+import io.trimus.events.Topics;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.ClusterLocks;
+import io.trimus.run.repository.OutboxRepository;
+import io.trimus.run.repository.Run;
+import io.trimus.run.repository.RunRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Recovers the runs of adapter processes that stopped renewing their lease ({@link LeaseBook}): a run another live
+ * process lists is its; a run RUNNING, or whose start was recorded, may have done part of its work and ends FAILED
+ * with the reason (never run twice); a run only DISPATCHED, whose start was never recorded, had nothing begun and is
+ * dispatched again (its request published anew, up to TRIMUS_RUN_MAX_DISPATCH_ATTEMPTS in all). One replica at a time
+ * recovers; what it decides rests only on what it has read of the lease topic, never on a guess.
+ */
+@ApplicationScoped
+public class RunRecovery {
+    private static final Logger LOG = Logger.getLogger(RunRecovery.class);
+    private static final int BATCH = 100;
+
+    private final LeaseBook book;
+    private final RunRepository runs;
+    private final OutboxRepository outboxRows;
+    private final Outbox outbox;
+    private final RunService lifecycle;
+    private final ClusterLocks locks;
+    private final ObjectMapper json;
+    private final TrimusConfig config;
+    private final RecentStarts recentStarts = new RecentStarts(10_000);
+
+    RunRecovery(LeaseBook book, RunRepository runs, OutboxRepository outboxRows, Outbox outbox, RunService lifecycle,
+                ClusterLocks locks, ObjectMapper json, TrimusConfig config) {
+        this.book = book;
+        this.runs = runs;
+        this.outboxRows = outboxRows;
+        this.outbox = outbox;
+        this.lifecycle = lifecycle;
+        this.locks = locks;
+        this.json = json;
+        this.config = config;
+    }
+
+    /** Stores that these runs may have begun (a beat listed them as started); those stored lately are skipped. */
+    public Uni<Void> recordStarts(List<UUID> started) {
+        List<UUID> fresh = recentStarts.unseen(started);
+        if (fresh.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return TenantTransactions.acrossCompanies(() -> runs.recordStarts(fresh, Instant.now()))
+                .invoke(() -> recentStarts.remember(fresh)).replaceWithVoid();
+    }
+
+    @Scheduled(every = "${trimus.run.recovery-interval:5s}", delayed = "5s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> onTick() {
+        book.forgetLongLost();
+        return recover().onFailure().invoke(e -> LOG.warnf("could not recover the runs of lost adapters: %s",
+                        e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Recovers a batch of runs whose holder is lost; returns how many (0 while unsure or another replica recovers). */
+    @TenantTransaction(Rows.ALL_COMPANIES)
+    public Uni<Integer> recover() {
+        if (!book.current()) {
+            return Uni.createFrom().item(0);
+        }
+        return locks.tryHold(ClusterLocks.Job.RUN_RECOVERY).flatMap(held -> !held ? Uni.createFrom().item(0)
+                : runs.inProgressHeldOutside(book.live(), BATCH).flatMap(this::recoverAll));
+    }
+
+    private Uni<Integer> recoverAll(List<Run> candidates) {
+        List<Run> orphaned = candidates.stream().filter(run -> book.lost(run.heldBy)).toList();
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (Run run : orphaned) {
+            chain = chain.chain(() -> recover(run));
+        }
+        return chain.replaceWith(orphaned.size());
+    }
+
+    private Uni<Void> recover(Run run) {
+        String lost = run.heldBy;
+        Optional<String> holder = book.liveHolderOf(run.id);
+        if (holder.isPresent()) {
+            LOG.infof("run %s: its holder %s is lost, %s holds it", run.id, lost, holder.get());
+            run.heldBy = holder.get();
+            return Uni.createFrom().voidItem();
+        }
+        String silence = describe(book.silence(lost));
+        Instant now = Instant.now();
+        if (run.status == RunState.RUNNING || run.startRecordedAt != null) {
+            String reason = "the adapter process " + lost + " that held the run stopped renewing its lease (silent for "
+                    + silence + ") after the run " + (run.status == RunState.RUNNING ? "started" : "began to start")
+                    + "; it is not started again, since part of its work may have been done";
+            LOG.warnf("run %s: %s", run.id, reason);
+            lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
+            return Uni.createFrom().voidItem();
+        }
+        if (run.dispatchAttempts >= config.run().maxDispatchAttempts()) {
+            String reason = "dispatched " + run.dispatchAttempts + " times, and each time the adapter process holding"
+                    + " it (last " + lost + ") was lost before it started";
+            LOG.warnf("run %s: %s", run.id, reason);
+            lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
+            return Uni.createFrom().voidItem();
+        }
+        return dispatchAgain(run, lost, silence);
+    }
+
+    private Uni<Void> dispatchAgain(Run run, String lost, String silence) {
+        return outboxRows.latest(EventTypes.RUN_REQUESTED, run.id.toString()).flatMap(original -> {
+            if (original == null) {
+                lifecycle.finish(run, RunState.FAILED, null, null, "the adapter process " + lost + " was lost before"
+                        + " the run started, and its request is no longer stored to dispatch it again", Instant.now());
+                return Uni.createFrom().voidItem();
+            }
+            UUID eventId = UUID.randomUUID();
+            ObjectNode request;
+            try {
+                request = (ObjectNode) json.readTree(original.payload);
+            } catch (JsonProcessingException | ClassCastException e) {
+                return Uni.createFrom().failure(new IllegalStateException("stored request of run " + run.id
+                        + " is unreadable", e));
+            }
+            request.put("id", eventId.toString());
+            run.dispatchAttempts++;
+            run.heldBy = null;
+            LOG.warnf("run %s: the adapter process %s that held it was lost (silent for %s) before it started;"
+                    + " dispatching it again (attempt %d)", run.id, lost, silence, run.dispatchAttempts);
+            return outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, eventId, run.id, request)
+                    .replaceWithVoid();
+        });
+    }
+
+    private static String describe(Duration d) {
+        return d.toSeconds() + " s";
+    }
+}

@@ -1,0 +1,183 @@
+package io.trimus.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.events.Topics;
+import io.trimus.testing.TrimusInfraResource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+
+/**
+ * No run stays stuck when the adapter process holding it dies: this test plays adapter processes on the real broker
+ * (status events with reported_by, lease beats on trimus.adapter.leases every 500 ms) and then silences one. A run it
+ * held only DISPATCHED, never started, is dispatched again (a new request on trimus.run.requested) and finishes on the
+ * next process; one it had started, or RUNNING, ends FAILED with the reason and is never dispatched again; one another
+ * live process lists is left to it; a run whose holder keeps beating is left alone.
+ */
+@QuarkusTest
+@WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+class RunRecoveryTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final KafkaTopics kafka = KafkaTopics.shared();
+    private final ScheduledExecutorService beats = Executors.newScheduledThreadPool(2);
+
+    @AfterEach
+    void stopBeating() {
+        beats.shutdownNow();
+    }
+
+    private record Run(String company, String agent, String id) {
+    }
+
+    private static Run queuedRun() {
+        String company = Api.createCompany("Recovery " + UUID.randomUUID());
+        String agent = Api.createDockerAgent(company, Map.of("image", "trimus-test/busybox:latest",
+                "command", List.of("sleep", "3600")));
+        String run = Api.startRun(company, agent, Map.of());
+        kafka.awaitRecord(Topics.RUN_REQUESTED, run);
+        return new Run(company, agent, run);
+    }
+
+    private static void report(Run run, String status, String process) {
+        ObjectNode event = JSON.createObjectNode().put("id", UUID.randomUUID().toString()).put("run_id", run.id)
+                .put("company_id", run.company).put("agent_id", run.agent).put("status", status)
+                .put("occurred_at", Instant.now().toString());
+        if (process != null) {
+            event.put("reported_by", process);
+        }
+        kafka.produce(Topics.RUN_STATUS, run.id, event.toString());
+    }
+
+    /** Beats for {@code process} every 500 ms until cancelled. */
+    private ScheduledFuture<?> beat(String process, List<String> held, List<String> started) {
+        return beats.scheduleAtFixedRate(() -> {
+            ObjectNode beat = JSON.createObjectNode().put("id", UUID.randomUUID().toString()).put("instance", process)
+                    .put("role", "adapter").put("sent_at", Instant.now().toString()).put("interval_ms", 500);
+            held.forEach(beat.putArray("held")::add);
+            started.forEach(beat.putArray("started")::add);
+            kafka.produce(Topics.ADAPTER_LEASES, process, beat.toString());
+        }, 0, 500, TimeUnit.MILLISECONDS);
+    }
+
+    private static String process() {
+        return "test-adapter-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static void awaitStatus(Run run, String status) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> Api.runStatus(run.company, run.id).equals(status));
+    }
+
+    private static String heldBy(Run run) {
+        return Db.texts("select coalesce(held_by, '') from run.run where id = ?::uuid", run.id).get(0);
+    }
+
+    /** The event ids of the run's requests on trimus.run.requested, after {@code quiet} for stragglers. */
+    private static List<String> requestIds(Run run, Duration quiet) {
+        return ids(kafka.recordsAfter(Topics.RUN_REQUESTED, run.id, quiet));
+    }
+
+    private static List<String> ids(List<ConsumerRecord<String, String>> records) {
+        List<String> ids = new ArrayList<>();
+        records.forEach(record -> ids.add(KafkaTopics.header(record, "ce_id")));
+        return ids;
+    }
+
+    @Test
+    void aRunWhoseHolderDiedBeforeStartingItIsDispatchedAgainAndFinishesOnTheNextProcess() {
+        Run run = queuedRun();
+        String first = process();
+        String second = process();
+        report(run, "DISPATCHED", first);
+        ScheduledFuture<?> firstBeats = beat(first, List.of(run.id), List.of());
+        awaitStatus(run, "DISPATCHED");
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(run).equals(first));
+
+        firstBeats.cancel(false);   // kill -9: no more beats, no last word
+
+        List<String> requests = ids(kafka.awaitRecords(Topics.RUN_REQUESTED, run.id, 2));
+        assertThat(requests).hasSize(2).doesNotHaveDuplicates();
+        assertThat(Db.texts("select dispatch_attempts::text from run.run where id = ?::uuid", run.id))
+                .containsExactly("2");
+        assertThat(Api.runStatus(run.company, run.id)).isEqualTo("DISPATCHED");
+
+        report(run, "DISPATCHED", second);
+        beat(second, List.of(run.id), List.of(run.id));
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(run).equals(second));
+        report(run, "RUNNING", second);
+        report(run, "SUCCEEDED", second);
+        awaitStatus(run, "SUCCEEDED");
+        assertThat(requestIds(run, Duration.ofSeconds(3))).hasSize(2);
+    }
+
+    @Test
+    void aRunWhoseHolderDiedAfterRecordingItsStartEndsFailedAndIsNotDispatchedAgain() {
+        Run starting = queuedRun();
+        Run running = queuedRun();
+        String process = process();
+        report(starting, "DISPATCHED", process);
+        report(running, "DISPATCHED", process);
+        report(running, "RUNNING", process);
+        ScheduledFuture<?> beating = beat(process, List.of(starting.id, running.id), List.of(starting.id, running.id));
+        awaitStatus(starting, "DISPATCHED");
+        awaitStatus(running, "RUNNING");
+        await().atMost(Duration.ofSeconds(30)).until(() -> Db.texts("select count(*)::text from run.run"
+                + " where id in (?::uuid, ?::uuid) and start_recorded_at is not null", starting.id, running.id)
+                .get(0).equals("2"));
+
+        beating.cancel(false);
+
+        awaitStatus(starting, "FAILED");
+        awaitStatus(running, "FAILED");
+        Api.getRun(starting.company, starting.id).statusCode(200).body("error", allOf(
+                containsString("adapter process " + process), containsString("stopped renewing its lease"),
+                containsString("began to start"), containsString("not started again")));
+        Api.getRun(running.company, running.id).statusCode(200).body("error", allOf(
+                containsString("adapter process " + process), containsString("after the run started")));
+        assertThat(requestIds(starting, Duration.ofSeconds(3))).hasSize(1);
+        assertThat(requestIds(running, Duration.ofSeconds(1))).hasSize(1);
+    }
+
+    @Test
+    void aRunAnotherLiveProcessListsIsLeftToItAndALiveHoldersRunIsLeftAlone() {
+        Run handedOver = queuedRun();
+        Run steady = queuedRun();
+        String dispatcher = process();
+        String worker = process();
+        report(handedOver, "DISPATCHED", dispatcher);
+        report(steady, "DISPATCHED", worker);
+        ScheduledFuture<?> dispatcherBeats = beat(dispatcher, List.of(handedOver.id), List.of(handedOver.id));
+        beat(worker, List.of(handedOver.id, steady.id), List.of(handedOver.id));
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(handedOver).equals(dispatcher)
+                && heldBy(steady).equals(worker));
+
+        dispatcherBeats.cancel(false);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(handedOver).equals(worker));
+        assertThat(Api.runStatus(handedOver.company, handedOver.id)).isEqualTo("DISPATCHED");
+        await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        assertThat(Api.runStatus(handedOver.company, handedOver.id)).isEqualTo("DISPATCHED");
+        assertThat(Api.runStatus(steady.company, steady.id)).isEqualTo("DISPATCHED");
+        assertThat(heldBy(steady)).isEqualTo(worker);
+        assertThat(requestIds(steady, Duration.ofSeconds(1))).hasSize(1);
+    }
+}
