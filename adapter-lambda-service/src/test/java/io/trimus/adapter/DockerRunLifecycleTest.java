@@ -3,6 +3,11 @@ package io.trimus.adapter;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Event;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;
 import io.trimus.adapter.support.Runs;
@@ -20,10 +25,12 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static io.trimus.adapter.support.Runs.sh;
 import static io.trimus.events.RunState.CANCELLED;
@@ -42,6 +49,7 @@ import static org.awaitility.Awaitility.await;
 class DockerRunLifecycleTest {
 
     private static final UUID COMPANY = UUID.randomUUID();
+    private static final ObjectMapper LEASE = new ObjectMapper();
     private static String image;
 
     private final RunBus bus = RunBus.get();
@@ -81,6 +89,51 @@ class DockerRunLifecycleTest {
         assertThat(record.value()).contains("\"run_id\":\"" + run.runId() + "\"", "\"status\":\"SUCCEEDED\"");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> Engine.containerOf(run.runId()).isEmpty());
+    }
+
+    @Test
+    void theRunsStartIsOnTheLeaseTopicBeforeItsContainerIsCreatedAndItsEventsNameTheLeaseHolder() throws Exception {
+        long since = Instant.now().getEpochSecond() - 1;
+        RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "command", sh("echo leased")));
+
+        bus.request(run);
+        RunStatusChanged end = bus.awaitEnd(run.runId());
+        assertThat(end.status()).isEqualTo(SUCCEEDED);
+
+        ConsumerRecord<String, String> started;
+        try (KafkaCompanion kafka = new KafkaCompanion(ConfigProvider.getConfig()
+                .getValue("kafka.bootstrap.servers", String.class));
+             ConsumerTask<String, String> leases = kafka.consumeStrings().fromTopics(Topics.ADAPTER_LEASES)) {
+            started = await().atMost(Duration.ofSeconds(30)).until(() -> leases.getRecords().stream()
+                    .filter(r -> startedRuns(r).contains(run.runId().toString()))
+                    .findFirst(), java.util.Optional::isPresent).orElseThrow();
+        }
+        String holder = LEASE.readTree(started.value()).path("instance").asText();
+        assertThat(bus.events(run.runId())).extracting(RunStatusChanged::reportedBy).containsOnly(holder);
+
+        List<Event> created = new ArrayList<>();
+        Engine.docker().eventsCmd().withSince(String.valueOf(since))
+                .withUntil(String.valueOf(Instant.now().getEpochSecond() + 1))
+                .withLabelFilter(Map.of(Engine.LABEL_RUN, run.runId().toString()))
+                .withEventFilter("create")
+                .exec(new ResultCallback.Adapter<Event>() {
+                    @Override
+                    public void onNext(Event event) {
+                        created.add(event);
+                    }
+                }).awaitCompletion(30, TimeUnit.SECONDS);
+        assertThat(created).hasSize(1);
+        long createdAtMs = created.get(0).getTimeNano() / 1_000_000;
+        assertThat(started.timestamp()).as("the start beat's broker time vs the container's creation")
+                .isLessThanOrEqualTo(createdAtMs);
+    }
+
+    private static String startedRuns(ConsumerRecord<String, String> beat) {
+        try {
+            return LEASE.readTree(beat.value()).path("started").toString();
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     @Test

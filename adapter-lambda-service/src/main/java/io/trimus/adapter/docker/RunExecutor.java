@@ -111,8 +111,8 @@ public class RunExecutor {
 
     /**
      * Stops while the broker connection is still open (ShutdownEvent comes before the Kafka connector closes):
-     * queued runs are reported FAILED without starting; running workers are interrupted, kill and remove
-     * their containers and report FAILED.
+     * queued runs are handed back unreported (run-service dispatches them again when this process's lease lapses);
+     * running workers are interrupted, kill and remove their containers and report FAILED.
      */
     void onShutdown(@Observes ShutdownEvent event) {
         stop();
@@ -122,10 +122,11 @@ public class RunExecutor {
     void stop() {
         boolean stopped = pool.shutdown(handle -> {
             if (handle.neverStarted()) {
+                // handed back: its start was never recorded, so run-service dispatches it again once this process's
+                // lease has lapsed
                 RunRequested r = handle.request();
                 pool.release(r.runId(), handle);
-                reporter.report(RunStatusChanged.of(r.runId(), r.companyId(), r.agentId(), RunState.FAILED, null,
-                        null, "the adapter service stopped before the run started"));
+                LOG.infof("run %s hands back: it had not started when the service stopped", r.runId());
             }
         }, Duration.ofSeconds(30));
         if (!stopped) {
