@@ -46,7 +46,6 @@ TRIMUS_EGRESS_NETWORK_SUBNET=$prefix.0/24
 TRIMUS_EGRESS_NETWORK_GATEWAY=$prefix.1
 TRIMUS_EGRESS_NETWORK_BRIDGE_NAME=$bridge
 TRIMUS_EGRESS_RESOLVER_IP=$prefix.2
-TRIMUS_DOCKER_INSTANCE=compose-smoke
 TRIMUS_RUN_SERVICE_PORT=$run_port
 TRIMUS_ADAPTER_PORT=18082
 TRIMUS_EGRESS_SERVICE_PORT=$egress_port
@@ -60,7 +59,8 @@ ENV
     [ -n "$listener_pid" ] && kill "$listener_pid" 2>/dev/null || true
     log "tearing the stack down"
     "${dc[@]}" down -v --remove-orphans >.trimus/compose-smoke-down.log 2>&1 || tail -20 .trimus/compose-smoke-down.log
-    "$DOCKER" ps -aq --filter label=trimus.adapter_instance=compose-smoke | xargs -r "$DOCKER" rm -f >/dev/null 2>&1 || true
+    # sandboxes a failed step left behind: the smoke's runs are all on its own egress network
+    "$DOCKER" ps -aq --filter network="$net" | xargs -r "$DOCKER" rm -f >/dev/null 2>&1 || true
     if command -v iptables >/dev/null 2>&1 && iptables -S 2>/dev/null | grep -q "trimus-egress:$bridge"; then
       log "warning: firewall rules for $bridge are still in place"
     fi

@@ -30,8 +30,8 @@ egress-service            topic  trimus.audit                 literal   Write,De
 egress-service            group  trimus-egress-service        literal   Read
 admin-ui                  topic  trimus.run.status            literal   Read,Describe
 admin-ui                  topic  trimus.egress.anomalies      literal   Read,Describe
-admin-ui                  group  trimus-admin-ui-run-status   literal   Read
-admin-ui                  group  trimus-admin-ui-anomalies    literal   Read
+admin-ui                  group  trimus-admin-ui-run-status-  prefixed  Read
+admin-ui                  group  trimus-admin-ui-anomalies-   prefixed  Read
 trimus-worker             topic  trimus.run.status            literal   Write,Describe
 trimus-worker             topic  trimus.worker.heartbeats     literal   Write,Read,Describe
 trimus-worker             topic  trimus.remote.tasks          literal   Read,Describe

@@ -6,8 +6,12 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
@@ -16,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Who may open what on the dashboard, over plain HTTP against the real backends: the sign-in cookie and its
  * attributes, bearer tokens, redirects to the sign-in page, CSRF tokens and the Origin check on every change, sign-out,
- * and roles (hidden actions, refused ones, operator pages, other companies).
+ * and roles (hidden actions, refused ones, operator pages, other companies); and a session with its CSRF token taken
+ * from one replica to another.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -128,6 +133,29 @@ class DashboardAccessTest {
         assertThat(admin.with("X-CSRF-Token", token).with("HX-Request", "true")
                 .post("/companies/" + company + "/egress/policy", Map.of("mode", "report")).statusCode())
                 .isEqualTo(200);
+        assertThat(Stack.allowlist(company)).containsExactly("api.github.com", "pypi.org");
+    }
+
+    @Test
+    void aSessionAndCsrfTokenAnotherReplicaIssuedAreAcceptedHere() throws Exception {
+        String company = Stack.createCompany(Stack.unique("Replica"));
+        Stack.setAllowlist(company, "api.github.com");
+        String email = Accounts.withPassword(company, "admin");
+        // what any replica's sign-in form gets from run-service and puts in the cookie
+        String session = Stack.runService().body(Map.of("email", email, "password", Accounts.PASSWORD))
+                .post("/api/sessions").then().statusCode(201).extract().path("token");
+        // the token another replica's page carries: computed from the session and nothing of any process
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(session.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String otherReplicasToken = Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(mac.doFinal("trimus-dashboard-csrf-v1".getBytes(StandardCharsets.US_ASCII)));
+        Http admin = anonymous().withSession(session);
+
+        HttpResponse<String> page = admin.get("/companies/" + company + "/egress");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(Http.csrf(page)).isEqualTo(otherReplicasToken);
+        assertThat(admin.post("/companies/" + company + "/egress/allowlist/add",
+                Map.of("entry", "pypi.org", "_csrf", otherReplicasToken)).statusCode()).isEqualTo(303);
         assertThat(Stack.allowlist(company)).containsExactly("api.github.com", "pypi.org");
     }
 

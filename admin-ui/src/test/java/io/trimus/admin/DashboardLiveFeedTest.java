@@ -4,6 +4,8 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.events.EgressAnomaly;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -11,10 +13,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * Live feeds end when their credential does: the dashboard asks run-service again who the caller of an open stream
  * is (every second here, {@code %test.trimus.dashboard.live-recheck}), so a revoked session or a removed member stops
  * receiving events at the next check instead of at the stream's 10-minute end, and a company the caller lost stops
- * sending its runs.
+ * sending its runs. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses nothing.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -80,6 +86,39 @@ class DashboardLiveFeedTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> feed.lines().stream()
                 .anyMatch(l -> l.startsWith("data:") && l.contains(keptRun + " " + status)));
         assertThat(feed.lines()).noneMatch(l -> l.contains(lostRun));
+    }
+
+    @Test
+    void aSecondReplicaSeesEveryEventThisOneSeesFromWhenItJoins() {
+        String company = Stack.createCompany(Stack.unique("LiveReplicas"));
+        Feed feed = open("/companies/" + company + "/egress/live",
+                new Http(dashboard).signIn(Accounts.withPassword(company, "viewer"), Accounts.PASSWORD));
+        AnotherReplica other = new AnotherReplica();
+        EgressAnomaly before = denial(company, "before");
+        EgressRecords.publish(before);
+        List<String> seen = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = other.consumer("anomalies-live")) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.value()));
+                return !consumer.assignment().isEmpty();
+            });
+            List<EgressAnomaly> burst = IntStream.range(0, 20).mapToObj(i -> denial(company, "burst" + i)).toList();
+            EgressRecords.publish(burst.toArray(EgressAnomaly[]::new));
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.value()));
+                assertThat(burst).allSatisfy(a -> assertThat(seen).as("the other replica")
+                        .anyMatch(v -> v.contains(a.id().toString())));
+                assertThat(burst).allSatisfy(a -> assertThat(feed.lines()).as("this replica's page")
+                        .anyMatch(l -> l.contains("data-id=\"" + a.id() + "\"")));
+            });
+        }
+        assertThat(seen).as("a new group starts at the latest offset").noneMatch(v -> v.contains(before.id().toString()));
+    }
+
+    private static EgressAnomaly denial(String company, String label) {
+        return EgressRecords.anomaly(company, null, label + "-" + UUID.randomUUID() + ".example", "A", "not_allowlisted",
+                1, Instant.now(), true);
     }
 
     /** An open SSE stream: the lines read so far and a future that completes when the server ends it. */

@@ -19,9 +19,17 @@ public interface OidcConfig {
 
     /**
      * The client's secret at the provider (TRIMUS_OIDC_CLIENT_SECRET, default none: a public client with PKCE only);
-     * the sign-in's state cookie is also encrypted with a key derived from it, so every replica can read it.
+     * unless TRIMUS_OIDC_STATE_SECRET is set, the sign-in's state cookie is also encrypted with a key derived from it,
+     * so every replica can read it.
      */
     Optional<String> clientSecret();
+
+    /**
+     * The secret the sign-in's state cookie is encrypted with, at least 32 random characters, the same on every
+     * admin-ui replica (TRIMUS_OIDC_STATE_SECRET, default none: derived from TRIMUS_OIDC_CLIENT_SECRET, and with a
+     * public client a key of each process alone, so a sign-in must then end on the replica that began it).
+     */
+    Optional<String> stateSecret();
 
     /**
      * The provider's name on the sign-in page, "Sign in with …" (TRIMUS_OIDC_PROVIDER_NAME, default single sign-on).

@@ -7,8 +7,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Reads {@code trimus.egress.anomalies} and {@code trimus.run.status} with the dashboard's own consumer groups
- * from the latest offset, and hands each event to {@link LiveFeed}. Nothing is stored: history is the backends'.
+ * Reads {@code trimus.egress.anomalies} and {@code trimus.run.status} with consumer groups of this process alone
+ * (named after {@code quarkus.uuid}), from the latest offset, and hands each event to {@link LiveFeed}: every replica
+ * sees every event, as each of its browsers must. Nothing is stored or committed: history is the backends'.
  */
 @ApplicationScoped
 public class LiveFeedConsumers {

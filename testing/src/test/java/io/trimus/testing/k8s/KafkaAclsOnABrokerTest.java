@@ -163,7 +163,7 @@ class KafkaAclsOnABrokerTest {
     @Test
     void aUserReadsNoTopicAndNoGroupBeyondItsOwn() {
         TopicPartition requested = new TopicPartition("trimus.run.requested", 0);
-        try (var consumer = consumer("admin-ui", PASSWORDS.get("admin-ui"), "trimus-admin-ui-run-status")) {
+        try (var consumer = consumer("admin-ui", PASSWORDS.get("admin-ui"), "trimus-admin-ui-run-status-test")) {
             consumer.assign(List.of(requested));
             consumer.seekToBeginning(List.of(requested));
             assertThatThrownBy(() -> consumer.poll(Duration.ofSeconds(5))).isInstanceOf(TopicAuthorizationException.class);

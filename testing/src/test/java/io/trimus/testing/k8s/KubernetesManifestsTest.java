@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Sysctl;
@@ -75,6 +77,37 @@ class KubernetesManifestsTest {
                 tuple("http", port));
         assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
         assertThat(service.getSpec().getPorts()).extracting(ServicePort::getPort).contains(port);
+    }
+
+    @ParameterizedTest(name = "{0} runs two replicas on different nodes where it can and keeps one through a drain")
+    @CsvSource({"run-service", "adapter-lambda-service", "egress-service", "admin-ui"})
+    void eachServiceRunsTwoReplicasSpreadOverNodesAndKeepsOneThroughADrain(String name) {
+        Deployment deployment = BASE.find("Deployment", name).orElseThrow().as(Deployment.class);
+        Map<String, String> pods = deployment.getSpec().getTemplate().getMetadata().getLabels();
+        DisruptionBudgetCheck.Spec budget = BASE.find(DisruptionBudgetCheck.KIND, name)
+                .flatMap(DisruptionBudgetCheck::spec).orElseThrow();
+        PodAntiAffinity antiAffinity = deployment.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(budget.minAvailable()).isEqualTo(new IntOrString(1));
+        assertThat(BASE.workloads()).as("the budget holds %s's pods and no other", name)
+                .filteredOn(w -> LabelSelectors.matches(budget.selector(), w.podLabels()))
+                .extracting(w -> w.manifest().id()).containsExactly("Deployment/" + name);
+        assertThat(antiAffinity.getPreferredDuringSchedulingIgnoredDuringExecution()).singleElement().satisfies(term -> {
+            assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(LabelSelectors.matches(term.getPodAffinityTerm().getLabelSelector(), pods)).isTrue();
+        });
+        assertThat(antiAffinity.getRequiredDuringSchedulingIgnoredDuringExecution())
+                .as("preferred only: a one-node cluster still runs both").isEmpty();
+    }
+
+    @Test
+    void eachAdapterPodIsADockerInstanceNamedAfterItself() {
+        EnvVar instance = container("adapter-lambda-service").getEnv().stream()
+                .filter(e -> e.getName().equals("TRIMUS_DOCKER_INSTANCE")).findFirst().orElseThrow();
+
+        assertThat(instance.getValue()).as("a value every replica would share").isNull();
+        assertThat(instance.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
     }
 
     @ParameterizedTest(name = "{0} is built from its Dockerfile.jvm")

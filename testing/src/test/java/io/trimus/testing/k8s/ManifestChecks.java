@@ -24,7 +24,8 @@ public final class ManifestChecks {
         this.external = List.copyOf(external);
         this.runtimePods = List.copyOf(runtimePods);
         this.checks = List.of(new SchemaCheck(), new PodSpecCheck(), new ReferenceCheck(external), new ServiceCheck(),
-                new NetworkPolicyCheck(runtimePods), new CustomResourceCheck(), new ConfigAddressCheck());
+                new NetworkPolicyCheck(runtimePods), new CustomResourceCheck(), new ConfigAddressCheck(),
+                new DisruptionBudgetCheck());
     }
 
     /** Problems of one set of resources. */

@@ -132,6 +132,15 @@ class ManifestChecksTest {
     }
 
     @Test
+    void aDisruptionBudgetThatHoldsEveryPodSelectsNothingOrIsMisspelledIsReported() {
+        assertThat(problemsWith("budget-misconfigured")).containsExactly(
+                "broken/budget-misconfigured.yaml: PodDisruptionBudget/demo-keeps-all: keeps 1 of the 1 pods of Deployment/demo available: no node that runs one could be drained",
+                "broken/budget-misconfigured.yaml: PodDisruptionBudget/demo-typo: selector {app.kubernetes.io/name=dmeo} selects no pod of these manifests",
+                "broken/budget-misconfigured.yaml: PodDisruptionBudget/demo-misspelled: unknown field spec.minAvailble",
+                "broken/budget-misconfigured.yaml: PodDisruptionBudget/demo-both: needs exactly one of spec.minAvailable and spec.maxUnavailable");
+    }
+
+    @Test
     void aKafkaUserNothingCreatesLogsInOrEnforcesAndAKeyItsSecretLacksAreReported() {
         assertThat(problemsWith("kafka-user-misconfigured")).containsExactly(
                 "broken/kafka-user-misconfigured.yaml: Deployment/demo: Secret demo-user (created by Strimzi for the KafkaUser demo-user) has no key sasl.jaas.confg; it has [password, sasl.jaas.config]",

@@ -7,8 +7,8 @@ import java.util.Set;
 
 /**
  * Every document is a known kind with a name, appears once, and has no field its type does not know: a Kubernetes
- * kind of the fabric8 model (anything else parses as GenericKubernetesResource, e.g. {@code apiVersion: app/v1}), or
- * one of the operators' custom kinds.
+ * kind of the fabric8 model (anything else parses as GenericKubernetesResource, e.g. {@code apiVersion: app/v1}), a
+ * PodDisruptionBudget ({@link DisruptionBudgetCheck} checks its fields), or one of the operators' custom kinds.
  */
 public final class SchemaCheck implements ManifestCheck {
 
@@ -16,7 +16,7 @@ public final class SchemaCheck implements ManifestCheck {
     public void check(Manifests manifests, Problems problems) {
         Set<String> seen = new HashSet<>();
         for (Manifest m : manifests.all()) {
-            if (m.resource() instanceof GenericKubernetesResource
+            if (m.resource() instanceof GenericKubernetesResource && !DisruptionBudgetCheck.isBudget(m)
                     && !OperatorResources.CUSTOM_KINDS.getOrDefault(m.apiVersion(), Set.of()).contains(m.kind())) {
                 problems.add(m, "unknown apiVersion/kind " + m.apiVersion() + " " + m.kind());
             }
