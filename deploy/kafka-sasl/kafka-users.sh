@@ -17,8 +17,11 @@ run-service               topic  trimus.worker.heartbeats     literal   Read,Des
 run-service               group  trimus-run-service           literal   Read
 run-service               group  trimus-run-service-audit     literal   Read
 run-service               group  trimus-run-service-workers-  prefixed  Read
+run-service               topic  trimus.adapter.leases        literal   Write,Read,Describe
+run-service               group  trimus-run-service-leases-   prefixed  Read
 adapter-lambda-service    topic  trimus.run.status            literal   Write,Describe
 adapter-lambda-service    topic  trimus.remote.tasks          literal   Write,Describe
+adapter-lambda-service    topic  trimus.adapter.leases        literal   Write,Describe
 adapter-lambda-service    topic  trimus.run.requested         literal   Read,Describe
 adapter-lambda-service    topic  trimus.run.cancel            literal   Read,Describe
 adapter-lambda-service    topic  trimus.worker.heartbeats     literal   Read,Describe
@@ -34,6 +37,7 @@ admin-ui                  group  trimus-admin-ui-run-status-  prefixed  Read
 admin-ui                  group  trimus-admin-ui-anomalies-   prefixed  Read
 trimus-worker             topic  trimus.run.status            literal   Write,Describe
 trimus-worker             topic  trimus.worker.heartbeats     literal   Write,Read,Describe
+trimus-worker             topic  trimus.adapter.leases        literal   Write,Describe
 trimus-worker             topic  trimus.remote.tasks          literal   Read,Describe
 trimus-worker             topic  trimus.run.cancel            literal   Read,Describe
 trimus-worker             group  trimus-worker-               prefixed  Read
@@ -58,7 +62,7 @@ done
 
 # the topics of k8s/base/kafka-topics.yaml, one partition each as the broker's default gives them without SASL
 for topic in trimus.run.requested trimus.run.status trimus.run.cancel trimus.remote.tasks trimus.worker.heartbeats \
-    trimus.egress.anomalies trimus.audit; do
+    trimus.adapter.leases trimus.egress.anomalies trimus.audit; do
   topics --bootstrap-server "$bootstrap" --create --if-not-exists --topic "$topic" --partitions 1 --replication-factor 1
 done
 

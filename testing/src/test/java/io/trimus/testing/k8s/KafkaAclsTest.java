@@ -99,6 +99,7 @@ class KafkaAclsTest {
             "trimus.egress.anomalies | egress-service",
             "trimus.remote.tasks     | adapter-lambda-service",
             "trimus.worker.heartbeats| trimus-worker",
+            "trimus.adapter.leases   | run-service adapter-lambda-service trimus-worker",
             "trimus.audit            | run-service egress-service"})
     void eachTopicHasExactlyItsWriters(String topic, String writers) {
         Set<String> granted = ACLS.stream().filter(a -> a.allows("topic", topic, "Write")).map(KafkaAcl::user)
@@ -111,7 +112,7 @@ class KafkaAclsTest {
     void everyTopicHasARowOfWriters() {
         // the rows of eachTopicHasExactlyItsWriters: a new topic needs a decision about who writes it
         Set<String> rows = Set.of("trimus.run.requested", "trimus.run.cancel", "trimus.run.status", "trimus.egress.anomalies",
-                "trimus.remote.tasks", "trimus.worker.heartbeats", "trimus.audit");
+                "trimus.remote.tasks", "trimus.worker.heartbeats", "trimus.adapter.leases", "trimus.audit");
 
         assertThat(BASE.custom(OperatorResources.STRIMZI, "KafkaTopic")).extracting(Manifest::name)
                 .containsExactlyInAnyOrderElementsOf(rows);
