@@ -86,7 +86,8 @@ public final class KafkaBrokerMain {
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
         p.put("log.dirs", logDir.toString());
-        p.put("num.partitions", "1");
+        // as many as k8s gives the topics: several consumers of one group (replicas) each get a share
+        p.put("num.partitions", "3");
         p.put("auto.create.topics.enable", "true");
         p.put("offsets.topic.replication.factor", "1");
         p.put("offsets.topic.num.partitions", "1");

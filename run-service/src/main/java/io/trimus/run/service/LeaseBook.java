@@ -21,10 +21,14 @@ import java.util.stream.Collectors;
  * T, it has read every beat published before T. A process is lost when no beat of it was read in the grace (three of
  * its intervals) before such a T: alive, it would have published one. Judging only up to what has been read means a
  * broker outage or a lagging consumer never makes a live process look lost; nothing is judged at all until an
- * observer beat came back recently.
+ * observer beat came back recently, and after a gap (the broker was away, this replica just started) every process
+ * gets a whole grace again to resume beating, since its producer too has to find the broker. The grace is three of the
+ * process's intervals, and never under {@value #MIN_GRACE_SECONDS} s.
  */
 @ApplicationScoped
 public class LeaseBook {
+    static final int MIN_GRACE_SECONDS = 10;
+    private static final Duration MIN_GRACE = Duration.ofSeconds(MIN_GRACE_SECONDS);
 
     private final String self = "run-service-" + UUID.randomUUID();
     private final Map<String, Seen> processes = new ConcurrentHashMap<>();
@@ -34,6 +38,8 @@ public class LeaseBook {
     private final Instant openedAt;
     private volatile Instant readThrough;
     private volatile Instant readThroughAt;
+    /** Since when the reading has been current without a gap; no process is judged on silence from before it. */
+    private volatile Instant resumedAt;
 
     @Inject
     public LeaseBook(TrimusConfig config) {
@@ -46,6 +52,7 @@ public class LeaseBook {
         // a process not heard from since this replica started: judged with the adapter's default interval
         this.defaultGrace = Duration.ofSeconds(2).multipliedBy(AdapterLease.MISSED_BEATS);
         this.openedAt = clock.instant();
+        this.resumedAt = openedAt;
     }
 
     /** This replica's name on its observer beats. */
@@ -58,6 +65,9 @@ public class LeaseBook {
         Instant now = clock.instant();
         if (beat.isObserver()) {
             if (self.equals(beat.instance()) && (readThrough == null || beat.sentAt().isAfter(readThrough))) {
+                if (!current()) {
+                    resumedAt = beat.sentAt();
+                }
                 readThrough = beat.sentAt();
                 readThroughAt = now;
             }
@@ -81,9 +91,9 @@ public class LeaseBook {
             return false;
         }
         Seen seen = processes.get(instance);
-        Instant last = seen != null ? seen.readAt : openedAt;
+        Instant last = seen != null && seen.readAt.isAfter(resumedAt) ? seen.readAt : resumedAt;
         Duration grace = seen != null ? seen.beat.grace() : defaultGrace;
-        return last.plus(grace).isBefore(through);
+        return last.plus(grace.compareTo(MIN_GRACE) < 0 ? MIN_GRACE : grace).isBefore(through);
     }
 
     /** The processes read so far that are not lost, i.e. hold their runs. */
