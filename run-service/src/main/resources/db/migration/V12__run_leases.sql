@@ -3,6 +3,7 @@
 -- start_recorded_at is when a lease beat first listed the run as started (from then on it is never dispatched
 -- again); dispatch_attempts counts how often its request was published.
 alter table run add column held_by varchar(128);
+alter table run add column held_since timestamptz;
 alter table run add column start_recorded_at timestamptz;
 alter table run add column dispatch_attempts integer not null default 1;
 

@@ -68,12 +68,14 @@ public class RunExecutor {
             if (!handle.begin()) {
                 return;
             }
-            if (!starts.awaitStart(request.runId())) {
-                reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
-                        RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
-                return;
+            switch (starts.awaitStart(request.runId())) {
+                case GO -> runner.run(request, policy, handle);
+                case NOT_RECORDED -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(),
+                        request.agentId(), RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
+                case TAKEN -> {
+                    // another process holds it: this one lets go without a word
+                }
             }
-            runner.run(request, policy, handle);
         }, () -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
                 RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started")));
     }

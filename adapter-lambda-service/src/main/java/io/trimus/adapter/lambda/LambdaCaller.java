@@ -134,14 +134,14 @@ public class LambdaCaller {
 
     private void start(CallState call) {
         UUID runId = call.spec.run().runId();
-        starts.recordStart(runId).whenComplete((recorded, failure) -> context.runOnContext(v -> {
+        starts.recordStart(runId).whenComplete((start, failure) -> context.runOnContext(v -> {
             if (call.finished) {
                 return;   // cancelled while its start was being recorded
             }
-            if (failure != null) {
-                finish(call, LambdaContract.Outcome.of(RunState.FAILED, RunStarts.NOT_RECORDED));
-            } else {
-                call(call);
+            switch (failure != null ? RunStarts.Start.NOT_RECORDED : start) {
+                case GO -> call(call);
+                case NOT_RECORDED -> finish(call, LambdaContract.Outcome.of(RunState.FAILED, RunStarts.NOT_RECORDED));
+                case TAKEN -> drop(call);
             }
         }));
     }
@@ -167,6 +167,16 @@ public class LambdaCaller {
         finish(call, LambdaContract.Outcome.of(RunState.TIMED_OUT, call.responseStarted
                 ? "the endpoint's answer did not end within " + timeoutMs + " ms (timeout_ms); the call was aborted"
                 : "the endpoint did not answer within " + timeoutMs + " ms (timeout_ms); the call was aborted"));
+    }
+
+    /** Lets go of a run another process holds (it started it first): frees its slot, reports nothing. */
+    private void drop(CallState call) {
+        call.finished = true;
+        held.release(call.spec.run().runId(), call);
+        CallState next = admission.release(call);
+        if (next != null) {
+            start(next);
+        }
     }
 
     /** Ends the run exactly once: stops its timers and its exchange, frees its slot, reports the outcome. */

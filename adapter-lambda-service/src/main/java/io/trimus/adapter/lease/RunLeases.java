@@ -6,6 +6,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunStarts;
+import io.trimus.adapter.worker.HeldRuns;
 import io.trimus.events.AdapterLease;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -39,16 +40,21 @@ public class RunLeases implements RunStarts {
     private final Duration interval;
     private final Duration startTimeout;
     private final Scheduler scheduler;
+    private final StartOrder order;
+    private final HeldRuns claimed;
     private final Set<UUID> held = new LinkedHashSet<>();
     private final Set<UUID> started = new LinkedHashSet<>();
 
     @Inject
-    public RunLeases(InstanceName instance, LeaseSender sender, TrimusConfig config, Scheduler scheduler) {
-        this(instance, sender, config.lease().interval(), config.lease().startTimeout(), scheduler);
+    public RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, HeldRuns claimed,
+                     TrimusConfig config, Scheduler scheduler) {
+        this(instance, sender, order, claimed, config.lease().interval(), config.lease().startTimeout(), scheduler);
     }
 
-    RunLeases(InstanceName instance, LeaseSender sender, Duration interval, Duration startTimeout,
-              Scheduler scheduler) {
+    RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, HeldRuns claimed, Duration interval,
+              Duration startTimeout, Scheduler scheduler) {
+        this.order = order;
+        this.claimed = claimed;
         this.instance = instance;
         this.sender = sender;
         this.interval = interval;
@@ -76,35 +82,60 @@ public class RunLeases implements RunStarts {
     }
 
     /**
-     * Waits at most TRIMUS_ADAPTER_LEASE_START_TIMEOUT for the broker to acknowledge the beat listing the run as
-     * started. Blocks: call it from a run's own thread, never from an event loop (use {@link #recordStart}).
+     * Waits for {@link #recordStart}. Blocks: call it from a run's own thread, never from an event loop.
      */
     @Override
-    public boolean awaitStart(UUID runId) {
+    public Start awaitStart(UUID runId) {
         try {
-            recordStart(runId).toCompletableFuture().get();
-            return true;
+            return recordStart(runId).toCompletableFuture().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Start.NOT_RECORDED;
         } catch (ExecutionException e) {
-            LOG.warnf("could not record the start of run %s: %s", runId, e.getCause() != null ? e.getCause() : e);
-            return false;
+            return Start.NOT_RECORDED;
         }
     }
 
+    /**
+     * Publishes a beat listing the run as started, waits for the broker's acknowledgement and then, for a run that
+     * came as a run request, reads the lease log back to that beat: {@link Start#GO} only when no other process
+     * listed the run as started before. A remote run this worker claimed is exclusive already (the claim protocol),
+     * and its dispatcher listed it as started when it handed it on. All within TRIMUS_ADAPTER_LEASE_START_TIMEOUT.
+     */
     @Override
-    public CompletionStage<Void> recordStart(UUID runId) {
+    public CompletionStage<Start> recordStart(UUID runId) {
+        AdapterLease beat;
+        CompletionStage<Void> acknowledged;
         try {
             synchronized (this) {
                 held.add(runId);
                 started.add(runId);
-                return sender.publish(snapshot()).toCompletableFuture()
-                        .orTimeout(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                beat = snapshot();
+                acknowledged = sender.publish(beat);
             }
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            LOG.warnf("could not record the start of run %s: %s", runId, e.toString());
+            return CompletableFuture.completedFuture(Start.NOT_RECORDED);
         }
+        boolean claimedRemotely = claimed.holds(runId);
+        return acknowledged.thenCompose(ok -> claimedRemotely ? CompletableFuture.<Void>completedFuture(null)
+                        : order.readBack(beat.id()))
+                .toCompletableFuture()
+                .orTimeout(startTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .handle((ok, failure) -> {
+                    if (failure != null) {
+                        LOG.warnf("could not record the start of run %s: %s", runId, failure);
+                        return Start.NOT_RECORDED;
+                    }
+                    String first = claimedRemotely ? null : order.firstStarterOf(runId);
+                    if (first != null && !first.equals(instance.get())) {
+                        LOG.infof("run %s is not started here: process %s started it first (the request came to both)",
+                                runId, first);
+                        release(runId);
+                        return Start.TAKEN;
+                    }
+                    return Start.GO;
+                });
     }
 
     /** The run ended here, or will never run here: later beats no longer list it. */

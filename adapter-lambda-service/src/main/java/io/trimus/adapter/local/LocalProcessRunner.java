@@ -86,8 +86,11 @@ public class LocalProcessRunner {
     }
 
     private void execute(Running running) {
-        if (!starts.awaitStart(running.run.runId())) {
-            report(running, RunState.FAILED, null, null, RunStarts.NOT_RECORDED);
+        RunStarts.Start start = starts.awaitStart(running.run.runId());
+        if (start != RunStarts.Start.GO) {
+            if (start == RunStarts.Start.NOT_RECORDED) {
+                report(running, RunState.FAILED, null, null, RunStarts.NOT_RECORDED);
+            }
             return;
         }
         LocalLaunch launch = running.launch;

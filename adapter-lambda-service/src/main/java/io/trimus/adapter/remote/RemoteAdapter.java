@@ -83,9 +83,12 @@ public class RemoteAdapter implements Adapter {
                 now.plus(claimTimeout), now, config.inner(request), null);
         RemoteTask task = unsigned.withMac(macs.orElseThrow().stamp(unsigned));
         // a task once published may be claimed: from here on the run counts as started
-        if (!starts.awaitStart(request.runId())) {
-            reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
-                    RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
+        RunStarts.Start start = starts.awaitStart(request.runId());
+        if (start != RunStarts.Start.GO) {
+            if (start == RunStarts.Start.NOT_RECORDED) {
+                reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
+                        RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
+            }
             return;
         }
         runs.watch(task, request);   // before publishing: a fast worker's claim must find the run watched

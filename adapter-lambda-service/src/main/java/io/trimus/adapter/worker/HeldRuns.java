@@ -22,6 +22,11 @@ public class HeldRuns {
         runs.remove(runId);
     }
 
+    /** Whether this worker claimed the run (and has not ended it). */
+    public synchronized boolean holds(UUID runId) {
+        return runs.contains(runId);
+    }
+
     synchronized List<UUID> snapshot() {
         return List.copyOf(runs);
     }

@@ -36,6 +36,8 @@ public class Run {
     public Instant finishedAt;
     /** The adapter process that reported the run last (its lease instance); null before dispatch or after recovery. */
     public String heldBy;
+    /** Since when {@link #heldBy} holds it (this service's clock). */
+    public Instant heldSince;
     /** When a lease beat first listed the run as started; null while nothing of it may have begun. */
     public Instant startRecordedAt;
     /** How many times its request was published (1, more after a recovery dispatched it again). */

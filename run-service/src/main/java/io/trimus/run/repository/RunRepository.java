@@ -48,6 +48,18 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         return query.page(0, limit).list();
     }
 
+    /**
+     * Runs in progress that {@code holder} has held since before {@code before} but does not list among {@code held}
+     * (its latest beat): it let go of them without a word, e.g. another process started them first.
+     */
+    public Uni<List<Run>> heldButNotListed(String holder, Set<UUID> held, Instant before, int limit) {
+        List<RunState> inProgress = List.of(RunState.DISPATCHED, RunState.RUNNING);
+        return (held.isEmpty()
+                ? find("heldBy = ?1 and status in ?2 and heldSince < ?3", holder, inProgress, before)
+                : find("heldBy = ?1 and status in ?2 and heldSince < ?3 and id not in ?4", holder, inProgress, before,
+                        held)).page(0, limit).list();
+    }
+
     /** Marks the runs as started where not already marked; returns how many were marked now. */
     public Uni<Integer> recordStarts(Collection<UUID> runIds, Instant at) {
         return update("startRecordedAt = ?1 where id in ?2 and startRecordedAt is null", at, runIds);

@@ -108,6 +108,17 @@ public class LeaseBook {
                 .map(Map.Entry::getKey).findFirst();
     }
 
+    /** The runs {@code instance}'s latest beat lists as held (empty when none was read). */
+    public Set<UUID> heldBy(String instance) {
+        Seen seen = processes.get(instance);
+        return seen == null ? Set.of() : Set.copyOf(seen.beat.held());
+    }
+
+    /** The grace a process gets before its silence counts, at least {@value #MIN_GRACE_SECONDS} s. */
+    public Duration minimumGrace() {
+        return MIN_GRACE;
+    }
+
     /** How long {@code instance} has been silent, for the reason a recovered run gives. */
     public Duration silence(String instance) {
         Seen seen = processes.get(instance);

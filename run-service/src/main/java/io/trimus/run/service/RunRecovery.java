@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -84,32 +85,52 @@ public class RunRecovery {
         if (!book.current()) {
             return Uni.createFrom().item(0);
         }
+        Set<String> live = book.live();
         return locks.tryHold(ClusterLocks.Job.RUN_RECOVERY).flatMap(held -> !held ? Uni.createFrom().item(0)
-                : runs.inProgressHeldOutside(book.live(), BATCH).flatMap(this::recoverAll));
+                : runs.inProgressHeldOutside(live, BATCH)
+                        .map(candidates -> candidates.stream().filter(run -> book.lost(run.heldBy)).toList())
+                        .flatMap(orphaned -> recoverAll(orphaned, true))
+                        .flatMap(lostOnes -> letGo(List.copyOf(live), 0)
+                                .map(dropped -> lostOnes + dropped)));
     }
 
-    private Uni<Integer> recoverAll(List<Run> candidates) {
-        List<Run> orphaned = candidates.stream().filter(run -> book.lost(run.heldBy)).toList();
+    /** Runs that live processes hold without listing them, one process after the other. */
+    private Uni<Integer> letGo(List<String> live, int index) {
+        if (index == live.size()) {
+            return Uni.createFrom().item(0);
+        }
+        String holder = live.get(index);
+        Instant before = Instant.now().minus(book.minimumGrace());
+        return runs.heldButNotListed(holder, book.heldBy(holder), before, BATCH)
+                .flatMap(dropped -> recoverAll(dropped, false))
+                .flatMap(count -> letGo(live, index + 1).map(rest -> count + rest));
+    }
+
+    private Uni<Integer> recoverAll(List<Run> orphaned, boolean holderLost) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (Run run : orphaned) {
-            chain = chain.chain(() -> recover(run));
+            chain = chain.chain(() -> recover(run, holderLost));
         }
         return chain.replaceWith(orphaned.size());
     }
 
-    private Uni<Void> recover(Run run) {
+    private Uni<Void> recover(Run run, boolean holderLost) {
         String lost = run.heldBy;
         Optional<String> holder = book.liveHolderOf(run.id);
         if (holder.isPresent()) {
-            LOG.infof("run %s: its holder %s is lost, %s holds it", run.id, lost, holder.get());
+            LOG.infof("run %s: %s no longer holds it, %s does", run.id, lost, holder.get());
             run.heldBy = holder.get();
+            run.heldSince = Instant.now();
             return Uni.createFrom().voidItem();
         }
         String silence = describe(book.silence(lost));
         Instant now = Instant.now();
+        String gone = holderLost
+                ? "the adapter process " + lost + " that held the run stopped renewing its lease (silent for " + silence
+                + ")"
+                : "the adapter process " + lost + " that held the run let go of it and no other process holds it";
         if (run.status == RunState.RUNNING || run.startRecordedAt != null) {
-            String reason = "the adapter process " + lost + " that held the run stopped renewing its lease (silent for "
-                    + silence + ") after the run " + (run.status == RunState.RUNNING ? "started" : "began to start")
+            String reason = gone + " after the run " + (run.status == RunState.RUNNING ? "started" : "began to start")
                     + "; it is not started again, since part of its work may have been done";
             LOG.warnf("run %s: %s", run.id, reason);
             lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
@@ -122,10 +143,10 @@ public class RunRecovery {
             lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
             return Uni.createFrom().voidItem();
         }
-        return dispatchAgain(run, lost, silence);
+        return dispatchAgain(run, lost, holderLost ? "silent for " + silence : "let go of it");
     }
 
-    private Uni<Void> dispatchAgain(Run run, String lost, String silence) {
+    private Uni<Void> dispatchAgain(Run run, String lost, String why) {
         return outboxRows.latest(EventTypes.RUN_REQUESTED, run.id.toString()).flatMap(original -> {
             if (original == null) {
                 lifecycle.finish(run, RunState.FAILED, null, null, "the adapter process " + lost + " was lost before"
@@ -143,8 +164,8 @@ public class RunRecovery {
             request.put("id", eventId.toString());
             run.dispatchAttempts++;
             run.heldBy = null;
-            LOG.warnf("run %s: the adapter process %s that held it was lost (silent for %s) before it started;"
-                    + " dispatching it again (attempt %d)", run.id, lost, silence, run.dispatchAttempts);
+            LOG.warnf("run %s: the adapter process %s that held it was lost (%s) before it started;"
+                    + " dispatching it again (attempt %d)", run.id, lost, why, run.dispatchAttempts);
             return outbox.add(Topics.RUN_REQUESTED, EventTypes.RUN_REQUESTED, eventId, run.id, request)
                     .replaceWithVoid();
         });

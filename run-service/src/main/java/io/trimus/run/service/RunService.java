@@ -321,9 +321,7 @@ public class RunService {
             LOG.warnf("Ignoring status %s for unknown run %s", event.status(), event.runId());
             return;
         }
-        if (event.reportedBy() != null && !run.status.isTerminal() && !event.status().isTerminal()) {
-            run.heldBy = event.reportedBy();   // also when it stays DISPATCHED: dispatched again, to another process
-        }
+        holdBy(run, event);
         if (!run.status.canMoveTo(event.status())) {
             LOG.debugf("Run %s stays %s: ignoring late %s", run.id, run.status, event.status());
             return;
@@ -347,6 +345,21 @@ public class RunService {
             }
             default -> finish(run, event.status(), event.exitCode(), redactor.redact(event.output()),
                     redactor.redact(event.error()), at);
+        }
+    }
+
+    /**
+     * The process that reported the run's latest step holds it: a step forward, or DISPATCHED again (the run was
+     * dispatched again, or its request reached a second process). A late step of an earlier holder changes nothing.
+     */
+    private static void holdBy(Run run, RunStatusChanged event) {
+        if (event.reportedBy() == null || event.status().isTerminal() || event.reportedBy().equals(run.heldBy)) {
+            return;
+        }
+        boolean again = run.status == RunState.DISPATCHED && event.status() == RunState.DISPATCHED;
+        if (run.status.canMoveTo(event.status()) || again) {
+            run.heldBy = event.reportedBy();
+            run.heldSince = Instant.now();
         }
     }
 
