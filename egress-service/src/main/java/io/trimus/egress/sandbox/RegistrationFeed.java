@@ -112,6 +112,11 @@ public final class RegistrationFeed {
         return now != null && now == listening && now == synced;
     }
 
+    /** True once the first load after listening completed: from then on the replica may answer for every sandbox. */
+    public boolean hasSynced() {
+        return firstSync.isDone() && !firstSync.isCompletedExceptionally();
+    }
+
     /** The backend process of the listening connection (for pg_terminate_backend in tests), or -1. */
     public int listenerProcessId() {
         PgConnection now = subscriber.actualConnection();
@@ -165,6 +170,10 @@ public final class RegistrationFeed {
                 failure.getMessage());
         done.completeExceptionally(failure);
         afterReload();
+        if (!firstSync.isDone()) {
+            // start waits for a first load: try again soon rather than at the first reconcile
+            vertx.setTimer(RECONNECT_LONGEST_MS, id -> reload());
+        }
     }
 
     private void afterReload() {

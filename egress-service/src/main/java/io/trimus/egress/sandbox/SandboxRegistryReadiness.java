@@ -7,8 +7,10 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready once every stored sandbox registration is in memory and the replica follows the changes other replicas make
- * (its {@link RegistrationFeed} listens and reloaded since): until then running or newly registered sandboxes could be
- * refused. Not ready while the listening connection is lost; the replica still answers with what it knew.
+ * (its {@link RegistrationFeed} listened before it loaded): until then running or newly registered sandboxes could be
+ * refused. A listening connection lost later stays ready (data {@code following_changes: false}): the replica answers
+ * with what it knew and reloads when the connection is back, and a database outage must not take every replica, and
+ * the DNS of every running sandbox, out of service at once.
  */
 @Readiness
 @ApplicationScoped
@@ -23,8 +25,8 @@ public class SandboxRegistryReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean following = loader.feed().isLive();
-        return HealthCheckResponse.named("egress-sandbox-registry").status(registry.isLoaded() && following)
-                .withData("loaded", registry.isLoaded()).withData("following_changes", following).build();
+        RegistrationFeed feed = loader.feed();
+        return HealthCheckResponse.named("egress-sandbox-registry").status(registry.isLoaded() && feed.hasSynced())
+                .withData("loaded", registry.isLoaded()).withData("following_changes", feed.isLive()).build();
     }
 }
