@@ -39,9 +39,10 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
- * Several egress-service replicas answer for the same sandboxes: a second replica, with a registry, masked secrets and
- * a listening connection of its own on the same database, learns every registration and deregistration made through
- * the running service, reloads everything when its listening connection is killed (changes made meanwhile were never
+ * Several egress-service replicas answer for the same sandboxes: the running service follows what another replica
+ * stores, and stays ready when its listening connection is killed; a second replica, with a registry, masked secrets
+ * and a listening connection of its own on the same database, learns every registration and deregistration made
+ * through the running service, reloads everything when its listening connection is killed (changes made meanwhile were never
  * announced to it), opens the sealed masks of a masked run it never received, and keeps such a sandbox waiting (its
  * connections refused) when it cannot open them.
  */
@@ -62,6 +63,8 @@ class SandboxReplicasTest {
     EgressKeys keys;
     @Inject
     SandboxRegistry first;
+    @Inject
+    SandboxRegistryLoader loader;
     @ConfigProperty(name = "quarkus.datasource.reactive.url")
     String url;
     @ConfigProperty(name = "quarkus.datasource.username")
@@ -186,6 +189,37 @@ class SandboxReplicasTest {
                 && otherKey.registry().lookup(ip).isEmpty());
         assertThat(second.masked().of(ip, run)).isEmpty();
         assertThat(otherKey.masked().isWaiting(ip, run)).isFalse();
+    }
+
+    @Test
+    void theServiceFollowsWhatAnotherReplicaStoresAndStaysReadyWhenItsListeningConnectionIsKilled() throws Exception {
+        String ip = "172.30.0.78";
+        UUID run = UUID.randomUUID();
+        try (Connection owner = OwnerDatabase.connect(); Statement sql = owner.createStatement()) {
+            // as another replica's registration: the row, announced by the trigger
+            sql.executeUpdate("insert into egress.sandbox_registration (ip, company_id, agent_id, run_id,"
+                    + " container_id, registered_at) values ('" + ip + "', '" + UUID.randomUUID() + "', '" + AGENT
+                    + "', '" + run + "', 'c6', now())");
+        }
+        await().atMost(WAIT).until(() -> first.lookup(ip).isPresent());
+
+        RegistrationFeed feed = loader.feed();
+        int killed = feed.listenerProcessId();
+        try (Connection owner = OwnerDatabase.connect();
+             PreparedStatement kill = owner.prepareStatement("select pg_terminate_backend(?)")) {
+            kill.setInt(1, killed);
+            kill.execute();
+        }
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'egress-sandbox-registry' }.status", equalTo("UP"));
+        await().atMost(WAIT).until(() -> feed.isLive() && feed.listenerProcessId() != killed);
+
+        try (Connection owner = OwnerDatabase.connect(); Statement sql = owner.createStatement()) {
+            sql.executeUpdate("delete from egress.sandbox_registration where ip = '" + ip + "'");
+        }
+        await().atMost(WAIT).until(() -> first.lookup(ip).isEmpty());
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'egress-sandbox-registry' }.data.following_changes", equalTo(true));
     }
 
     private static Map<String, Object> registration(UUID company, UUID run, String containerId) {
