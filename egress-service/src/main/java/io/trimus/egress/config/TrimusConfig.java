@@ -222,6 +222,14 @@ public interface TrimusConfig {
          */
         @WithDefault("25h")
         Duration registrationMaxAge();
+
+        /**
+         * How often a replica reloads every stored registration although it follows each change as the database
+         * announces it: a safety net for an announcement lost in a way the replica did not notice (a lost listening
+         * connection is noticed and reloads at once). Positive (TRIMUS_EGRESS_SANDBOXES_RECONCILE_INTERVAL).
+         */
+        @WithDefault("60s")
+        Duration reconcileInterval();
     }
 
     /** DNS of the egress resolver. */

@@ -27,7 +27,8 @@ public class MaskOpener {
 
     private final Optional<SandboxMasks> masks;
 
-    MaskOpener(EgressKeys keys) {
+    /** An opener with the dispatch key of {@code keys}; without one it refuses every mask (503). */
+    public MaskOpener(EgressKeys keys) {
         this.masks = keys.dispatchKey().map(SandboxMasks::new);
     }
 

@@ -2,6 +2,8 @@ package io.trimus.egress.masks;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -24,9 +26,13 @@ public class MaskedSecrets {
         waiting.remove(key(ip, masks.runId()));
     }
 
-    /** Marks the sandbox of {@code runId} at {@code ip} as holding masked secrets not received yet. */
+    /**
+     * Marks the sandbox of {@code runId} at {@code ip} as holding masked secrets not received yet (nothing when they
+     * are held; masks of another run at that address do not count).
+     */
     public void expect(String ip, UUID runId) {
-        if (!byIp.containsKey(ip)) {
+        RunMasks held = byIp.get(ip);
+        if (held == null || !held.runId().equals(runId)) {
             waiting.add(key(ip, runId));
         }
     }
@@ -46,6 +52,14 @@ public class MaskedSecrets {
     /** Whether the sandbox of {@code runId} at {@code ip} holds masked secrets this instance has not received. */
     public boolean isWaiting(String ip, UUID runId) {
         return waiting.contains(key(ip, runId));
+    }
+
+    /** Forgets the masks of every sandbox but those of {@code kept} (address to the run holding it). */
+    public void retainOnly(Map<String, UUID> kept) {
+        byIp.entrySet().removeIf(held -> !held.getValue().runId().equals(kept.get(held.getKey())));
+        Set<String> keys = new HashSet<>();
+        kept.forEach((ip, runId) -> keys.add(key(ip, runId)));
+        waiting.retainAll(keys);
     }
 
     /** Forgets every sandbox's masks: what a new process starts with. */

@@ -139,7 +139,10 @@ public final class ProxyServer {
         vertx.deployVerticle(new AbstractVerticle() {
             @Override
             public void start(Promise<Void> started) {
+                // SO_REUSEPORT: a second egress-service process on this host can serve the same address, the kernel
+                // spreading new connections over both (only processes of the same user may join; see docs/scaling.md)
                 NetServer listening = vertx.createNetServer(new NetServerOptions()
+                        .setReusePort(true)
                         .setIdleTimeout((int) Math.max(1, parts.limits().idleTimeout().toMillis()))
                         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                         .setTcpNoDelay(true));

@@ -19,8 +19,12 @@ public class RegisteredSandbox {
     /** Null between the claim of the address and the creation of its container. */
     public String containerId;
     public Instant registeredAt;
-    /** Whether the run holds masked secrets, whose values are in memory only (never in this row). */
+    /** Whether the run holds masked secrets, whose values are in memory only (never in clear in this row). */
     public boolean masked;
+    /** The run's masks as the adapter service sealed them (SandboxMasks), for replicas that did not receive them. */
+    public String sealedMasks;
+    /** The fingerprint of the egress CA placed in the sandbox, sent with the masks. */
+    public String masksCa;
 
     /** The registration as the resolver reads it. */
     public Sandbox toSandbox() {

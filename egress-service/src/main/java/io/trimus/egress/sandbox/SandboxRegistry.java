@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
 
 /**
  * Which sandbox owns which source address: the resolver's attribution. In memory and lock-free, because every DNS
- * query reads it; {@link SandboxService} stores a registration before it changes this map, and
- * {@link SandboxRegistryLoader} fills it from the stored ones before the resolver answers.
+ * query reads it; {@link SandboxService} stores a registration before it changes this map,
+ * {@link SandboxRegistryLoader} fills it from the stored ones before the resolver answers, and its
+ * {@link RegistrationFeed} applies the changes other replicas make.
  */
 @ApplicationScoped
 public class SandboxRegistry {

@@ -1,39 +1,84 @@
 package io.trimus.egress.sandbox;
 
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.VertxContextSupport;
+import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.masks.MaskOpener;
+import io.trimus.egress.masks.MaskedSecrets;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Loads every stored sandbox registration into the {@link SandboxRegistry} at start, before observers of default
  * priority run (such as the DNS server's start, which refuses to answer from a registry not loaded), and blocks start
  * until it is done: sandboxes that kept running while egress-service restarted are attributed by its first answer.
- * Start fails when the database cannot be read within {@value #TIMEOUT_SECONDS} s. {@link SandboxRegistryReadiness}
- * reports the same state to orchestrators.
+ * From then on its {@link RegistrationFeed} follows the changes other replicas make. Start fails when the database
+ * cannot be read within {@value #TIMEOUT_SECONDS} s. {@link SandboxRegistryReadiness} reports the state to
+ * orchestrators.
  */
 @ApplicationScoped
 public class SandboxRegistryLoader {
     static final int TIMEOUT_SECONDS = 60;
 
-    private final SandboxService sandboxes;
+    private final RegistrationFeed feed;
 
-    SandboxRegistryLoader(SandboxService sandboxes) {
-        this.sandboxes = sandboxes;
+    @Inject
+    SandboxRegistryLoader(Vertx vertx, SandboxRegistry registry, MaskedSecrets masked, MaskOpener opener,
+                          StoredRegistrations stored, ReplicaOrigin origin, TrimusConfig config,
+                          @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
+                          @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+                          @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+        this.feed = new RegistrationFeed(vertx, listenerOptions(url, user, password),
+                new RegistryReplica(registry, masked, opener), stored, origin.id(),
+                config.egress().sandboxes().reconcileInterval());
+    }
+
+    /**
+     * The options of the listening connection: the service's own database login (LISTEN needs no privilege), on the
+     * first host of the reactive URL.
+     */
+    public static PgConnectOptions listenerOptions(String url, Optional<String> user, Optional<String> password) {
+        String first = url.strip();
+        if (first.startsWith("vertx-reactive:")) {
+            first = first.substring("vertx-reactive:".length());
+        }
+        int comma = first.indexOf(',');
+        PgConnectOptions options = PgConnectOptions.fromUri(comma < 0 ? first : first.substring(0, comma));
+        user.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        return options.setReconnectAttempts(0);
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent start) throws Throwable {
-        load();
+        feed.start(Duration.ofSeconds(TIMEOUT_SECONDS)).await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS + 5));
+    }
+
+    void onStop(@Observes ShutdownEvent stop) {
+        feed.stop();
     }
 
     /** Reads the stored registrations into memory, replacing what it held; waits on the calling thread. */
     public int load() throws Throwable {
-        // Hibernate Reactive needs a Vert.x context; this runs it on one and waits on the calling thread
-        return VertxContextSupport.subscribeAndAwait(() -> sandboxes.loadIntoRegistry()
-                .ifNoItem().after(Duration.ofSeconds(TIMEOUT_SECONDS)).fail());
+        try {
+            return feed.reload().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The feed that keeps this replica's registry following the stored registrations. */
+    public RegistrationFeed feed() {
+        return feed;
     }
 }

@@ -52,8 +52,8 @@ public class SandboxResource {
     /**
      * Registers the run's sandbox at {@code ip}: claims a free address, or updates the run's own registration (e.g.
      * with the container id once the container exists). 409 when another run holds the address. Sealed
-     * {@code masks} (with the {@code ca} fingerprint) replace the run's masked secrets, held in memory only; the
-     * adapter service sends them again periodically so a restarted egress-service gets them back.
+     * {@code masks} (with the {@code ca} fingerprint) replace the run's masked secrets: held in memory opened, stored
+     * only sealed as they arrived, so the other replicas and a restarted egress-service open them too.
      */
     @PUT
     @Path("/{ip}")
@@ -74,7 +74,7 @@ public class SandboxResource {
         }
         RunMasks opened = body.masks() == null ? null : masks.open(body.runId(), address, body.masks(), body.ca());
         return service.register(new Sandbox(address, body.companyId(), body.agentId(), body.runId(),
-                        body.containerId()), opened)
+                        body.containerId()), opened, opened == null ? null : new SealedMasks(body.masks(), body.ca()))
                 .map(stored -> RestResponse.noContent());
     }
 

@@ -2,8 +2,6 @@ package io.trimus.egress.sandbox;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransactions;
-import io.trimus.commons.rows.Rows;
-import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.masks.MaskedSecrets;
@@ -19,8 +17,9 @@ import java.util.UUID;
 /**
  * The rules of sandbox addresses: one run holds an address at a time, a registration is stored before the resolver's
  * {@link SandboxRegistry} learns it (so a restart reloads exactly what was confirmed), and only the run that holds an
- * address can give it up. The in-memory registry is updated before the caller gets its answer, so one adapter's
- * register-then-deregister reaches memory in that order.
+ * address can give it up. This replica's registry is updated before the caller gets its answer, so one adapter's
+ * register-then-deregister reaches memory in that order; the other replicas learn each change from the database
+ * ({@link RegistrationFeed}).
  */
 @ApplicationScoped
 public class SandboxService {
@@ -29,31 +28,37 @@ public class SandboxService {
     private final SandboxRegistrationRepository registrations;
     private final SandboxRegistry registry;
     private final MaskedSecrets masked;
+    private final String origin;
     private final Duration maxAge;
 
     @Inject
     SandboxService(SandboxRegistrationRepository registrations, SandboxRegistry registry, MaskedSecrets masked,
-                   TrimusConfig config) {
+                   ReplicaOrigin origin, TrimusConfig config) {
         this.registrations = registrations;
         this.registry = registry;
         this.masked = masked;
+        this.origin = origin.id();
         this.maxAge = config.egress().sandboxes().registrationMaxAge();
     }
 
-    /** Registers {@code sandbox} without masked secrets; see {@link #register(Sandbox, RunMasks)}. */
+    /** Registers {@code sandbox} without masked secrets; see {@link #register(Sandbox, RunMasks, SealedMasks)}. */
     public Uni<Sandbox> register(Sandbox sandbox) {
-        return register(sandbox, null);
+        return register(sandbox, null, null);
     }
 
     /**
      * Registers {@code sandbox} at its address: a free address, or one its run already holds (idempotent; a missing
      * container id keeps the stored one). 409 when another live run holds the address. {@code masks} (null when the
-     * run has none) are kept in memory only, the row merely marks the run as masked.
+     * run has none) are held in memory opened, and stored only as {@code sealed}, as they arrived, for the other
+     * replicas. Every replica learns the change from the database's announcement of it.
      */
-    public Uni<Sandbox> register(Sandbox sandbox, RunMasks masks) {
+    public Uni<Sandbox> register(Sandbox sandbox, RunMasks masks, SealedMasks sealed) {
+        if ((masks == null) != (sealed == null)) {
+            throw new IllegalArgumentException("opened masks go with the sealed text they were opened from");
+        }
         Sandbox before = registry.lookup(sandbox.ip()).orElse(null);
-        return TenantTransactions.asCaller(() -> registrations.claim(sandbox, masks != null,
-                        Instant.now().minus(maxAge)))
+        return TenantTransactions.asCaller(() -> registrations.markOrigin(origin)
+                        .chain(() -> registrations.claim(sandbox, sealed, Instant.now().minus(maxAge))))
                 .onItem().ifNull().failWith(() -> ProblemException.conflict("sandbox address " + sandbox.ip()
                         + " is held by another run; deregister it with that run's id, or register another address"))
                 .invoke(row -> {
@@ -75,7 +80,8 @@ public class SandboxService {
 
     /** Gives up the address {@code ip} held by {@code runId}: 404 when nothing holds it, 409 when another run does. */
     public Uni<Void> deregister(String ip, UUID runId) {
-        return TenantTransactions.asCaller(() -> registrations.release(ip, runId)
+        return TenantTransactions.asCaller(() -> registrations.markOrigin(origin)
+                        .chain(() -> registrations.release(ip, runId))
                         .call(released -> released ? Uni.createFrom().voidItem() : registrations.findById(ip)
                                 .invoke(holder -> {
                                     throw holder == null
@@ -89,16 +95,5 @@ public class SandboxService {
                     masked.drop(ip, runId);
                 })
                 .replaceWithVoid();
-    }
-
-    /** Replaces the in-memory registry with every stored registration; returns how many there are. */
-    @TenantTransaction(Rows.ALL_COMPANIES)
-    public Uni<Integer> loadIntoRegistry() {
-        return registrations.all().map(rows -> {
-            rows.stream().filter(row -> row.masked).forEach(row -> masked.expect(row.ip, row.runId));
-            registry.load(rows.stream().map(RegisteredSandbox::toSandbox).toList());
-            LOG.infof("Loaded %d sandbox registrations", rows.size());
-            return rows.size();
-        });
     }
 }

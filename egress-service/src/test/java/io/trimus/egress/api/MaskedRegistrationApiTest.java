@@ -30,9 +30,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
- * A sandbox registration carrying masked secrets: opened with the deployment's key, held in memory only (the row
- * merely says masked), dropped at deregistration, awaited again after a restart; anything that does not open or is
- * incomplete is a 400 that changes nothing.
+ * A sandbox registration carrying masked secrets: opened with the deployment's key, held in memory opened and stored
+ * only sealed as it arrived, dropped at deregistration, opened again from the row after a restart (and awaited when
+ * the row has no sealed copy); anything that does not open or is incomplete is a 400 that changes nothing.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -68,7 +68,7 @@ class MaskedRegistrationApiTest {
     }
 
     @Test
-    void masksAreHeldInMemoryOnlyAndDroppedAtDeregistration() throws Exception {
+    void masksAreStoredOnlySealedAndDroppedAtDeregistration() throws Exception {
         UUID run = UUID.randomUUID();
         String ip = "172.30.0.61";
 
@@ -78,7 +78,7 @@ class MaskedRegistrationApiTest {
         assertThat(held.masks()).containsExactly(MASK);
         assertThat(held.caFingerprint()).isEqualTo(CA);
         assertThat(storedRow(ip)).containsPattern("masked=t(rue)? ").doesNotContain(MASK.value()).doesNotContain(
-                MASK.surrogate());
+                MASK.surrogate()).contains("masks_ca=" + CA);
 
         given().queryParam("run_id", run).delete("/internal/sandboxes/{ip}", ip).then().statusCode(204);
         assertThat(masked.of(ip, run)).isEmpty();
@@ -86,11 +86,31 @@ class MaskedRegistrationApiTest {
     }
 
     @Test
-    void afterARestartAMaskedSandboxWaitsForItsMasksUntilTheAdapterSendsThemAgain() throws Throwable {
+    void afterARestartAMaskedSandboxsMasksAreOpenedFromTheSealedCopyInItsRow() throws Throwable {
         UUID run = UUID.randomUUID();
         String ip = "172.30.0.62";
+        put(ip, registration(run, ip, seal(run, ip, List.of(MASK)))).statusCode(204);
+
+        masked.reset();
+        loader.load();
+
+        assertThat(masked.isWaiting(ip, run)).isFalse();
+        assertThat(masked.of(ip, run).orElseThrow().masks()).containsExactly(MASK);
+        given().queryParam("run_id", run).delete("/internal/sandboxes/{ip}", ip).then().statusCode(204);
+    }
+
+    @Test
+    void aMaskedSandboxWithoutASealedCopyWaitsForItsMasksUntilTheAdapterSendsThemAgain() throws Throwable {
+        UUID run = UUID.randomUUID();
+        String ip = "172.30.0.65";
         Map<String, Object> body = registration(run, ip, seal(run, ip, List.of(MASK)));
         put(ip, body).statusCode(204);
+        try (Connection owner = OwnerDatabase.connect(); PreparedStatement forget = owner.prepareStatement(
+                "update egress.sandbox_registration set sealed_masks = null, masks_ca = null where ip = ?")) {
+            // as a row stored before sealed copies were kept
+            forget.setString(1, ip);
+            forget.executeUpdate();
+        }
 
         masked.reset();
         loader.load();
