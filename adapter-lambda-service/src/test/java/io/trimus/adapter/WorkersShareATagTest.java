@@ -11,13 +11,17 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.testing.Containers;
+import io.trimus.testing.InfraControl;
 import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TrimusInfraResource;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,9 +55,11 @@ import static org.awaitility.Awaitility.await;
  * timeout, so tasks can wait for a free place; it reads a run-request topic of this test's own). A burst of twelve
  * runs spreads over all three; one worker is killed with SIGKILL mid-run: its running runs fail as "worker lost",
  * the tasks it had not claimed are run by the other two, and the engine's event log shows no run started twice.
+ * Before that, the broker restarts under a burst of nine.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WorkersShareATagTest {
 
     private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
@@ -81,15 +87,18 @@ class WorkersShareATagTest {
 
     @AfterAll
     static void stop() {
-        WORKERS.values().forEach(ServiceProcess::close);
+        List<ServiceProcess> all = new ArrayList<>(WORKERS.values());
         if (dispatcher != null) {
-            dispatcher.close();
+            all.add(dispatcher);
         }
+        all.stream().map(process -> CompletableFuture.runAsync(process::close)).toList()
+                .forEach(CompletableFuture::join);
         // the killed worker leaves its containers behind (its next boot would reap them): remove them here
         NAMES.forEach(name -> Containers.removeByLabel(Engine.docker(), "trimus.adapter_instance", instance(name)));
     }
 
     @Test
+    @Order(2)
     void aTagsRunsSpreadOverItsWorkersAndAKilledWorkersUnclaimedTasksGoToTheOthers() {
         long since = Instant.now().getEpochSecond() - 1;
         List<RunRequested> runs = new ArrayList<>();
@@ -102,7 +111,7 @@ class WorkersShareATagTest {
 
         // every worker claims a share (on one partition per tag, one worker would claim them all)
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
-                assertThat(claimCounts()).as("runs claimed per worker").allSatisfy((name, claimed) ->
+                assertThat(claimCounts(runs)).as("runs claimed per worker").allSatisfy((name, claimed) ->
                         assertThat(claimed).as("runs claimed by worker %s", name).isPositive()));
 
         // kill one worker while a run of its own is executing
@@ -158,9 +167,53 @@ class WorkersShareATagTest {
 
         System.out.printf("WorkersShareATagTest: %d runs, claims per worker %s, %d waiting on the topic at the kill,"
                         + " %d of the killed worker's runs executing (FAILED worker lost within %d ms), %d FAILED,"
-                        + " %d SUCCEEDED, hand-backs per worker %s%n", RUNS, claimCounts(), waitingAtKill.size(),
-                executingAtKill.size(), toFailure.toMillis(), lost, RUNS - lost,
+                        + " %d SUCCEEDED, hand-backs per worker (both tests) %s%n", RUNS, claimCounts(runs),
+                waitingAtKill.size(), executingAtKill.size(), toFailure.toMillis(), lost, RUNS - lost,
                 NAMES.stream().collect(Collectors.toMap(n -> n, WorkersShareATagTest::handBacks)));
+    }
+
+    /**
+     * The broker stops and comes back (same port, same data) while a burst runs: every run still executes exactly
+     * once and its worker's SUCCEEDED reaches the topic. Known gap, measured here: the dispatcher hears no heartbeat
+     * while the broker is down, so it reports runs executing then as "worker lost" too (a second final state, which
+     * run-service ignores when the SUCCEEDED came first); see docs/scaling.md.
+     */
+    @Test
+    @Order(1)
+    void aBrokerRestartDuringTheBurstLosesNoRunAndRunsNoneTwice() {
+        long since = Instant.now().getEpochSecond() - 1;
+        List<RunRequested> runs = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            RunRequested run = Runs.remote(COMPANY, TAG, "docker", Map.of("image", image,
+                    "command", sh("echo restart run " + i + "; sleep 6")));
+            runs.add(run);
+            RunBus.get().requestOn(REQUESTS, run);
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> runs.stream().filter(r -> executing(r.runId())).count() >= 3);
+
+        InfraControl infra = InfraControl.fromConfig();
+        long stoppedAt = System.nanoTime();
+        infra.stopKafka();
+        infra.startKafka();
+        Duration outage = Duration.ofNanos(System.nanoTime() - stoppedAt);
+
+        runs.forEach(run -> await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> RunBus.get().states(run.runId()).contains(SUCCEEDED)));
+        long spurious = 0;
+        for (RunRequested run : runs) {
+            UUID id = run.runId();
+            assertThat(Engine.containerEvents(id, since, "start")).as("containers started for %s", id).isEqualTo(1);
+            List<RunStatusChanged> finals = RunBus.get().events(id).stream().filter(e -> e.status().isTerminal())
+                    .toList();
+            assertThat(finals).filteredOn(e -> e.status() == SUCCEEDED).as("SUCCEEDED of %s", id).hasSize(1);
+            assertThat(finals).filteredOn(e -> e.status() != SUCCEEDED).as("other final states of %s", id)
+                    .allSatisfy(e -> assertThat(e.error()).startsWith("worker lost: "));
+            spurious += finals.size() - 1;
+        }
+        System.out.printf("WorkersShareATagTest restart: 9 runs, outage %d ms, each executed once and SUCCEEDED;"
+                + " %d also reported worker lost by the dispatcher; claims per worker %s%n", outage.toMillis(),
+                spurious, claimCounts(runs));
     }
 
     /** RUNNING and not yet ended. */
@@ -169,9 +222,11 @@ class WorkersShareATagTest {
         return states.contains(RUNNING) && states.stream().noneMatch(RunState::isTerminal);
     }
 
-    private static Map<String, Integer> claimCounts() {
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        NAMES.forEach(name -> counts.put(name, claimedBy(name).size()));
+    /** How many of {@code runs} each worker claimed. */
+    private static Map<String, Long> claimCounts(List<RunRequested> runs) {
+        Set<UUID> ids = runs.stream().map(RunRequested::runId).collect(Collectors.toSet());
+        Map<String, Long> counts = new LinkedHashMap<>();
+        NAMES.forEach(name -> counts.put(name, claimedBy(name).stream().filter(ids::contains).count()));
         return counts;
     }
 

@@ -28,10 +28,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * Gives trimus.remote.tasks its TRIMUS_REMOTE_TASK_PARTITIONS partitions: a tag's tasks are keyed by run id, and its
  * workers can share them only as far as there are partitions to share. A broker's auto-created topic has one
- * (num.partitions), which would leave every worker of a tag but one idle, so the dispatcher (at boot, in the background)
- * and each worker (before it joins its groups) create the topic or raise its partition count. Where the broker does
- * not let them (a Kafka with ACLs, where the operator's KafkaTopic decides) it logs what it found and goes on.
- * Raising is safe here: no two tasks depend on each other's order.
+ * (num.partitions), which would leave every worker of a tag but one idle, so the dispatcher (at boot, in the
+ * background) and each worker (before it joins its groups) create the topic or raise its partition count. Where the
+ * broker does not let them (a Kafka with ACLs, where the operator's KafkaTopic decides) it logs what it found and goes
+ * on. Raising is safe here: no two tasks depend on each other's order.
  */
 @Singleton
 public class RemoteTaskTopic {

@@ -170,7 +170,7 @@ public class RemoteTaskConsumer {
         final KafkaConsumer<String, byte[]> kafka;
         final Thread thread;
         volatile boolean running = true;
-        /** Set once the group has taken this member in, partitions or none (a tag with more workers than partitions). */
+        /** Set once the group has taken this member in, with partitions or none (more workers than partitions). */
         volatile boolean joined;
         /** False while this worker, at its limit, has handed its partitions back. */
         boolean subscribed;
@@ -255,7 +255,8 @@ public class RemoteTaskConsumer {
          */
         void handBack(RemoteTask task) {
             LOG.infof("worker %s holds %d runs, its limit: it hands run %s and its other partitions of %s back to the"
-                    + " workers with room, and rejoins when a run ends", worker.id(), maxRuns, task.runId(), groupOf(tag));
+                    + " workers with room, and rejoins when a run ends", worker.id(), maxRuns, task.runId(),
+                    groupOf(tag));
             kafka.unsubscribe();
             subscribed = false;
         }
