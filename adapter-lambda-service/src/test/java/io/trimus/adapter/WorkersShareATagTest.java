@@ -174,9 +174,8 @@ class WorkersShareATagTest {
 
     /**
      * The broker stops and comes back (same port, same data) while a burst runs: every run still executes exactly
-     * once and its worker's SUCCEEDED reaches the topic. Known gap, measured here: the dispatcher hears no heartbeat
-     * while the broker is down, so it reports runs executing then as "worker lost" too (a second final state, which
-     * run-service ignores when the SUCCEEDED came first); see docs/scaling.md.
+     * once and ends SUCCEEDED, once. The dispatcher hears no heartbeat while the broker is down; it must not take that
+     * silence for lost workers.
      */
     @Test
     @Order(1)
@@ -198,22 +197,19 @@ class WorkersShareATagTest {
         infra.startKafka();
         Duration outage = Duration.ofNanos(System.nanoTime() - stoppedAt);
 
-        runs.forEach(run -> await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-                .until(() -> RunBus.get().states(run.runId()).contains(SUCCEEDED)));
-        long spurious = 0;
+        runs.forEach(run -> RunBus.get().awaitEnd(run.runId(), Duration.ofSeconds(120)));
+        // a spurious verdict would come within the dispatcher's grace after the broker is back (3 s + 10 s here)
+        await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> runs.stream().allMatch(run -> RunBus.get().states(run.runId()).stream()
+                        .filter(RunState::isTerminal).count() == 1));
         for (RunRequested run : runs) {
             UUID id = run.runId();
             assertThat(Engine.containerEvents(id, since, "start")).as("containers started for %s", id).isEqualTo(1);
-            List<RunStatusChanged> finals = RunBus.get().events(id).stream().filter(e -> e.status().isTerminal())
-                    .toList();
-            assertThat(finals).filteredOn(e -> e.status() == SUCCEEDED).as("SUCCEEDED of %s", id).hasSize(1);
-            assertThat(finals).filteredOn(e -> e.status() != SUCCEEDED).as("other final states of %s", id)
-                    .allSatisfy(e -> assertThat(e.error()).startsWith("worker lost: "));
-            spurious += finals.size() - 1;
+            assertThat(RunBus.get().states(id).stream().filter(RunState::isTerminal)).as("final states of %s", id)
+                    .containsExactly(SUCCEEDED);
         }
-        System.out.printf("WorkersShareATagTest restart: 9 runs, outage %d ms, each executed once and SUCCEEDED;"
-                + " %d also reported worker lost by the dispatcher; claims per worker %s%n", outage.toMillis(),
-                spurious, claimCounts(runs));
+        System.out.printf("WorkersShareATagTest restart: 9 runs, outage %d ms, each executed once and SUCCEEDED once;"
+                + " claims per worker %s%n", outage.toMillis(), claimCounts(runs));
     }
 
     /** RUNNING and not yet ended. */

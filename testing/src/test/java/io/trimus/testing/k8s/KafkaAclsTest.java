@@ -53,7 +53,9 @@ class KafkaAclsTest {
             // an Admin that describes trimus.remote.tasks and creates it or raises its partitions only where the broker
             // lets it (never under these ACLs: the KafkaTopic sets the partitions). Describe comes with the dispatcher's
             // Write and the worker's Read, so it is no user's channel and needs no ACL of its own
-            "RemoteTaskTopic", new Channel("RemoteTaskTopic", false, "trimus.remote.tasks", null, false));
+            "RemoteTaskTopic", new Channel("RemoteTaskTopic", false, "trimus.remote.tasks", null, false),
+            // the remote watch's probe: describeCluster, a metadata request no ACL governs
+            "KafkaBrokerProbe", new Channel("KafkaBrokerProbe", false, null, null, false));
     private static final Map<String, String> OWN_CLIENT_USERS = Map.of("RemoteTaskConsumer", WORKER);
 
     @Test
