@@ -226,9 +226,10 @@ class RemoteWorkerTest {
                 stamped(macs, otherCommand),
                 task(inner.withIssuerMac(null), null),                                        // no MAC at all
                 stamped(strangersMacs, withRunId(inner, UUID.randomUUID(), strangersMacs)));  // another key
-        forged.forEach(RemoteWorkerTest::publish);
+        RunRequested sentinel = remote(SOLO, "echo sentinel");
+        forged.forEach(task -> publish(task, sentinel.runId()));
 
-        afterTheTasksBefore();
+        afterTheTasksBefore(sentinel);
         for (RemoteTask task : forged) {
             assertThat(RunBus.get().states(task.runId())).as("statuses of forged %s", task.runId()).isEmpty();
             assertThat(claims(workerA, task.runId())).as("claims of forged %s", task.runId()).isZero();
@@ -246,7 +247,7 @@ class RemoteWorkerTest {
         // the forger is first on the topic with the real run's id and a run that would be REJECTED on the worker
         RemoteTask forged = task(new RunRequested(inner.id(), inner.runId(), inner.companyId(), inner.agentId(),
                 "claude_local", JSON.valueToTree(Map.of()), null, null, inner.requestedAt(), Map.of(), null), null);
-        publish(forged);
+        publish(forged, forged.runId());   // the partition of the real task, which comes second
 
         RunBus.get().request(real);
         RunStatusChanged end = RunBus.get().awaitEnd(real.runId(), WITHIN);
@@ -269,21 +270,21 @@ class RemoteWorkerTest {
         RemoteTask late = stamped(Keys.macs(), inner, Instant.now().minusSeconds(1));
         RemoteTask stretched = new RemoteTask(late.id(), late.runId(), late.workerTag(),
                 Instant.now().plusSeconds(3600), late.dispatchedAt(), late.request(), late.mac());
-        publish(late);
-        publish(stretched);
+        RunRequested sentinel = remote(SOLO, "echo sentinel");
+        publish(late, sentinel.runId());
+        publish(stretched, sentinel.runId());
 
-        afterTheTasksBefore();
+        afterTheTasksBefore(sentinel);
         assertThat(claims(workerA, run.runId())).isEqualTo(1);
         assertThat(RunBus.get().states(run.runId())).containsExactly(DISPATCHED, RUNNING, SUCCEEDED);
         assertThat(log(workerA)).contains("ANOMALY forged remote task " + stretched.id());
     }
 
     /**
-     * Runs a real task on the solo tag and waits for its end: the worker reads a tag's tasks in order, so every task
-     * published before it has been judged by then.
+     * Runs the sentinel, a real task on the solo tag, and waits for its end: the worker reads a partition's tasks in
+     * order, so every task published before it under its key (its run id) has been judged by then.
      */
-    private static void afterTheTasksBefore() {
-        RunRequested sentinel = remote(SOLO, "echo sentinel");
+    private static void afterTheTasksBefore(RunRequested sentinel) {
         RunBus.get().request(sentinel);
         assertThat(RunBus.get().awaitEnd(sentinel.runId(), WITHIN).status()).isEqualTo(SUCCEEDED);
     }
@@ -312,10 +313,13 @@ class RemoteWorkerTest {
         return moved.withIssuerMac(macs.issue(moved, SOLO));
     }
 
-    /** Publishes straight onto trimus.remote.tasks, keyed by tag, as anyone who can write to the topic could. */
-    private static void publish(RemoteTask task) {
+    /**
+     * Publishes straight onto trimus.remote.tasks as anyone who can write to the topic could, under {@code key}: the
+     * partition of the run whose task must come after it.
+     */
+    private static void publish(RemoteTask task, UUID key) {
         try {
-            RunBus.get().produceRaw(Topics.REMOTE_TASKS, task.workerTag(), JSON.writeValueAsString(task));
+            RunBus.get().produceRaw(Topics.REMOTE_TASKS, key.toString(), JSON.writeValueAsString(task));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

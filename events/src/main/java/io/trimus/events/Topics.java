@@ -9,7 +9,7 @@ public final class Topics {
     /** Cancel requests from run-service's outbox to the adapter service; key = run id. */
     public static final String RUN_CANCEL = "trimus.run.cancel";
 
-    /** Remote runs from the dispatching adapter service to the workers of a tag; key = worker tag. */
+    /** Remote runs from the dispatching adapter service to the workers of a tag; key = run id. */
     public static final String REMOTE_TASKS = "trimus.remote.tasks";
     /** Heartbeats of workers to the dispatching adapter services and run-service; key = worker id. */
     public static final String WORKER_HEARTBEATS = "trimus.worker.heartbeats";

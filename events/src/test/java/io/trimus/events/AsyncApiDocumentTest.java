@@ -82,7 +82,7 @@ class AsyncApiDocumentTest {
         assertThat(keyOf(Topics.RUN_STATUS)).isEqualTo("#/components/schemas/RunIdKey");
         assertThat(keyOf(Topics.RUN_CANCEL)).isEqualTo("#/components/schemas/RunIdKey");
         assertThat(keyOf(Topics.EGRESS_ANOMALIES)).isEqualTo("#/components/schemas/CompanyIdKey");
-        assertThat(keyOf(Topics.REMOTE_TASKS)).isEqualTo("#/components/schemas/WorkerTagKey");
+        assertThat(keyOf(Topics.REMOTE_TASKS)).isEqualTo("#/components/schemas/RunIdKey");
         assertThat(keyOf(Topics.WORKER_HEARTBEATS)).isEqualTo("#/components/schemas/WorkerIdKey");
         assertThat(keyOf(Topics.AUDIT)).isEqualTo("#/components/schemas/AuditKey");
         assertThat(keyOf(Topics.ADAPTER_LEASES)).isEqualTo("#/components/schemas/InstanceKey");

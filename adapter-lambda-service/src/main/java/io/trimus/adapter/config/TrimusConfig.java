@@ -178,6 +178,15 @@ public interface TrimusConfig {
          */
         @WithDefault("1s")
         Duration watchInterval();
+
+        /**
+         * Partitions of trimus.remote.tasks, which the dispatcher and the workers create it with (or raise it to) when
+         * the broker lets them: tasks are keyed by run id, so a tag's tasks spread over this many partitions and a
+         * tag's workers each own some; more workers of one tag than partitions stand idle
+         * (TRIMUS_REMOTE_TASK_PARTITIONS, default 12).
+         */
+        @WithDefault("12")
+        int taskPartitions();
     }
 
     /**
@@ -200,6 +209,14 @@ public interface TrimusConfig {
          */
         @WithDefault("5s")
         Duration heartbeatInterval();
+
+        /**
+         * Remote runs this worker holds at once (claimed and not yet ended, over all its tags). A worker at this
+         * limit claims nothing more: it hands the tasks of its partitions back to the other workers of the tag and
+         * takes new ones once a run ends (TRIMUS_WORKER_MAX_CONCURRENT_RUNS, default 4).
+         */
+        @WithDefault("4")
+        int maxConcurrentRuns();
     }
 
     /** How this process renews its lease on the runs it holds, which run-service uses to recover them if it is lost. */

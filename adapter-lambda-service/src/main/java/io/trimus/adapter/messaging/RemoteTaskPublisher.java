@@ -17,8 +17,9 @@ import org.jboss.logging.Logger;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Publishes remote tasks on {@code trimus.remote.tasks} as binary-mode CloudEvents, keyed by worker tag so one tag's
- * tasks share a partition, which one member of the tag's consumer group reads.
+ * Publishes remote tasks on {@code trimus.remote.tasks} as binary-mode CloudEvents, keyed by run id: a tag's tasks
+ * spread over the topic's partitions (see {@link RemoteTaskTopic}), which the members of the tag's consumer group
+ * share, so every worker of the tag gets some. A run's task and any second dispatch of it share a partition.
  */
 @ApplicationScoped
 public class RemoteTaskPublisher implements RemoteTasks {
@@ -35,7 +36,7 @@ public class RemoteTaskPublisher implements RemoteTasks {
         LOG.infof("run %s handed to the workers of tag %s", task.runId(), task.workerTag());
         Message<RemoteTask> message = CloudEventRecords.message(task, Envelope.of(task.id(), EventTypes.REMOTE_TASK,
                         RunStatusPublisher.SOURCE, task.runId().toString(), task.dispatchedAt())
-                        .keyedBy(task.workerTag()))
+                        .keyedBy(task.runId().toString()))
                 .withNack(failure -> {
                     // the run is still watched: it fails at its claim timeout with that reason
                     LOG.errorf("could not publish the task of run %s: %s", task.runId(), failure.getMessage());

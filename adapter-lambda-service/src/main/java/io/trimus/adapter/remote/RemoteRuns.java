@@ -31,6 +31,12 @@ import java.util.UUID;
  * it holds, so the beat is the claim record: the first beat listing a run marks it claimed by that worker, and a
  * later beat of that worker without it means the worker ended it (and reported the outcome itself).
  *
+ * <p>A worker's silence means something only while heartbeats could arrive: while this dispatcher does not reach the
+ * broker (probed at each check while a claimed run is watched), no worker is judged lost, and once the broker is back
+ * a worker is judged lost only after a whole miss window and {@link #REJOIN_GRACE} more without a beat (the time the
+ * heartbeat consumer needs to rejoin and the workers' producers to deliver). So a broker restart does not fail runs
+ * whose workers carry on, and a worker that died meanwhile is still found out.
+ *
  * <p>Held in memory: runs published by a previous process of this service are not watched after a restart (their
  * worker still reports their outcome).
  */
@@ -39,22 +45,32 @@ import java.util.UUID;
 public class RemoteRuns {
 
     private static final Logger LOG = Logger.getLogger(RemoteRuns.class);
+    /** After the broker is back, on top of a worker's miss window, before its silence counts. */
+    static final Duration REJOIN_GRACE = Duration.ofSeconds(10);
 
     private final RunReporter reporter;
     private final Duration claimTimeout;
     private final Clock clock;
+    private final BrokerProbe broker;
+    /** Since when the broker has answered every probe; MIN when no probe failed yet, null while it does not answer. */
+    private Instant reachableSince = Instant.MIN;
     private final Map<UUID, Watched> runs = new HashMap<>();
     private final Map<String, Beat> workers = new HashMap<>();
 
     @Inject
-    public RemoteRuns(RunReporter reporter, TrimusConfig config) {
-        this(reporter, config.remote().claimTimeout(), Clock.systemUTC());
+    public RemoteRuns(RunReporter reporter, TrimusConfig config, BrokerProbe broker) {
+        this(reporter, config.remote().claimTimeout(), Clock.systemUTC(), broker);
     }
 
     RemoteRuns(RunReporter reporter, Duration claimTimeout, Clock clock) {
+        this(reporter, claimTimeout, clock, () -> true);
+    }
+
+    RemoteRuns(RunReporter reporter, Duration claimTimeout, Clock clock, BrokerProbe broker) {
         this.reporter = reporter;
         this.claimTimeout = claimTimeout;
         this.clock = clock;
+        this.broker = broker;
     }
 
     /** Starts watching a task about to be published for {@code request}. */
@@ -108,6 +124,9 @@ public class RemoteRuns {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
         try {
+            if (holdsClaimedRuns()) {
+                observe(broker.reachable());   // outside the lock: the probe waits on the network
+            }
             Instant now = clock.instant();
             for (Ended ended : overdue(now)) {
                 end(ended.run, RunState.FAILED, ended.reason);
@@ -115,6 +134,31 @@ public class RemoteRuns {
         } catch (RuntimeException e) {
             LOG.warn("could not check remote runs; trying again at the next tick", e);
         }
+    }
+
+    private synchronized boolean holdsClaimedRuns() {
+        return runs.values().stream().anyMatch(watched -> watched.worker != null);
+    }
+
+    private synchronized void observe(boolean reachable) {
+        if (!reachable && reachableSince != null) {
+            LOG.warn("the Kafka broker does not answer: no worker is judged lost until it is back");
+            reachableSince = null;
+        } else if (reachable && reachableSince == null) {
+            reachableSince = clock.instant();
+            LOG.infof("the Kafka broker answers again: a worker silent for its miss window and %s more from now on"
+                    + " is judged lost", describe(REJOIN_GRACE));
+        }
+    }
+
+    /** Whether heartbeats could have arrived for the worker's whole miss window up to now. */
+    private boolean heardLongEnough(Beat latest, Instant now) {
+        if (reachableSince == null) {
+            return false;
+        }
+        Duration window = Duration.ofMillis(WorkerHeartbeat.MISSED_BEATS
+                * Math.max(latest.beat.heartbeatIntervalMs(), 1));
+        return reachableSince.equals(Instant.MIN) || !now.isBefore(reachableSince.plus(window).plus(REJOIN_GRACE));
     }
 
     private synchronized List<Ended> overdue(Instant now) {
@@ -127,7 +171,7 @@ public class RemoteRuns {
                         + describe(claimTimeout)));
             } else if (watched.worker != null) {
                 Beat latest = workers.get(watched.worker);
-                if (latest != null && !latest.beat.liveAt(latest.receivedAt, now)) {
+                if (latest != null && !latest.beat.liveAt(latest.receivedAt, now) && heardLongEnough(latest, now)) {
                     it.remove();
                     ended.add(new Ended(watched, "worker lost: worker " + watched.worker + " (tag " + watched.tag
                             + ") stopped sending heartbeats while the run was in progress"));

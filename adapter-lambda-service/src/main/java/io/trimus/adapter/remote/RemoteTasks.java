@@ -6,6 +6,6 @@ import io.trimus.events.RemoteTask;
 @FunctionalInterface
 public interface RemoteTasks {
 
-    /** Publishes the task keyed by its worker tag; never blocks on the broker. */
+    /** Publishes the task keyed by its run id; never blocks on the broker. */
     void publish(RemoteTask task);
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.messaging.RemoteTaskTopic;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.events.RemoteTask;
@@ -37,27 +39,42 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * Claims remote tasks of this worker's tags: the exactly-one-worker guarantee lives here.
+ * Claims remote tasks of this worker's tags: the exactly-one-worker guarantee and the sharing of a tag's load live
+ * here.
  *
- * <p>Each tag's workers form one consumer group, {@code trimus-worker-<tag>}; tasks are keyed by tag, so Kafka hands
- * each task to the one member that owns its partition. That alone is at-least-once: a member that read a task and
- * then lost its partition in a rebalance (a pause past the session timeout, a crash) would see the task delivered to
- * another member too. So a worker <em>claims</em> a task by committing the offset past it, synchronously, before it
- * starts anything: the group coordinator accepts a commit only from the member of the current generation that owns
- * the partition, so of two members that read the same task at most one commit succeeds, and a member taking over the
- * partition later starts after a successful commit. A worker whose commit fails does not start the task; when it is
- * unclear whether the commit went through (a timeout) it rewinds and tries again, which succeeds only while it still
- * owns the partition. After the commit it beats at once, listing the run (the claim record the dispatcher watches),
- * then starts it.
+ * <p><b>Sharing.</b> Each tag's workers form one consumer group, {@code trimus-worker-<tag>}. Tasks are keyed by run
+ * id, so a tag's tasks spread over all partitions of trimus.remote.tasks ({@code RemoteTaskTopic} sees to their count)
+ * and Kafka splits those partitions among the live members: every worker of the tag gets a share. A worker claims a
+ * task only while it holds fewer than TRIMUS_WORKER_MAX_CONCURRENT_RUNS runs, so a task it could not start yet stays
+ * unclaimed on the topic rather than queued inside it (where it would die with the worker). A worker at its limit
+ * that reads a task it could run <em>hands its partitions back</em>: it leaves the group without committing past
+ * the task, the group gives its partitions (that task first) to the members with room, and it rejoins once one of
+ * its runs ends. Pausing the partitions instead would keep their tasks from idle workers until the busy one freed a
+ * place or the task's claim deadline passed. A worker at its limit with nothing waiting keeps its partitions, so a
+ * steady tag does not rebalance. When a worker dies, its partitions go to the others after the session timeout
+ * (10 s), and they start after the last committed claim: its unclaimed tasks are run by them.
+ *
+ * <p><b>Exactly once.</b> Delivery alone is at-least-once: a member that read a task and then lost its partition in a
+ * rebalance (a hand-back, a pause past the session timeout, a crash) would see the task delivered to another member
+ * too. So a worker <em>claims</em> a task by committing the offset past it, synchronously, before it starts anything:
+ * the group coordinator accepts a commit only from the member of the current generation that owns the partition, so
+ * of two members that read the same task at most one commit succeeds, and a member taking over the partition later
+ * starts after a successful commit. A worker whose commit fails does not start the task; when it is unclear whether
+ * the commit went through (a timeout) it rewinds and tries again, which succeeds only while it still owns the
+ * partition. The place the run will take is reserved before the commit (so two tags' consumers of one worker cannot
+ * both take its last place). After the commit it beats at once, listing the run (the claim record the dispatcher
+ * watches), then starts it.
  *
  * <p>Guarantee: each task record is started by at most one worker, and by exactly one if a live worker of its tag
- * owns the partition before the task's {@code claim_by}. A worker that dies after claiming leaves the run to the
- * dispatcher's watch, which fails it as "worker lost". A task past its {@code claim_by} is skipped: the dispatcher has
- * failed that run already. Before any of this, {@link TaskCheck} decides whether the task is run-service's at all: a
- * forged or replayed task is skipped (its offset committed like any record not for this worker) and never reported.
+ * with a free place owns the partition before the task's {@code claim_by}. A worker that dies after claiming leaves
+ * the run to the dispatcher's watch, which fails it as "worker lost". A task past its {@code claim_by} is skipped: the
+ * dispatcher has failed that run already. Before any of this, {@link TaskCheck} decides whether the task is
+ * run-service's at all: a forged or replayed task is skipped (its offset committed like any record not for this
+ * worker) and never reported.
  *
- * <p>A plain Kafka consumer rather than a messaging channel: there is one group per tag, known only at run time, and
- * the claim needs a synchronous, generation-checked commit before the work starts.
+ * <p>A plain Kafka consumer rather than a messaging channel: there is one group per tag, known only at run time, the
+ * claim needs a synchronous, generation-checked commit before the work starts, and the hand-back leaves and rejoins
+ * the group.
  */
 @Singleton
 public class RemoteTaskConsumer {
@@ -71,13 +88,16 @@ public class RemoteTaskConsumer {
     private final Heartbeats heartbeats;
     private final RunDispatcher dispatcher;
     private final RunReporter reporter;
+    private final RemoteTaskTopic topic;
+    private final int maxRuns;
     private final ObjectMapper json;
     private final Map<String, Object> kafkaDefaults;
     private final List<TagConsumer> consumers = new ArrayList<>();
 
     @Inject
     public RemoteTaskConsumer(WorkerIdentity worker, TaskCheck check, HeldRuns held, Heartbeats heartbeats,
-                              RunDispatcher dispatcher, RunReporter reporter, ObjectMapper json,
+                              RunDispatcher dispatcher, RunReporter reporter, RemoteTaskTopic topic,
+                              TrimusConfig config, ObjectMapper json,
                               @Identifier("default-kafka-broker") Map<String, Object> kafkaDefaults) {
         this.worker = worker;
         this.check = check;
@@ -85,6 +105,11 @@ public class RemoteTaskConsumer {
         this.heartbeats = heartbeats;
         this.dispatcher = dispatcher;
         this.reporter = reporter;
+        this.topic = topic;
+        this.maxRuns = config.worker().maxConcurrentRuns();
+        if (maxRuns < 1) {
+            throw new IllegalArgumentException("TRIMUS_WORKER_MAX_CONCURRENT_RUNS must be at least 1, got " + maxRuns);
+        }
         this.json = json;
         this.kafkaDefaults = kafkaDefaults;
     }
@@ -124,9 +149,12 @@ public class RemoteTaskConsumer {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
-        // a worker that died without leaving the group holds the tag's partition until its session expires
+        // a worker that died without leaving the group holds its partitions until its session expires
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
+        // members learn of a rebalance (a hand-back, a worker joining) at their next heartbeat
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+        // partitions added while the worker runs (RemoteTaskTopic raising an auto-created topic) are shared soon
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "30000");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return props;
@@ -142,8 +170,10 @@ public class RemoteTaskConsumer {
         final KafkaConsumer<String, byte[]> kafka;
         final Thread thread;
         volatile boolean running = true;
-        /** Set once the group has taken this member in, partitions or none (a second worker of a tag stands by). */
+        /** Set once the group has taken this member in, with partitions or none (more workers than partitions). */
         volatile boolean joined;
+        /** False while this worker, at its limit, has handed its partitions back. */
+        boolean subscribed;
 
         TagConsumer(String tag) {
             this.tag = tag;
@@ -154,25 +184,23 @@ public class RemoteTaskConsumer {
 
         void loop() {
             try {
-                kafka.subscribe(List.of(Topics.REMOTE_TASKS), new ConsumerRebalanceListener() {
-                    @Override
-                    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    }
-
-                    @Override
-                    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                        joined = true;
-                        LOG.infof("worker %s joined %s with partitions %s", worker.id(), groupOf(tag), partitions);
-                    }
-                });
+                topic.ensure();
+                subscribe();
                 while (running) {
+                    if (!subscribed) {
+                        if (held.awaitRoom(maxRuns, POLL)) {
+                            LOG.infof("worker %s has room again and rejoins %s", worker.id(), groupOf(tag));
+                            subscribe();
+                        }
+                        continue;
+                    }
                     for (ConsumerRecord<String, byte[]> record : kafka.poll(POLL)) {
                         if (!handle(record)) {
                             break;
                         }
                     }
                 }
-            } catch (WakeupException e) {
+            } catch (WakeupException | InterruptedException e) {
                 // stopping
             } catch (RuntimeException e) {
                 LOG.errorf(e, "the task consumer of tag %s stopped; this worker claims no more tasks of it", tag);
@@ -181,18 +209,56 @@ public class RemoteTaskConsumer {
             }
         }
 
-        /** @return false when the rest of the batch must be read again (the claim's commit did not go through) */
+        void subscribe() {
+            kafka.subscribe(List.of(Topics.REMOTE_TASKS), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    joined = true;
+                    LOG.infof("worker %s joined %s with partitions %s", worker.id(), groupOf(tag), partitions);
+                }
+            });
+            subscribed = true;
+        }
+
+        /** @return false when the rest of the batch must be read again (not claimed, or handed back) */
         boolean handle(ConsumerRecord<String, byte[]> record) {
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             RemoteTask task = read(record);
             boolean mine = task != null && check.judge(task, tag) == TaskCheck.Verdict.EXECUTE;
-            if (!claim(partition, record.offset(), mine ? task : null)) {
+            if (mine && !held.reserve(maxRuns)) {
+                handBack(task);
                 return false;
             }
-            if (mine && check.taken(task)) {
-                execute(task);
+            if (!claim(partition, record.offset(), mine ? task : null)) {
+                if (mine) {
+                    held.unreserve();
+                }
+                return false;
+            }
+            if (mine) {
+                if (check.taken(task)) {
+                    execute(task);
+                } else {
+                    held.unreserve();
+                }
             }
             return true;
+        }
+
+        /**
+         * At the limit with a task it could run: leaves the group without committing past the task, so the members
+         * with room take this worker's partitions, that task first.
+         */
+        void handBack(RemoteTask task) {
+            LOG.infof("worker %s holds %d runs, its limit: it hands run %s and its other partitions of %s back to the"
+                    + " workers with room, and rejoins when a run ends", worker.id(), maxRuns, task.runId(),
+                    groupOf(tag));
+            kafka.unsubscribe();
+            subscribed = false;
         }
 
         /** Commits past the record: the fence. False when this member did not (or may not have) committed it. */

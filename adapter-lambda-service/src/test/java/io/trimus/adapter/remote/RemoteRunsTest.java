@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -103,11 +104,63 @@ class RemoteRunsTest {
         });
     }
 
+    @Test
+    void aWorkerSilentOnlyWhileTheBrokerIsDownIsNotJudgedLost() {
+        AtomicBoolean up = new AtomicBoolean(true);
+        RemoteRuns watch = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock, up::get);
+        RunRequested run = watched(watch, "gpu");
+        clock.at(T0.plusSeconds(1));
+        watch.onHeartbeat(beat("w1", 1, run.runId()));
+
+        up.set(false);
+        for (int s = 2; s <= 12; s++) {
+            clock.at(T0.plusSeconds(s));
+            watch.check();
+        }
+        up.set(true);
+        for (int s = 13; s <= 60; s++) {
+            clock.at(T0.plusSeconds(s));
+            if (s >= 17) {
+                watch.onHeartbeat(beat("w1", 1, run.runId()));   // its beats arrive once the consumer rejoined
+            }
+            watch.check();
+        }
+
+        assertThat(reported).isEmpty();
+    }
+
+    @Test
+    void aWorkerThatDiedDuringAnOutageIsJudgedLostAMissWindowAndTheGraceAfterTheBrokerIsBack() {
+        AtomicBoolean up = new AtomicBoolean(true);
+        RemoteRuns watch = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock, up::get);
+        RunRequested run = watched(watch, "gpu");
+        clock.at(T0.plusSeconds(1));
+        watch.onHeartbeat(beat("w1", 1, run.runId()));
+
+        up.set(false);
+        clock.at(T0.plusSeconds(5));
+        watch.check();
+        up.set(true);
+        clock.at(T0.plusSeconds(12));
+        watch.check();                                   // back: 3 s of missed beats and 10 s of grace from here
+        clock.at(T0.plusSeconds(24));
+        watch.check();
+        assertThat(reported).isEmpty();
+
+        clock.at(T0.plusSeconds(25));
+        watch.check();
+        assertThat(reported).singleElement().satisfies(e -> assertThat(e.error()).startsWith("worker lost: worker w1"));
+    }
+
     private RunRequested watched(String tag) {
+        return watched(runs, tag);
+    }
+
+    private RunRequested watched(RemoteRuns watch, String tag) {
         RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "remote", null, null, null, T0);
         clock.at(T0);
-        runs.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run, null), run);
+        watch.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run, null), run);
         return run;
     }
 

@@ -66,6 +66,11 @@ public final class RunBus {
         produce(Topics.RUN_REQUESTED, request.runId(), request.id(), EventTypes.RUN_REQUESTED, write(request));
     }
 
+    /** Produces the run request as {@link #request} does, on another topic (a dispatcher of a test's own reads it). */
+    public void requestOn(String topic, RunRequested request) {
+        produce(topic, request.runId(), request.id(), EventTypes.RUN_REQUESTED, write(request));
+    }
+
     /** Produces a cancel request for the run. */
     public void cancel(RunRequested run) {
         RunCancelRequested cancel = new RunCancelRequested(UUID.randomUUID(), run.runId(), run.companyId(),

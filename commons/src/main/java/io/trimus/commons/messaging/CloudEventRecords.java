@@ -26,7 +26,7 @@ public final class CloudEventRecords {
     /**
      * A message carrying {@code payload} as CloudEvent {@code type} with id, source, subject and time, keyed by
      * {@code key} on Kafka. Subject and key differ only where the topic is partitioned by something other than the
-     * aggregate (a remote task is about a run but keyed by its worker tag).
+     * aggregate ({@code keyedBy}).
      */
     public static <T> Message<T> message(T payload, Envelope envelope) {
         return Message.of(payload)

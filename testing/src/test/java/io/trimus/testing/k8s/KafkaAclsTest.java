@@ -49,7 +49,13 @@ class KafkaAclsTest {
     /** Classes that build Kafka clients of their own, and what they do, as channels of the user that runs them. */
     private static final Map<String, Channel> OWN_CLIENTS = Map.of(
             // a consumer per worker tag, group trimus-worker-<tag>
-            "RemoteTaskConsumer", new Channel("RemoteTaskConsumer", false, "trimus.remote.tasks", "trimus-worker-", true));
+            "RemoteTaskConsumer", new Channel("RemoteTaskConsumer", false, "trimus.remote.tasks", "trimus-worker-", true),
+            // an Admin that describes trimus.remote.tasks and creates it or raises its partitions only where the broker
+            // lets it (never under these ACLs: the KafkaTopic sets the partitions). Describe comes with the dispatcher's
+            // Write and the worker's Read, so it is no user's channel and needs no ACL of its own
+            "RemoteTaskTopic", new Channel("RemoteTaskTopic", false, "trimus.remote.tasks", null, false),
+            // the remote watch's probe: describeCluster, a metadata request no ACL governs
+            "KafkaBrokerProbe", new Channel("KafkaBrokerProbe", false, null, null, false));
     private static final Map<String, String> OWN_CLIENT_USERS = Map.of("RemoteTaskConsumer", WORKER);
 
     @Test
