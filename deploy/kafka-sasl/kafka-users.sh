@@ -60,12 +60,14 @@ until configs --bootstrap-server "$bootstrap" --describe --entity-type brokers -
   echo "waiting for Kafka on $bootstrap"; sleep 2
 done
 
-# the topics of k8s/base/kafka-topics.yaml, one partition each as the broker's default gives them without SASL, but
-# trimus.remote.tasks: a tag's workers share its tasks by sharing its partitions (TRIMUS_REMOTE_TASK_PARTITIONS)
+# the topics of k8s/base/kafka-topics.yaml, three partitions each as the compose broker's default gives them without
+# SASL (replicas share them), but trimus.remote.tasks: a tag's workers share its tasks by sharing its partitions
+# (TRIMUS_REMOTE_TASK_PARTITIONS), and trimus.adapter.leases: one, its readers rely on one order
 for topic in trimus.run.requested trimus.run.status trimus.run.cancel trimus.remote.tasks trimus.worker.heartbeats \
     trimus.adapter.leases trimus.egress.anomalies trimus.audit; do
-  partitions=1
+  partitions=3
   if [ "$topic" = trimus.remote.tasks ]; then partitions=12; fi
+  if [ "$topic" = trimus.adapter.leases ]; then partitions=1; fi
   topics --bootstrap-server "$bootstrap" --create --if-not-exists --topic "$topic" --partitions "$partitions" \
     --replication-factor 1
 done

@@ -104,22 +104,23 @@ public class RunLeases implements RunStarts {
      */
     @Override
     public CompletionStage<Start> recordStart(UUID runId) {
-        AdapterLease beat;
+        boolean claimedRemotely = claimed.holds(runId);
         CompletionStage<Void> acknowledged;
+        CompletionStage<Void> readBack;
         try {
             synchronized (this) {
                 held.add(runId);
                 started.add(runId);
-                beat = snapshot();
+                AdapterLease beat = snapshot();
+                // waited for before it is sent: the log may read it back before the broker's acknowledgement arrives
+                readBack = claimedRemotely ? CompletableFuture.completedFuture(null) : order.readBack(beat.id());
                 acknowledged = sender.publish(beat);
             }
         } catch (RuntimeException e) {
             LOG.warnf("could not record the start of run %s: %s", runId, e.toString());
             return CompletableFuture.completedFuture(Start.NOT_RECORDED);
         }
-        boolean claimedRemotely = claimed.holds(runId);
-        return acknowledged.thenCompose(ok -> claimedRemotely ? CompletableFuture.<Void>completedFuture(null)
-                        : order.readBack(beat.id()))
+        return acknowledged.thenCompose(ok -> readBack)
                 .toCompletableFuture()
                 .orTimeout(startTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((ok, failure) -> {

@@ -196,7 +196,13 @@ class ScaleOutSurvivalTest {
 
     private Map<String, JsonNode> awaitFinal(ServiceProcess runService, List<Run> runs, Duration atMost) {
         Map<String, JsonNode> ends = new ConcurrentHashMap<>();
-        await().atMost(atMost).pollInterval(Duration.ofSeconds(2)).until(() -> {
+        await().atMost(atMost).pollInterval(Duration.ofSeconds(2)).conditionEvaluationListener(condition -> {
+            if (condition.getRemainingTimeInMS() <= 2000) {
+                runs.stream().filter(run -> !ends.containsKey(run.id)).limit(5).forEach(run ->
+                        System.out.println("not final: " + given().baseUri(runService.baseUri().toString())
+                                .get("/api/companies/{c}/runs/{r}", run.company, run.id).asString()));
+            }
+        }).until(() -> {
             for (Run run : runs) {
                 if (!ends.containsKey(run.id)) {
                     JsonNode view = SandboxRuns.JSON.readTree(given().baseUri(runService.baseUri().toString())
