@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A built Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) in a child JVM, for tests that need
@@ -114,6 +115,24 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * TERM, as an orchestrator stops a service, and the exit code if it ended within {@code timeout}; when it did not,
+     * it is killed and the result is empty (its log then tells what held it up).
+     */
+    public OptionalInt terminateWithin(Duration timeout) {
+        OptionalInt code = process.terminateWithin(timeout);
+        if (code.isEmpty()) {
+            dumpThreads();
+            kill();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+        return code;
+    }
+
     /** TERM, then KILL after 10 s. */
     @Override
     public void close() {
@@ -122,6 +141,20 @@ public final class ServiceProcess implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(killOnExit);
         } catch (IllegalStateException ignored) {
             // the JVM is already shutting down
+        }
+    }
+
+    /** What held a stop up: the threads of the live process, next to its log as {@code <log>.threads}. */
+    private void dumpThreads() {
+        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+        Path out = Path.of(logFile() + ".threads");
+        try {
+            new ProcessBuilder(jstack.toString(), String.valueOf(process.pid())).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).start().waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no jstack in this runtime: the log alone must do
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

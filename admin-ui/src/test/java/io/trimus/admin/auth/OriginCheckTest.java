@@ -87,6 +87,11 @@ class OriginCheckTest {
                     }
                 };
             }
+
+            @Override
+            public Shutdown shutdown() {
+                return () -> Duration.ofSeconds(1);
+            }
         };
     }
 }

@@ -2,6 +2,7 @@ package io.trimus.egress.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.trimus.commons.messaging.KafkaCloseTimeout;
 
 import java.time.Duration;
 import java.util.List;
@@ -321,5 +322,19 @@ public interface TrimusConfig {
          */
         @WithDefault("100")
         int maxNamesPerSandbox();
+    }
+
+    /** Stopping on SIGTERM: how long the stop may wait for what is away (docs/scaling.md, "Stopping"). */
+    Shutdown shutdown();
+
+    /** The bounds of a stop. */
+    interface Shutdown {
+        /**
+         * How long closing one Kafka client may wait for records not yet sent and for leaving its consumer group; a
+         * stop waits at most twice this per producer, so a service whose broker is gone still ends within seconds
+         * (TRIMUS_SHUTDOWN_KAFKA_CLOSE_TIMEOUT, default 1s).
+         */
+        @WithDefault(KafkaCloseTimeout.DEFAULT)
+        Duration kafkaCloseTimeout();
     }
 }

@@ -3,6 +3,7 @@ package io.trimus.run.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.trimus.commons.messaging.KafkaCloseTimeout;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
@@ -251,5 +252,19 @@ public interface TrimusConfig {
         /** How often in-progress runs are checked for staleness (TRIMUS_RUN_STALE_CHECK_INTERVAL, default 1m). */
         @WithDefault("1m")
         Duration staleCheckInterval();
+    }
+
+    /** Stopping on SIGTERM: how long the stop may wait for what is away (docs/scaling.md, "Stopping"). */
+    Shutdown shutdown();
+
+    /** The bounds of a stop. */
+    interface Shutdown {
+        /**
+         * How long closing one Kafka client may wait for records not yet sent and for leaving its consumer group; a
+         * stop waits at most twice this per producer, so a service whose broker is gone still ends within seconds
+         * (TRIMUS_SHUTDOWN_KAFKA_CLOSE_TIMEOUT, default 1s).
+         */
+        @WithDefault(KafkaCloseTimeout.DEFAULT)
+        Duration kafkaCloseTimeout();
     }
 }
