@@ -90,7 +90,17 @@ class OriginCheckTest {
 
             @Override
             public Shutdown shutdown() {
-                return () -> Duration.ofSeconds(1);
+                return new Shutdown() {
+                    @Override
+                    public Duration kafkaCloseTimeout() {
+                        return Duration.ofSeconds(1);
+                    }
+
+                    @Override
+                    public Duration kafkaConsumerGrace() {
+                        return Duration.ofMillis(500);
+                    }
+                };
             }
         };
     }
