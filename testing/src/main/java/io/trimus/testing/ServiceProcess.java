@@ -105,13 +105,35 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** KILL at once, as a crash or a pulled plug would: no shutdown hook of the service runs. */
-    public void kill() {
-        process.kill();
+    /** Whether {@code GET /q/health/ready} answers 200 now. */
+    public boolean isReady() {
         try {
-            Runtime.getRuntime().removeShutdownHook(killOnExit);
-        } catch (IllegalStateException ignored) {
-            // the JVM is already shutting down
+            return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()
+                    .send(HttpRequest.newBuilder(baseUri().resolve("/q/health/ready")).timeout(Duration.ofSeconds(2))
+                            .GET().build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The service's threads now, as {@code jstack} prints them (empty when it cannot be taken). */
+    public String threadDump() {
+        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+        try {
+            Process dump = new ProcessBuilder(jstack.toString(), String.valueOf(process.pid()))
+                    .redirectErrorStream(true).start();
+            String text = new String(dump.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            dump.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+            return text;
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 
@@ -146,15 +168,10 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** What held a stop up: the threads of the live process, next to its log as {@code <log>.threads}. */
     private void dumpThreads() {
-        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
-        Path out = Path.of(logFile() + ".threads");
         try {
-            new ProcessBuilder(jstack.toString(), String.valueOf(process.pid())).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).start().waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+            Files.writeString(Path.of(logFile() + ".threads"), threadDump());
         } catch (IOException e) {
-            // no jstack in this runtime: the log alone must do
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // the log alone must do
         }
     }
 

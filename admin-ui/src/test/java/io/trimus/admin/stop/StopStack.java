@@ -85,6 +85,7 @@ final class StopStack {
                 egressNetwork(config);
                 config.put("trimus.worker.tags", "stop-test");
                 config.put("trimus.worker.id", "stop-test-worker");
+                config.put("trimus.worker.heartbeat-interval", "1s");   // beats soon after the broker is gone
                 config.put("trimus.docker.instance", "stop-test-worker");
                 config.put("trimus.dispatch-key", EncryptionKey.parse(ENCRYPTION_KEY).dispatchKey().toHex());
                 yield ServiceProcess.start(module("adapter-lambda-service"), ports.get(4), config);

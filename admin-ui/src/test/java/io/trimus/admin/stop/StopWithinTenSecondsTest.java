@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.Infra;
 import io.trimus.testing.ServiceProcess;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,6 +33,10 @@ class StopWithinTenSecondsTest {
     private static final Duration STOP_BUDGET = Duration.ofSeconds(10);
     /** What a JVM that ran its shutdown hooks on TERM exits with (128 + 15); a plain exit would be 0. */
     private static final int TERMINATED = 143;
+
+    private static final Duration NOTICE_TIMEOUT = Duration.ofSeconds(60);
+    /** Where a Kafka send waits for a broker that does not answer (up to max.block.ms, 60 s by default). */
+    private static final String SEND_WAITING = "KafkaProducer.waitOnMetadata";
 
     private static Infra infra;
 
@@ -58,6 +64,9 @@ class StopWithinTenSecondsTest {
                 List.of("run-service", "adapter", "egress-service", "admin-ui", "worker"));
         try {
             infra.stopKafka();
+            // the case seen in the field: the broker has been gone a while, so a heartbeat send already waits for it
+            ServiceProcess worker = processes.get("worker");
+            await("a heartbeat of the worker waits for the broker", () -> worker.threadDump().contains(SEND_WAITING));
             assertAllStopInTime(processes);
         } finally {
             processes.values().forEach(ServiceProcess::kill);
@@ -71,10 +80,17 @@ class StopWithinTenSecondsTest {
         Map<String, ServiceProcess> processes = StopStack.start(infra, List.of("run-service", "egress-service"));
         try {
             infra.stopPostgres();
+            await("both services report their database gone",
+                    () -> processes.values().stream().noneMatch(ServiceProcess::isReady));
             assertAllStopInTime(processes);
         } finally {
             processes.values().forEach(ServiceProcess::kill);
         }
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        Awaitility.await(what).atMost(NOTICE_TIMEOUT).pollInterval(Duration.ofSeconds(1))
+                .until(condition::getAsBoolean);
     }
 
     /** TERM to all at once, as an orchestrator stops a stack, and each must be gone within the budget. */
