@@ -137,6 +137,16 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** KILL at once, as a crash or a pulled plug would: no shutdown hook of the service runs. */
+    public void kill() {
+        process.kill();
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+    }
+
     /**
      * TERM, as an orchestrator stops a service, and the exit code if it ended within {@code timeout}; when it did not,
      * it is killed and the result is empty (its log then tells what held it up).
