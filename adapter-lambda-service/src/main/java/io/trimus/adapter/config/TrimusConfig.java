@@ -2,7 +2,6 @@ package io.trimus.adapter.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import io.trimus.commons.messaging.KafkaStopBounds;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
@@ -466,7 +465,7 @@ public interface TrimusConfig {
          * stop waits at most twice this per producer, so a service whose broker is gone still ends within seconds
          * (TRIMUS_SHUTDOWN_KAFKA_CLOSE_TIMEOUT, default 1s).
          */
-        @WithDefault(KafkaStopBounds.CLOSE_TIMEOUT_DEFAULT)
+        @WithDefault("1s")
         Duration kafkaCloseTimeout();
 
         /**
@@ -474,7 +473,7 @@ public interface TrimusConfig {
          * after the other; sets the connector's poll timeout to half of it (TRIMUS_SHUTDOWN_KAFKA_CONSUMER_GRACE,
          * default 500ms).
          */
-        @WithDefault(KafkaStopBounds.CONSUMER_GRACE_DEFAULT)
+        @WithDefault("500ms")
         Duration kafkaConsumerGrace();
     }
 }

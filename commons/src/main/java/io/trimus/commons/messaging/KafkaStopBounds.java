@@ -21,9 +21,9 @@ import java.util.Map;
  */
 public class KafkaStopBounds implements ConfigSourceFactory {
 
-    /** The default of {@code trimus.shutdown.kafka-close-timeout}. */
+    /** The default of {@code trimus.shutdown.kafka-close-timeout}, as each service's TrimusConfig declares it. */
     public static final String CLOSE_TIMEOUT_DEFAULT = "1s";
-    /** The default of {@code trimus.shutdown.kafka-consumer-grace}. */
+    /** The default of {@code trimus.shutdown.kafka-consumer-grace}, as each service's TrimusConfig declares it. */
     public static final String CONSUMER_GRACE_DEFAULT = "500ms";
     static final String CLOSE_TIMEOUT = "trimus.shutdown.kafka-close-timeout";
     static final String CONSUMER_GRACE = "trimus.shutdown.kafka-consumer-grace";
