@@ -110,7 +110,7 @@ public class RemoteTaskConsumer {
     /**
      * Before the run executors stop (they report what they hold) and before the producers close: a task this worker
      * claimed is handed to its executor first, and a task read but not claimed stays on the topic for the tag's other
-     * workers. Bounded: a broker that is gone holds the stop up by at most the close timeout.
+     * workers. Bounded: a broker that is gone holds the stop up by at most twice the close timeout.
      */
     void stop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
         consumers.forEach(TagConsumer::stop);
