@@ -108,6 +108,12 @@ public final class ChildProcess {
         }
     }
 
+    /** Sends TERM and waits up to {@code timeout}; the exit code, or empty when the child is still running. */
+    java.util.OptionalInt terminateWithin(Duration timeout) {
+        process.destroy();
+        return waitFor(timeout) ? java.util.OptionalInt.of(process.exitValue()) : java.util.OptionalInt.empty();
+    }
+
     void kill() {
         process.destroyForcibly();
         waitFor(KILL_WAIT);

@@ -27,7 +27,7 @@ public final class Infra implements AutoCloseable {
             "-Dorg.slf4j.simpleLogger.showDateTime=true");
 
     private final InfraSettings settings;
-    private final ChildProcess postgres;
+    private ChildProcess postgres;
     private ChildProcess kafka;
 
     private Infra(InfraSettings settings, ChildProcess postgres, ChildProcess kafka) {
@@ -102,11 +102,19 @@ public final class Infra implements AutoCloseable {
         kafka = restarted;
     }
 
+    /** Shuts the database down and waits for it to exit; clients see it unreachable from then on. */
+    public synchronized void stopPostgres() {
+        if (postgres != null) {
+            postgres.stopGracefully(STOP_GRACE);
+            postgres = null;
+        }
+    }
+
     /** Stops both children (gracefully, then by force); deletes the data of a test run. */
     @Override
     public synchronized void close() {
         stopKafka();
-        postgres.stopGracefully(STOP_GRACE);
+        stopPostgres();
         if (settings.freshData()) {
             try {
                 Directories.deleteRecursively(settings.dataDir());

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A built Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) in a child JVM, for tests that need
@@ -104,6 +105,38 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Whether {@code GET /q/health/ready} answers 200 now. */
+    public boolean isReady() {
+        try {
+            return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()
+                    .send(HttpRequest.newBuilder(baseUri().resolve("/q/health/ready")).timeout(Duration.ofSeconds(2))
+                            .GET().build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The service's threads now, as {@code jstack} prints them (empty when it cannot be taken). */
+    public String threadDump() {
+        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+        try {
+            Process dump = new ProcessBuilder(jstack.toString(), String.valueOf(process.pid()))
+                    .redirectErrorStream(true).start();
+            String text = new String(dump.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            dump.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+            return text;
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     /** KILL at once, as a crash or a pulled plug would: no shutdown hook of the service runs. */
     public void kill() {
         process.kill();
@@ -114,6 +147,24 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * TERM, as an orchestrator stops a service, and the exit code if it ended within {@code timeout}; when it did not,
+     * it is killed and the result is empty (its log then tells what held it up).
+     */
+    public OptionalInt terminateWithin(Duration timeout) {
+        OptionalInt code = process.terminateWithin(timeout);
+        if (code.isEmpty()) {
+            dumpThreads();
+            kill();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down
+        }
+        return code;
+    }
+
     /** TERM, then KILL after 10 s. */
     @Override
     public void close() {
@@ -122,6 +173,15 @@ public final class ServiceProcess implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(killOnExit);
         } catch (IllegalStateException ignored) {
             // the JVM is already shutting down
+        }
+    }
+
+    /** What held a stop up: the threads of the live process, next to its log as {@code <log>.threads}. */
+    private void dumpThreads() {
+        try {
+            Files.writeString(Path.of(logFile() + ".threads"), threadDump());
+        } catch (IOException e) {
+            // the log alone must do
         }
     }
 

@@ -92,6 +92,7 @@ public class RemoteTaskConsumer {
     private final int maxRuns;
     private final ObjectMapper json;
     private final Map<String, Object> kafkaDefaults;
+    private final Duration closeTimeout;
     private final List<TagConsumer> consumers = new ArrayList<>();
 
     @Inject
@@ -112,6 +113,7 @@ public class RemoteTaskConsumer {
         }
         this.json = json;
         this.kafkaDefaults = kafkaDefaults;
+        this.closeTimeout = config.shutdown().kafkaCloseTimeout();
     }
 
     /** The consumer group of a tag's workers. */
@@ -128,8 +130,17 @@ public class RemoteTaskConsumer {
         }
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    /**
+     * Before the run executors stop (they report what they hold) and before the producers close: a task this worker
+     * claimed is handed to its executor first, and a task read but not claimed stays on the topic for the tag's other
+     * workers. Bounded: a broker that is gone holds the stop up by at most twice the close timeout.
+     */
+    void stop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
         consumers.forEach(TagConsumer::stop);
+        long deadline = System.nanoTime() + closeTimeout.multipliedBy(2).toNanos();
+        for (TagConsumer consumer : consumers) {
+            consumer.awaitStopped(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        }
     }
 
     /**
@@ -205,7 +216,11 @@ public class RemoteTaskConsumer {
             } catch (RuntimeException e) {
                 LOG.errorf(e, "the task consumer of tag %s stopped; this worker claims no more tasks of it", tag);
             } finally {
-                kafka.close(Duration.ofSeconds(5));
+                try {
+                    kafka.close(closeTimeout);   // leaves the group at once, so the tag's other workers take over now
+                } catch (RuntimeException e) {
+                    LOG.debugf(e, "closing the task consumer of tag %s", tag);
+                }
             }
         }
 
@@ -313,6 +328,17 @@ public class RemoteTaskConsumer {
         void stop() {
             running = false;
             kafka.wakeup();
+        }
+
+        void awaitStopped(Duration timeout) {
+            try {
+                thread.join(Math.max(1, timeout.toMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                LOG.warnf("the task consumer of tag %s did not stop within %s", tag, timeout);
+            }
         }
     }
 }

@@ -87,6 +87,21 @@ class OriginCheckTest {
                     }
                 };
             }
+
+            @Override
+            public Shutdown shutdown() {
+                return new Shutdown() {
+                    @Override
+                    public Duration kafkaCloseTimeout() {
+                        return Duration.ofSeconds(1);
+                    }
+
+                    @Override
+                    public Duration kafkaConsumerGrace() {
+                        return Duration.ofMillis(500);
+                    }
+                };
+            }
         };
     }
 }
