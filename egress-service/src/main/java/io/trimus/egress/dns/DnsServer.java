@@ -74,12 +74,13 @@ public final class DnsServer {
      * Binds UDP and then TCP to {@code host:port} (port 0: any free UDP port, and TCP on the same one) on
      * {@code listeners} event loops: with the native transport each loop gets a UDP socket of its own on the shared
      * address (SO_REUSEPORT: the kernel spreads the sources over them) and a TCP server (Vert.x hands each accepted
-     * connection to one of them), so every core answers queries; without it one loop serves. Fails, with nothing
-     * left bound, when any of them cannot be bound.
+     * connection to one of them), so every core answers queries; without it one loop serves. With the native
+     * transport the sockets always share the address, so a second egress-service process of the same user on this
+     * host (a replica) can serve it too. Fails, with nothing left bound, when any of them cannot be bound.
      */
     public Future<Void> start(String host, int port, int listeners) {
         int count = listeners > 1 && vertx.isNativeTransportEnabled() ? listeners : 1;
-        boolean shared = count > 1;
+        boolean shared = vertx.isNativeTransportEnabled();
         Future<Integer> bound = listenOn(host, port, shared);
         for (int i = 1; i < count; i++) {
             bound = bound.compose(boundPort -> listenOn(host, boundPort, shared));
@@ -99,6 +100,7 @@ public final class DnsServer {
         NetServer server = vertx.createNetServer(new NetServerOptions()
                 .setIdleTimeout((int) Math.max(1, limits.tcpIdleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setReusePort(shared)
                 .setTcpNoDelay(true));
         server.connectHandler(this::onConnection);
         return UdpListener.bind(((VertxInternal) vertx).transport(), loop,

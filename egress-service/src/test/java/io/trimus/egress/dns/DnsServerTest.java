@@ -191,6 +191,28 @@ class DnsServerTest {
         }
     }
 
+    @Test
+    void aSecondReplicaOnItsOwnEventLoopsSharesTheAddressAndServesAloneOnceTheFirstIsGone() throws Exception {
+        Vertx first = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
+        Vertx second = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
+        try {
+            DnsServer one = new DnsServer(first, resolver.handler, new DnsServer.Limits(8, Duration.ofSeconds(1)));
+            ResolverFixture.await(one.start("127.0.0.1", 0, 1));
+            DnsServer two = new DnsServer(second, resolver.handler, new DnsServer.Limits(8, Duration.ofSeconds(1)));
+            ResolverFixture.await(two.start("127.0.0.1", one.port(), 1));
+            DnsTestClient client = new DnsTestClient(one.port(), Duration.ofSeconds(3));
+
+            ResolverFixture.await(one.close());
+
+            assertThat(client.udp(SANDBOX, DnsTestClient.query("1.example.test", Type.A))).isNotNull();
+            assertThat(client.tcp(SANDBOX, DnsTestClient.query("2.example.test", Type.A))).isNotNull();
+            ResolverFixture.await(two.close());
+        } finally {
+            ResolverFixture.await(first.close());
+            ResolverFixture.await(second.close());
+        }
+    }
+
     /** Queries sent back to back: well within the sockets' default buffers, so none is lost on loopback. */
     private static final int BURST = 100;
 
