@@ -44,6 +44,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -313,9 +315,10 @@ class ScaleOutSurvivalTest {
         }
     }
 
-    /** A lambda endpoint on loopback that takes a second per call and counts the calls of each run. */
+    /** A lambda endpoint on loopback that answers each call a second later and counts the calls of each run. */
     private static final class LambdaEndpoint implements Closeable {
         private final HttpServer server;
+        private final ScheduledExecutorService answers = Executors.newScheduledThreadPool(2);
         private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
 
         private LambdaEndpoint(HttpServer server) {
@@ -328,18 +331,16 @@ class ScaleOutSurvivalTest {
             server.createContext("/run", exchange -> {
                 String run = exchange.getRequestHeaders().getFirst("Idempotency-Key");
                 endpoint.calls.computeIfAbsent(String.valueOf(run), k -> new AtomicInteger()).incrementAndGet();
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                byte[] body = "{\"status\":\"succeeded\",\"output\":\"lambda ok\"}".getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
-                exchange.close();
+                endpoint.answers.schedule(() -> {
+                    byte[] body = "{\"status\":\"succeeded\",\"output\":\"lambda ok\"}"
+                            .getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("Content-Type", "application/json");
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                    exchange.close();
+                    return null;
+                }, 1, TimeUnit.SECONDS);
             });
-            server.setExecutor(Executors.newFixedThreadPool(32));
             server.start();
             return endpoint;
         }
@@ -360,6 +361,7 @@ class ScaleOutSurvivalTest {
         @Override
         public void close() {
             server.stop(0);
+            answers.shutdownNow();
         }
     }
 
