@@ -21,7 +21,7 @@ run-service               topic  trimus.adapter.leases        literal   Write,Re
 run-service               group  trimus-run-service-leases-   prefixed  Read
 adapter-lambda-service    topic  trimus.run.status            literal   Write,Describe
 adapter-lambda-service    topic  trimus.remote.tasks          literal   Write,Describe
-adapter-lambda-service    topic  trimus.adapter.leases        literal   Write,Describe
+adapter-lambda-service    topic  trimus.adapter.leases        literal   Write,Read,Describe
 adapter-lambda-service    topic  trimus.run.requested         literal   Read,Describe
 adapter-lambda-service    topic  trimus.run.cancel            literal   Read,Describe
 adapter-lambda-service    topic  trimus.worker.heartbeats     literal   Read,Describe
@@ -37,7 +37,7 @@ admin-ui                  group  trimus-admin-ui-run-status-  prefixed  Read
 admin-ui                  group  trimus-admin-ui-anomalies-   prefixed  Read
 trimus-worker             topic  trimus.run.status            literal   Write,Describe
 trimus-worker             topic  trimus.worker.heartbeats     literal   Write,Read,Describe
-trimus-worker             topic  trimus.adapter.leases        literal   Write,Describe
+trimus-worker             topic  trimus.adapter.leases        literal   Write,Read,Describe
 trimus-worker             topic  trimus.remote.tasks          literal   Read,Describe
 trimus-worker             topic  trimus.run.cancel            literal   Read,Describe
 trimus-worker             group  trimus-worker-               prefixed  Read

@@ -41,7 +41,7 @@ class DevInfraMainTest {
         sql(jdbcUrl, "create table kept(note text); insert into kept values ('from the first run')");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>("kept", "from the first run")).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>("kept", 0, null, "from the first run")).get(30, TimeUnit.SECONDS);
         }
         down(first, ports);
 

@@ -74,6 +74,7 @@ class KafkaAclsOnABrokerTest {
             "trimus.egress.anomalies", List.of("egress-service"),
             "trimus.remote.tasks", List.of("adapter-lambda-service"),
             "trimus.worker.heartbeats", List.of("trimus-worker"),
+            "trimus.adapter.leases", List.of("run-service", "adapter-lambda-service", "trimus-worker"),
             "trimus.audit", List.of("run-service", "egress-service"));
 
     @TempDir
@@ -155,7 +156,9 @@ class KafkaAclsOnABrokerTest {
                 consumer.assign(List.of(partition));
                 consumer.seekToBeginning(List.of(partition));
                 consumer.poll(Duration.ofSeconds(2));   // fetches, or throws if the topic is not the user's to read
-                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(0)));   // the group's offsets: Read on the group
+                if (group != null) {   // an assigned consumer without a group commits nothing
+                    consumer.commitSync(Map.of(partition, new OffsetAndMetadata(0)));   // Read on the group
+                }
             }
         }
     }
@@ -209,9 +212,13 @@ class KafkaAclsOnABrokerTest {
     }
 
     private static KafkaConsumer<String, String> consumer(String user, String password, String group) {
-        return new KafkaConsumer<>(client(user, password, Map.of("group.id", group, "enable.auto.commit", "false",
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("enable.auto.commit", "false",
                 "key.deserializer", StringDeserializer.class.getName(), "value.deserializer", StringDeserializer.class.getName(),
-                "default.api.timeout.ms", "10000")));
+                "default.api.timeout.ms", "10000"));
+        if (group != null) {   // null: an assigned consumer without a group
+            settings.put("group.id", group);
+        }
+        return new KafkaConsumer<>(client(user, password, settings));
     }
 
     /** A client that logs in as the services do with KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM and KAFKA_SASL_JAAS_CONFIG. */
