@@ -3,7 +3,9 @@
 
 N runs of busybox `true` through the run-service API (docker adapter, default hardening) against N
 `docker run --rm` of the same image with the same flags. Reports median and p99 of time-to-container-started
-and time-to-SUCCEEDED (raw: time to exit) and the ratio Trimus / raw. Needs a running Trimus (./trimus up).
+and time-to-SUCCEEDED (raw: time to exit) and the ratio Trimus / raw. With --burst M it then posts M runs at once
+and reports runs per second from the first POST to the last SUCCEEDED (throughput). Needs a running Trimus
+(./trimus up); --label names the configuration in the output (e.g. how many adapter instances).
 """
 import argparse
 import json
@@ -66,6 +68,22 @@ def raw_run(image, index):
     return parse_ts(started[:26] + "+00:00") - t0, done
 
 
+def burst(base, company, agent, count):
+    """Posts `count` runs at once, then waits for all; returns runs per second from the first POST to the last end."""
+    t0 = time.time()
+    ids = [call(base, "POST", f"/api/companies/{company}/agents/{agent}/runs", {})["id"] for _ in range(count)]
+    pending = set(ids)
+    while pending:
+        for run_id in list(pending):
+            r = call(base, "GET", f"/api/companies/{company}/runs/{run_id}")
+            if r["status"] in ("SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "REJECTED"):
+                if r["status"] != "SUCCEEDED":
+                    raise SystemExit(f"run {run_id} ended {r['status']}: {r.get('error')}")
+                pending.discard(run_id)
+        time.sleep(0.05)
+    return count / (time.time() - t0)
+
+
 def summary(label, values):
     return {"label": label, "median_ms": statistics.median(values) * 1000, "p99_ms": percentile(values, 99) * 1000}
 
@@ -76,7 +94,10 @@ def main():
     ap.add_argument("--image", default="trimus/busybox:local")
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=10, help="unmeasured runs of each kind first (JIT, caches)")
+    ap.add_argument("--burst", type=int, default=0, help="then post this many runs at once and report runs/s")
+    ap.add_argument("--label", default="", help="the configuration measured, printed with every line")
     args = ap.parse_args()
+    tag = f"[{args.label}] " if args.label else ""
 
     company = call(args.base, "POST", "/api/companies", {"name": "bench-dispatch"})["id"]
     agent = call(args.base, "POST", f"/api/companies/{company}/agents",
@@ -93,12 +114,15 @@ def main():
 
     rows = [summary("trimus started", [t[0] for t in trimus]), summary("raw started", [r[0] for r in raw]),
             summary("trimus succeeded", [t[1] for t in trimus]), summary("raw exited", [r[1] for r in raw])]
-    print(f"{'series':<18}{'median ms':>12}{'p99 ms':>12}")
+    print(f"{tag}{'series':<18}{'median ms':>12}{'p99 ms':>12}")
     for row in rows:
-        print(f"{row['label']:<18}{row['median_ms']:>12.1f}{row['p99_ms']:>12.1f}")
+        print(f"{tag}{row['label']:<18}{row['median_ms']:>12.1f}{row['p99_ms']:>12.1f}")
     for phase, t, r in (("started", rows[0], rows[1]), ("done", rows[2], rows[3])):
-        print(f"ratio trimus/raw time-to-{phase}: median {t['median_ms'] / r['median_ms']:.2f}x, "
+        print(f"{tag}ratio trimus/raw time-to-{phase}: median {t['median_ms'] / r['median_ms']:.2f}x, "
               f"p99 {t['p99_ms'] / r['p99_ms']:.2f}x")
+    if args.burst:
+        print(f"{tag}throughput: {burst(args.base, company, agent, args.burst):.1f} runs/s"
+              f" ({args.burst} runs posted at once, POST to SUCCEEDED)")
 
 
 if __name__ == "__main__":

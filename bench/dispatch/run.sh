@@ -21,4 +21,19 @@ if ! curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null; th
     sleep 1
   done
 fi
-python3 bench/dispatch/dispatch.py "$@"
+if [ "${ADAPTERS:-1}" = 1 ]; then
+  python3 bench/dispatch/dispatch.py "$@"
+  exit 0
+fi
+# ADAPTERS=2: the same measurement with the one adapter of ./trimus up, then again with a second adapter instance on
+# the same engine and broker (its own TRIMUS_DOCKER_INSTANCE and port), in this one invocation
+python3 bench/dispatch/dispatch.py --label "1 adapter" "$@"
+. scripts/lib.sh
+TRIMUS_ENCRYPTION_KEY=$(master_key) TRIMUS_DOCKER_INSTANCE=bench-adapter-2   java -Dkafka.bootstrap.servers=127.0.0.1:${TRIMUS_KAFKA_PORT:-9092} -Dquarkus.http.host=127.0.0.1   -Dquarkus.http.port=8093 -jar adapter-lambda-service/target/quarkus-app/quarkus-run.jar   > .trimus/logs/bench-adapter-2.log 2>&1 &
+second=$!
+trap 'kill -TERM $second 2>/dev/null; wait $second 2>/dev/null || true; [ -z "$started" ] || { kill -TERM $started 2>/dev/null; wait $started 2>/dev/null || true; }' EXIT
+for _ in $(seq 1 120); do
+  curl -fsS -o /dev/null http://127.0.0.1:8093/q/health/ready 2>/dev/null && break
+  sleep 1
+done
+python3 bench/dispatch/dispatch.py --label "2 adapters" "$@"
