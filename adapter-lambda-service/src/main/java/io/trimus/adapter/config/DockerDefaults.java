@@ -32,8 +32,19 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
     /** Always first among a container's security options; no configuration may switch it off. */
     public static final String NO_NEW_PRIVILEGES = "no-new-privileges";
 
-    /** The instance name when none is configured. */
+    /** The instance name when none is configured and the environment names no host. */
     public static final String DEFAULT_INSTANCE = "adapter";
+
+    /**
+     * TRIMUS_DOCKER_INSTANCE, else the host name Docker and Kubernetes give every container and pod ({@code HOSTNAME}),
+     * else {@value #DEFAULT_INSTANCE}; the same default the consumer group names in application.properties use.
+     */
+    public static String instanceOf(TrimusConfig.Docker config) {
+        return config.instance().filter(name -> !name.isBlank()).orElseGet(() -> {
+            String host = System.getenv("HOSTNAME");
+            return host == null || host.isBlank() ? DEFAULT_INSTANCE : host;
+        });
+    }
 
     /** The networks allowed when none are configured: {@code none} and the default egress network. */
     public static final AllowedNetworks DEFAULT_NETWORKS = new AllowedNetworks(List.of("none",
@@ -102,7 +113,7 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
         List<String> opts = config.securityOpts().orElse(List.of()).stream()
                 .map(String::trim).filter(o -> !o.isEmpty()).map(DockerDefaults::inlineSeccompProfile).toList();
         return new DockerDefaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec(),
-                config.instance(), new AllowedNetworks(config.allowedNetworks()), config.allowRoot(),
+                instanceOf(config), new AllowedNetworks(config.allowedNetworks()), config.allowRoot(),
                 ContainerLimits.from(config), DiskLimits.from(config));
     }
 

@@ -376,8 +376,7 @@ public interface TrimusConfig {
          * (TRIMUS_DOCKER_INSTANCE, default the host name, {@code adapter} where none is set; replicas must not share
          * one).
          */
-        @WithDefault("${HOSTNAME:adapter}")
-        String instance();
+        Optional<String> instance();
     }
 
     /** Fair shares between the companies whose runs share this service's engine. */

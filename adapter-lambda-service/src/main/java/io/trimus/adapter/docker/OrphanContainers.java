@@ -33,7 +33,7 @@ public class OrphanContainers {
 
     @Inject
     public OrphanContainers(DockerClient docker, TrimusConfig config, SandboxAttachment attachment) {
-        this(docker, config.docker().instance(), attachment);
+        this(docker, DockerDefaults.instanceOf(config.docker()), attachment);
     }
 
     public OrphanContainers(DockerClient docker, String instance, SandboxAttachment attachment) {

@@ -6,7 +6,6 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunStarts;
-import io.trimus.adapter.worker.HeldRuns;
 import io.trimus.events.AdapterLease;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -41,17 +40,17 @@ public class RunLeases implements RunStarts {
     private final Duration startTimeout;
     private final Scheduler scheduler;
     private final StartOrder order;
-    private final HeldRuns claimed;
+    private final ClaimedRuns claimed;
     private final Set<UUID> held = new LinkedHashSet<>();
     private final Set<UUID> started = new LinkedHashSet<>();
 
     @Inject
-    public RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, HeldRuns claimed,
+    public RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, ClaimedRuns claimed,
                      TrimusConfig config, Scheduler scheduler) {
         this(instance, sender, order, claimed, config.lease().interval(), config.lease().startTimeout(), scheduler);
     }
 
-    RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, HeldRuns claimed, Duration interval,
+    RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, ClaimedRuns claimed, Duration interval,
               Duration startTimeout, Scheduler scheduler) {
         this.order = order;
         this.claimed = claimed;

@@ -1,6 +1,7 @@
 package io.trimus.adapter.messaging;
 
 import io.trimus.adapter.remote.RemoteTasks;
+import io.trimus.adapter.worker.RemoteTaskTopic;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.EventTypes;

@@ -1,5 +1,6 @@
 package io.trimus.adapter.worker;
 
+import io.trimus.adapter.lease.ClaimedRuns;
 import jakarta.inject.Singleton;
 
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.UUID;
  * (TRIMUS_WORKER_MAX_CONCURRENT_RUNS) is counted against.
  */
 @Singleton
-public class HeldRuns {
+public class HeldRuns implements ClaimedRuns {
 
     private final Set<UUID> runs = new LinkedHashSet<>();
     /** Places taken by claims under way (their commit not yet through): counted, never listed in a beat. */
@@ -51,6 +52,7 @@ public class HeldRuns {
     }
 
     /** Whether this worker claimed the run (and has not ended it). */
+    @Override
     public synchronized boolean holds(UUID runId) {
         return runs.contains(runId);
     }

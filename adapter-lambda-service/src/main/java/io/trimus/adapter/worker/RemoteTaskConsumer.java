@@ -5,7 +5,6 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.messaging.RemoteTaskTopic;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.service.RunDispatcher;
 import io.trimus.events.RemoteTask;

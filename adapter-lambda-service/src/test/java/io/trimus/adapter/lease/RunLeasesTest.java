@@ -36,7 +36,7 @@ class RunLeasesTest {
     };
 
     private RunLeases leases(LeaseSender sender) {
-        return new RunLeases(new InstanceName("adapter-test-1"), sender, order, new io.trimus.adapter.worker.HeldRuns(),
+        return new RunLeases(new InstanceName("adapter-test-1"), sender, order, run -> false,
                 Duration.ofSeconds(2), Duration.ofMillis(300), null);
     }
 

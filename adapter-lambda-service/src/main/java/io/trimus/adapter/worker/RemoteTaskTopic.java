@@ -1,9 +1,8 @@
-package io.trimus.adapter.messaging;
+package io.trimus.adapter.worker;
 
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.worker.WorkerIdentity;
 import io.trimus.events.Topics;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
