@@ -83,8 +83,9 @@ class RunRecoveryTest {
         return "test-adapter-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
+    /** Recovery is promised within a minute of the holder's last beat (issue 18), so that is what is waited. */
     private static void awaitStatus(Run run, String status) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> Api.runStatus(run.company, run.id).equals(status));
+        await().atMost(Duration.ofSeconds(60)).until(() -> Api.runStatus(run.company, run.id).equals(status));
     }
 
     private static String heldBy(Run run) {
@@ -172,7 +173,7 @@ class RunRecoveryTest {
 
         dispatcherBeats.cancel(false);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(handedOver).equals(worker));
+        await().atMost(Duration.ofSeconds(60)).until(() -> heldBy(handedOver).equals(worker));
         assertThat(Api.runStatus(handedOver.company, handedOver.id)).isEqualTo("DISPATCHED");
         await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> true);
         assertThat(Api.runStatus(handedOver.company, handedOver.id)).isEqualTo("DISPATCHED");

@@ -4,6 +4,7 @@ import io.trimus.events.AdapterLease;
 import io.trimus.run.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class LeaseBook {
+    private static final Logger LOG = Logger.getLogger(LeaseBook.class);
     static final int MIN_GRACE_SECONDS = 10;
     private static final Duration MIN_GRACE = Duration.ofSeconds(MIN_GRACE_SECONDS);
 
@@ -67,6 +69,10 @@ public class LeaseBook {
             if (self.equals(beat.instance()) && (readThrough == null || beat.sentAt().isAfter(readThrough))) {
                 if (!current()) {
                     resumedAt = beat.sentAt();
+                    if (readThroughAt != null) {
+                        LOG.infof("reading trimus.adapter.leases again after a gap of %d ms: every adapter process"
+                                + " gets a whole grace again", Duration.between(readThroughAt, now).toMillis());
+                    }
                 }
                 readThrough = beat.sentAt();
                 readThroughAt = now;
