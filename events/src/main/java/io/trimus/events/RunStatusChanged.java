@@ -14,16 +14,28 @@ import java.util.UUID;
  * reached {@code status}. Terminal events carry the exit code, the capped output tail and the reason; {@code notes}
  * are policy decisions worth showing on the run (e.g. a dangerous flag the guardrail dropped). {@code reportedBy} names
  * the adapter-service process that sent it (its {@link AdapterLease} instance): the one that holds the run now.
+ * {@code peerTaskId} is the id an A2A peer gave the task a remote run delegated to it, once known.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status,
                                Integer exitCode, String output, String error, Instant occurredAt,
-                               List<String> notes, String reportedBy) {
+                               List<String> notes, String reportedBy, String peerTaskId) {
+
+    /** The longest peer task id stored; a longer one is the peer's problem and is cut. */
+    public static final int MAX_PEER_TASK_ID = 256;
 
     public RunStatusChanged {
         notes = notes == null || notes.isEmpty() ? null : List.copyOf(notes);
+        peerTaskId = peerTaskId == null || peerTaskId.length() <= MAX_PEER_TASK_ID
+                ? peerTaskId : peerTaskId.substring(0, MAX_PEER_TASK_ID);
+    }
+
+    /** An event without a peer task. */
+    public RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId, RunState status, Integer exitCode,
+                            String output, String error, Instant occurredAt, List<String> notes, String reportedBy) {
+        this(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, notes, reportedBy, null);
     }
 
     /** An event not attributed to a process. */
@@ -53,12 +65,18 @@ public record RunStatusChanged(UUID id, UUID runId, UUID companyId, UUID agentId
     /** This event with notes added. */
     public RunStatusChanged withNotes(List<String> added) {
         return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, added,
-                reportedBy);
+                reportedBy, peerTaskId);
     }
 
     /** This event attributed to the process {@code instance}. */
     public RunStatusChanged reportedBy(String instance) {
         return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, notes,
-                instance);
+                instance, peerTaskId);
+    }
+
+    /** This event naming the A2A peer's task the run was delegated to. */
+    public RunStatusChanged withPeerTask(String taskId) {
+        return new RunStatusChanged(id, runId, companyId, agentId, status, exitCode, output, error, occurredAt, notes,
+                reportedBy, taskId);
     }
 }

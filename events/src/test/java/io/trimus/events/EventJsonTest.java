@@ -43,7 +43,8 @@ class EventJsonTest {
 
         assertThat(Json.MAPPER.readValue(json, RunStatusChanged.class)).isEqualTo(event);
         assertThat(Json.parse(json).fieldNames()).toIterable().containsExactlyInAnyOrder("id", "run_id",
-                "company_id", "agent_id", "status", "exit_code", "output", "error", "occurred_at", "notes", "reported_by");
+                "company_id", "agent_id", "status", "exit_code", "output", "error", "occurred_at", "notes", "reported_by",
+                "peer_task_id");
         assertThat(Json.parse(json).get("status").asText()).isEqualTo("FAILED");
         assertThat(Json.parse(json).get("occurred_at").isTextual()).isTrue();
     }

@@ -23,7 +23,7 @@ final class Fixtures {
     static RunStatusChanged terminalStatus() {
         return new RunStatusChanged(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 RunState.FAILED, 1, "hello\nsh: fix-login: not found\n", "exited with code 1", AT,
-                List.of("SEC-015: --dangerously-skip-permissions was dropped"), "adapter-host-1");
+                List.of("SEC-015: --dangerously-skip-permissions was dropped"), "adapter-host-1", "peer-task-7");
     }
 
     static RunCancelRequested cancel() {

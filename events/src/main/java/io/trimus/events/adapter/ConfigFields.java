@@ -64,6 +64,17 @@ final class ConfigFields {
     }
 
     /** An image reference such as {@code busybox:1.36}, or null when absent. */
+    /** A whole number within [min, max] as {@code field}, or {@code absent} when it is not given. */
+    static int wholeNumberWithin(JsonNode node, String field, int min, int max, int absent) {
+        if (absent(node)) {
+            return absent;
+        }
+        if (!wholeNumber(node) || node.asLong() < min || node.asLong() > max) {
+            throw new AdapterConfigException(field, "must be a whole number between " + min + " and " + max);
+        }
+        return node.asInt();
+    }
+
     static String image(JsonNode node) {
         if (absent(node)) {
             return null;

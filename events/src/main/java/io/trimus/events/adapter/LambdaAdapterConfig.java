@@ -81,8 +81,9 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
      */
     public static LambdaAdapterConfig parse(JsonNode config) {
         ConfigFields.requireObjectOf(config, FIELDS, "lambda");
-        AuthHeader auth = authHeader(config.get("auth_header"));
-        return new LambdaAdapterConfig(endpointUrl(config.get("endpoint_url")), method(config.get("method")),
+        AuthHeader auth = authHeader(config.get("auth_header"), PREFIX + "auth_header");
+        return new LambdaAdapterConfig(endpointUrl(config.get("endpoint_url"), PREFIX + "endpoint_url"),
+                method(config.get("method")),
                 headers(config.get("headers"), auth), auth,
                 bounded(config.get("timeout_ms"), "timeout_ms", MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
                 bounded(config.get("retries"), "retries", 0, MAX_RETRIES, 0),
@@ -119,8 +120,8 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     }
 
-    private static URI endpointUrl(JsonNode node) {
-        String field = PREFIX + "endpoint_url";
+    /** An http or https URL without credentials or fragment, as {@code field} of a config (also an A2A peer's). */
+    static URI endpointUrl(JsonNode node, String field) {
         if (ConfigFields.absent(node)) {
             throw new AdapterConfigException(field, "is required");
         }
@@ -165,11 +166,11 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
         return node.asText();
     }
 
-    private static AuthHeader authHeader(JsonNode node) {
+    /** A header whose value is a company secret, as {@code field} of a config (also an A2A peer's); null if absent. */
+    static AuthHeader authHeader(JsonNode node, String field) {
         if (ConfigFields.absent(node)) {
             return null;
         }
-        String field = PREFIX + "auth_header";
         if (!node.isObject()) {
             throw new AdapterConfigException(field, "must be an object {\"name\": header, \"secret\": company secret}");
         }
@@ -246,12 +247,6 @@ public record LambdaAdapterConfig(URI endpointUrl, String method, Map<String, St
     }
 
     private static int bounded(JsonNode node, String name, int min, int max, int absent) {
-        if (ConfigFields.absent(node)) {
-            return absent;
-        }
-        if (!ConfigFields.wholeNumber(node) || node.asLong() < min || node.asLong() > max) {
-            throw new AdapterConfigException(PREFIX + name, "must be a whole number between " + min + " and " + max);
-        }
-        return node.asInt();
+        return ConfigFields.wholeNumberWithin(node, PREFIX + name, min, max, absent);
     }
 }

@@ -11,7 +11,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A remote adapter_config names a worker tag and an inner adapter that a worker can run, checked by its own contract. */
+/**
+ * A remote adapter_config names either a worker tag and an inner adapter that a worker can run, checked by its own
+ * contract, or an A2A peer.
+ */
 class RemoteAdapterConfigTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -72,6 +75,54 @@ class RemoteAdapterConfigTest {
     void aTagLongerThan64CharactersIsRefused() {
         assertRefused("{\"worker_tag\": \"" + "a".repeat(65) + "\", \"adapter_type\": \"docker\","
                 + " \"adapter_config\": {\"image\": \"busybox\"}}", "adapter_config.worker_tag", "64");
+    }
+
+    @Test
+    void anA2aPeerIsReadWithItsAuthHeaderSecretSkillAndTimeout() {
+        RemoteAdapterConfig config = RemoteAdapterConfig.parse(json("""
+                {"a2a": {"url": "https://peer.example/a2a/agents/7", "skill": "fix-bug",
+                         "auth_header": {"name": "Authorization", "secret": "PEER_TOKEN"}, "timeout_ms": 90000}}"""));
+
+        assertThat(config.toPeer()).isTrue();
+        assertThat(config.workerTag()).isNull();
+        assertThat(config.a2a().url()).hasToString("https://peer.example/a2a/agents/7");
+        assertThat(config.a2a().port()).isEqualTo(443);
+        assertThat(config.a2a().skill()).isEqualTo("fix-bug");
+        assertThat(config.a2a().timeoutMs()).isEqualTo(90_000);
+        assertThat(config.secretNeeds()).singleElement().satisfies(need -> {
+            assertThat(need.secretName()).isEqualTo("PEER_TOKEN");
+            assertThat(need.sealedAs()).isEqualTo(A2aPeerConfig.AUTH_HEADER_SECRET);
+        });
+        assertThat(config.secretEnv()).isEmpty();
+        assertThatThrownBy(() -> config.inner(null)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aPeerWithoutAuthOrSkillTakesTheDefaultTimeoutAndNeedsNoSecret() {
+        RemoteAdapterConfig config = RemoteAdapterConfig.parse(json("{\"a2a\": {\"url\": \"http://10.0.0.5:8080/a2a\"}}"));
+
+        assertThat(config.a2a().timeoutMs()).isEqualTo(A2aPeerConfig.DEFAULT_TIMEOUT_MS);
+        assertThat(config.a2a().authHeader()).isNull();
+        assertThat(config.a2a().skill()).isNull();
+        assertThat(config.secretNeeds()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"a2a\": {\"url\": \"https://p.example\"}, \"worker_tag\": \"gpu\"} | adapter_config.worker_tag | either",
+            "{\"a2a\": {\"url\": \"https://p.example\"}, \"adapter_type\": \"docker\"} | adapter_config.adapter_type | either",
+            "{\"a2a\": \"https://p.example\"} | adapter_config.a2a | must be an object",
+            "{\"a2a\": {}} | adapter_config.a2a.url | required",
+            "{\"a2a\": {\"url\": \"ftp://p.example\"}} | adapter_config.a2a.url | http or https",
+            "{\"a2a\": {\"url\": \"https://user:pw@p.example\"}} | adapter_config.a2a.url | credentials",
+            "{\"a2a\": {\"url\": \"https://p.example\", \"redirects\": true}} | adapter_config.a2a.redirects | not an a2a setting",
+            "{\"a2a\": {\"url\": \"https://p.example\", \"skill\": \"a b\"}} | adapter_config.a2a.skill | skills",
+            "{\"a2a\": {\"url\": \"https://p.example\", \"timeout_ms\": 999}} | adapter_config.a2a.timeout_ms | between 1000 and 3600000",
+            "{\"a2a\": {\"url\": \"https://p.example\", \"auth_header\": {\"name\": \"Authorization\"}}} | adapter_config.a2a.auth_header.secret | required",
+            "{\"a2a\": {\"url\": \"https://p.example\", \"auth_header\": {\"name\": \"Host\", \"secret\": \"T\"}}} | adapter_config.a2a.auth_header.name | reserved",
+            "{} | adapter_config.worker_tag | or a2a is required"})
+    void aBrokenPeerIsRefusedNamingItsField(String config, String field, String message) {
+        assertRefused(config, field, message);
     }
 
     private static void assertRefused(String config, String field, String message) {

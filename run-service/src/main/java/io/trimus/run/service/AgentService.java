@@ -70,7 +70,7 @@ public class AgentService {
         }
         return companies.get(companyId)
                 .call(company -> agent.adapterType.equals(AdapterType.REMOTE.wireName())
-                        ? workerTags.requireGranted(companyId, RemoteAdapterConfig.parse(agent.adapterConfig).workerTag())
+                        ? workerTags.requireGrantedTagOf(companyId, agent.adapterConfig)
                         : Uni.createFrom().voidItem())
                 .call(company -> secretEnvUsable(agent))
                 .flatMap(company -> agents.persist(agent))
@@ -162,7 +162,7 @@ public class AgentService {
                             + " egress network reach the internet only through the Trimus egress proxy");
                 }
             }
-        } else if (parsed instanceof RemoteAdapterConfig remote) {
+        } else if (parsed instanceof RemoteAdapterConfig remote && !remote.toPeer()) {
             refuseProxyEnv(AdapterConfigs.parse(remote.adapterType(), remote.adapterConfig()),
                     prefix + "adapter_config.");
         }

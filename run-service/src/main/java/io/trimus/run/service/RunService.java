@@ -100,16 +100,21 @@ public class RunService {
         if (!AdapterType.REMOTE.wireName().equals(agent.adapterType)) {
             return Uni.createFrom().voidItem();
         }
-        return workerTags.requireGranted(agent.companyId,
-                RemoteAdapterConfig.parse(agent.adapterConfig).workerTag());
+        return workerTags.requireGrantedTagOf(agent.companyId, agent.adapterConfig);
     }
 
-    /** A remote agent's request with run-service's MAC over the run as its worker will receive it; others as they are. */
+    /**
+     * A remote agent's request with run-service's MAC over the run as its worker will receive it; others, and runs
+     * delegated to an A2A peer (no worker of ours runs them), as they are.
+     */
     private RunRequested issued(RunRequested event) {
         if (!AdapterType.REMOTE.wireName().equals(event.adapterType())) {
             return event;
         }
         RemoteAdapterConfig remote = RemoteAdapterConfig.parse(event.adapterConfig());
+        if (remote.toPeer()) {
+            return event;
+        }
         return event.withIssuerMac(cipher.issuerMac(remote.inner(event), remote.workerTag()));
     }
 
@@ -183,7 +188,8 @@ public class RunService {
             return Uni.createFrom().item(Taken.NONE);
         }
         AdapterConfig adapterConfig = AdapterConfigs.parse(type, agent.adapterConfig);
-        AdapterType runsAs = adapterConfig instanceof RemoteAdapterConfig remote ? remote.adapterType() : type;
+        AdapterType runsAs = adapterConfig instanceof RemoteAdapterConfig remote && !remote.toPeer()
+                ? remote.adapterType() : type;
         if (AgentCli.of(runsAs) != null && CliPrompt.of(issue, input).isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid("input", "or an issue with a title or body is"
                     + " required: a " + runsAs.wireName() + " agent's prompt is built from them"));

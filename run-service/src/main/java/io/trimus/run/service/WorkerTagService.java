@@ -1,5 +1,6 @@
 package io.trimus.run.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
@@ -68,6 +69,15 @@ public class WorkerTagService {
     Uni<Void> requireGranted(UUID companyId, String tag) {
         return grants.grantOf(companyId, tag).flatMap(grant -> grant != null ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(notGranted(companyId, tag)));
+    }
+
+    /**
+     * For a remote agent's config: succeeds when it names an A2A peer (no worker of ours runs it) or a tag the company
+     * holds, else as {@link #requireGranted(UUID, String)}.
+     */
+    Uni<Void> requireGrantedTagOf(UUID companyId, JsonNode remoteConfig) {
+        RemoteAdapterConfig remote = RemoteAdapterConfig.parse(remoteConfig);
+        return remote.toPeer() ? Uni.createFrom().voidItem() : requireGranted(companyId, remote.workerTag());
     }
 
     static ProblemException notGranted(UUID companyId, String tag) {
