@@ -65,10 +65,13 @@ public interface RunServiceApi {
                  Instant createdAt, List<String> warnings) {
     }
 
-    /** A run with its outcome; {@code output} is already redacted by the backends. */
+    /**
+     * A run with its outcome; {@code output} is already redacted by the backends. {@code peerTaskId} is the A2A
+     * peer's task a remote run was delegated to.
+     */
     record Run(UUID id, UUID companyId, UUID agentId, String adapterType, String status, Integer exitCode,
                String output, String error, Issue issue, Instant queuedAt, Instant dispatchedAt, Instant startedAt,
-               Instant finishedAt, List<String> notes) {
+               Instant finishedAt, List<String> notes, String peerTaskId) {
     }
 
     /** The issue a run works on. */

@@ -61,7 +61,7 @@ public class RunResource {
                 : IsolationView.flags(run.adapterType(), agent.value().adapterConfig()),
                 IsolationView.summary(run.adapterType()),
                 agent.failed() ? "The agent's configuration could not be read: " + agent.error() : null,
-                run.notes() == null ? List.of() : run.notes(), network(company, id)));
+                run.notes() == null ? List.of() : run.notes(), network(company, id), run.peerTaskId()));
     }
 
     private Network network(UUID company, UUID run) {

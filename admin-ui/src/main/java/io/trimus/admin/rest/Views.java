@@ -101,7 +101,8 @@ public final class Views {
     public record RunDetail(String companyId, String companyName, String id, String status, boolean finished,
                             String adapterType, String agentName, String agentId, String exitCode, String output,
                             String error, String issue, List<Step> timeline, List<Flag> isolation,
-                            String isolationSummary, String isolationError, List<String> notes, Network network) {
+                            String isolationSummary, String isolationError, List<String> notes, Network network,
+                            String peerTaskId) {
     }
 
     /**
