@@ -74,9 +74,11 @@ public class RunService {
      * here (400 naming the field, or 413) and nothing is stored. A remote agent's run needs its worker tag still
      * granted to the company (400 naming adapter_config.worker_tag otherwise) and carries run-service's issuer MAC.
      * A masked secret goes only to a run whose adapter keeps its real value from the agent's code (409 otherwise).
+     *
+     * @param a2aContextId the A2A contextId of a run started over A2A (kept for its task's answers), else null
      */
     @TenantTransaction
-    public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
+    public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input, String a2aContextId) {
         ProblemException oversized = oversized(issue, input);
         if (oversized != null) {
             return Uni.createFrom().failure(oversized);
@@ -84,6 +86,7 @@ public class RunService {
         return agents.get(companyId, agentId).call(this::tagStillGranted)
                 .flatMap(agent -> secretsFor(agent, issue, input).flatMap(taken -> {
                     Run run = queued(agent, issue, input);
+                    run.a2aContextId = a2aContextId;
                     RunRequested event = issued(new RunRequested(UUID.randomUUID(), run.id, companyId, agentId,
                             agent.adapterType, agent.adapterConfig, issue, input, run.queuedAt,
                             cipher.sealForDispatch(companyId, agentId, run.id, taken.values()), null,
@@ -328,6 +331,9 @@ public class RunService {
             return;
         }
         holdBy(run, event);
+        if (run.peerTaskId == null && event.peerTaskId() != null) {
+            run.peerTaskId = event.peerTaskId();   // the first id names the peer's task; a later one changes nothing
+        }
         if (!run.status.canMoveTo(event.status())) {
             LOG.debugf("Run %s stays %s: ignoring late %s", run.id, run.status, event.status());
             return;
