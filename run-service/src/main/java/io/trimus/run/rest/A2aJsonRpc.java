@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.a2a.spec.AuthenticatedExtendedCardNotConfiguredError;
 import io.a2a.spec.CancelTaskRequest;
 import io.a2a.spec.CancelTaskResponse;
+import io.a2a.spec.DeleteTaskPushNotificationConfigRequest;
+import io.a2a.spec.GetTaskPushNotificationConfigRequest;
+import io.a2a.spec.ListTaskPushNotificationConfigRequest;
+import io.a2a.spec.SetTaskPushNotificationConfigRequest;
 import io.a2a.spec.GetAuthenticatedExtendedCardRequest;
 import io.a2a.spec.GetTaskRequest;
 import io.a2a.spec.GetTaskResponse;
@@ -129,7 +133,9 @@ public class A2aJsonRpc {
         if (request instanceof GetAuthenticatedExtendedCardRequest) {
             return error(id, new AuthenticatedExtendedCardNotConfiguredError());
         }
-        if (request instanceof NonStreamingJSONRPCRequest<?> && request.getMethod().contains("PushNotificationConfig")) {
+        if (request instanceof SetTaskPushNotificationConfigRequest || request instanceof GetTaskPushNotificationConfigRequest
+                || request instanceof ListTaskPushNotificationConfigRequest
+                || request instanceof DeleteTaskPushNotificationConfigRequest) {
             return error(id, new PushNotificationNotSupportedError());
         }
         return error(id, new UnsupportedOperationError());
