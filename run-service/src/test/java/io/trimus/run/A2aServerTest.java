@@ -192,6 +192,9 @@ class A2aServerTest {
                 .body("issue.body", equalTo(null));
         assertThat(inputOf(run)).isEqualTo("now");
         kafka.awaitRecord(Topics.RUN_REQUESTED, run);
+        Task repeated = (Task) client.sendMessage(params(withIssue), as(agent.member));
+        assertThat(repeated.getId()).as("the same messageId again answers the run it started").isEqualTo(run);
+        assertThat(Db.texts("select id::text from run.run where agent_id = ?::uuid", agent.agent)).hasSize(1);
 
         report(agent, run, "RUNNING", Map.of("peer_task_id", "peer-task-1"));
         awaitState(client, agent, run, TaskState.WORKING);

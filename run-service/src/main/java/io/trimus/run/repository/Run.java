@@ -46,4 +46,6 @@ public class Run {
     public String peerTaskId;
     /** The A2A contextId of a run started over A2A, the same in every answer about its task; null otherwise. */
     public String a2aContextId;
+    /** The messageId of the A2A message that started the run; null otherwise. */
+    public String a2aMessageId;
 }

@@ -20,6 +20,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -30,6 +31,9 @@ import java.util.function.Supplier;
  */
 @ApplicationScoped
 public class A2aTasks {
+    /** How long a repeated messageId answers the run its first copy started. */
+    static final Duration REPEAT_WINDOW = Duration.ofMinutes(10);
+
     private final RunService runs;
     private final RunRepository runRows;
     private final TrimusConfig.A2a config;
@@ -42,7 +46,11 @@ public class A2aTasks {
         this.vertx = vertx;
     }
 
-    /** Starts a run of the agent for the message; refused as the REST API would refuse it, as invalid params. */
+    /**
+     * Starts a run of the agent for the message; refused as the REST API would refuse it, as invalid params. The same
+     * messageId again within {@link #REPEAT_WINDOW} (a caller retrying after a lost answer) answers the run it started;
+     * two copies arriving at the very same moment may still start two.
+     */
     public Uni<Run> start(UUID companyId, UUID agentId, Message message) {
         RunRequestOfMessage request;
         try {
@@ -50,8 +58,12 @@ public class A2aTasks {
         } catch (A2aRefusal refused) {
             return Uni.createFrom().failure(refused);
         }
-        return runs.accept(companyId, agentId, request.issue(), request.input(), request.contextId())
-                .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e));
+        return TenantTransactions.asCaller(() -> runRows.findByA2aMessage(companyId, agentId, request.messageId(),
+                        Instant.now().minus(REPEAT_WINDOW)))
+                .flatMap(earlier -> earlier != null ? Uni.createFrom().item(earlier)
+                        : runs.accept(companyId, agentId, request.issue(), request.input(),
+                                        new RunService.A2aOrigin(request.contextId(), request.messageId()))
+                                .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e)));
     }
 
     /** The run that is task {@code taskId} of this agent, or TaskNotFoundError. */

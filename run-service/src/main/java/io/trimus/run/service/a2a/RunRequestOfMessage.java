@@ -16,10 +16,10 @@ import java.util.stream.Collectors;
  * well-formed, else the input is the message's text parts joined by newlines; the only skill is {@code run}. Sizes are
  * left to the run's own bounds (the same as the REST API's).
  */
-public record RunRequestOfMessage(IssueRef issue, String input, String contextId) {
+public record RunRequestOfMessage(IssueRef issue, String input, String contextId, String messageId) {
     /** The one skill a Trimus-published agent has. */
     public static final String SKILL = "run";
-    static final int CONTEXT_ID_MAX_CHARS = 256;
+    static final int ID_MAX_CHARS = 256;
 
     /** The request the message makes; an {@link A2aRefusal} (invalid params) when it cannot start a run. */
     public static RunRequestOfMessage of(Message message) {
@@ -27,8 +27,12 @@ public record RunRequestOfMessage(IssueRef issue, String input, String contextId
             throw invalid("a Trimus task takes no further messages: send a message without taskId to start a new run");
         }
         String contextId = message.getContextId();
-        if (contextId != null && (contextId.isBlank() || contextId.length() > CONTEXT_ID_MAX_CHARS)) {
-            throw invalid("contextId must be 1 to " + CONTEXT_ID_MAX_CHARS + " characters");
+        if (contextId != null && (contextId.isBlank() || contextId.length() > ID_MAX_CHARS)) {
+            throw invalid("contextId must be 1 to " + ID_MAX_CHARS + " characters");
+        }
+        String messageId = message.getMessageId();
+        if (messageId.isBlank() || messageId.length() > ID_MAX_CHARS) {
+            throw invalid("messageId must be 1 to " + ID_MAX_CHARS + " characters");
         }
         JsonNode metadata = message.getMetadata() == null ? null : Utils.OBJECT_MAPPER.valueToTree(message.getMetadata());
         JsonNode skill = metadata == null ? null : metadata.get("skill");
@@ -38,12 +42,12 @@ public record RunRequestOfMessage(IssueRef issue, String input, String contextId
         String context = contextId != null ? contextId : UUID.randomUUID().toString();
         JsonNode trimus = metadata == null ? null : metadata.get("trimus");
         if (wellFormed(trimus)) {
-            return new RunRequestOfMessage(issue(trimus.get("issue")), text(trimus.get("input")), context);
+            return new RunRequestOfMessage(issue(trimus.get("issue")), text(trimus.get("input")), context, messageId);
         }
         List<String> texts = message.getParts().stream().filter(TextPart.class::isInstance)
                 .map(part -> ((TextPart) part).getText()).map(text -> text == null ? "" : text).toList();
         return new RunRequestOfMessage(null, texts.isEmpty() ? null : texts.stream().collect(Collectors.joining("\n")),
-                context);
+                context, messageId);
     }
 
     /** {@code metadata.trimus} as the contract shapes it: an object, its issue an object of strings, its input text. */
