@@ -278,6 +278,53 @@ public interface TrimusConfig {
     /** Stopping on SIGTERM: how long the stop may wait for what is away (docs/scaling.md, "Stopping"). */
     Shutdown shutdown();
 
+    /** Agents served over A2A (docs/a2a.md, "Serving agents over A2A"). */
+    A2a a2a();
+
+    /** Agents served over A2A: where callers reach them and the bounds of what one caller can hold open. */
+    interface A2a {
+        /**
+         * The base URL callers reach run-service at, e.g. {@code https://trimus.example.com}; a published agent's A2A
+         * url is {@code <it>/a2a/companies/{company_id}/agents/{agent_id}} (TRIMUS_A2A_PUBLIC_URL, default none: the
+         * scheme, host and port of the request that asks for the url, which behind a proxy or ingress is the internal
+         * address, so set it there).
+         */
+        Optional<URI> publicUrl();
+
+        /** Largest JSON-RPC request body in bytes; larger ones get 413 (TRIMUS_A2A_MAX_REQUEST_BYTES, default 1048576). */
+        @WithDefault("1048576")
+        int maxRequestBytes();
+
+        /**
+         * How long message/send with configuration.blocking=true waits for the run to end before answering with the
+         * task as it stands (TRIMUS_A2A_BLOCKING_WAIT, default 30s).
+         */
+        @WithDefault("30s")
+        Duration blockingWait();
+
+        /**
+         * How often an open stream (message/stream, tasks/resubscribe) reads its run from the database; reading
+         * PostgreSQL rather than in-memory events lets any replica serve any stream (TRIMUS_A2A_STREAM_POLL_INTERVAL,
+         * default 400ms).
+         */
+        @WithDefault("400ms")
+        Duration streamPollInterval();
+
+        /**
+         * Longest life of one stream; a run still going then ends its stream without a final event and the caller
+         * resubscribes or polls tasks/get (TRIMUS_A2A_STREAM_MAX_LIFE, default 1h).
+         */
+        @WithDefault("1h")
+        Duration streamMaxLife();
+
+        /**
+         * Most streams open at once for one company on one run-service instance; one more gets a JSON-RPC error
+         * (TRIMUS_A2A_MAX_STREAMS_PER_COMPANY, default 20).
+         */
+        @WithDefault("20")
+        int maxStreamsPerCompany();
+    }
+
     /** The bounds of a stop. */
     interface Shutdown {
         /**

@@ -24,4 +24,6 @@ public class Agent {
     @Column(columnDefinition = "jsonb")
     public JsonNode adapterConfig;
     public Instant createdAt;
+    /** Whether the company serves the agent over A2A (issue 19): its agent card and JSON-RPC endpoint exist. */
+    public boolean a2aPublished;
 }

@@ -42,4 +42,10 @@ public class Run {
     public Instant startRecordedAt;
     /** How many times its request was published (1, more after a recovery dispatched it again). */
     public int dispatchAttempts = 1;
+    /** The id an A2A peer gave this run's task (a remote agent naming a peer); the first reported, never replaced. */
+    public String peerTaskId;
+    /** The A2A contextId of a run started over A2A, the same in every answer about its task; null otherwise. */
+    public String a2aContextId;
+    /** The messageId of the A2A message that started the run; null otherwise. */
+    public String a2aMessageId;
 }

@@ -17,6 +17,12 @@ import java.util.UUID;
 @ApplicationScoped
 public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
 
+    /** The agent's run started by A2A message {@code messageId} at or after {@code since}, else null. */
+    public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, String messageId, Instant since) {
+        return find("companyId = ?1 and agentId = ?2 and a2aMessageId = ?3 and queuedAt >= ?4", companyId, agentId,
+                messageId, since).firstResult();
+    }
+
     /** The run if it exists and belongs to the company, else null. */
     public Uni<Run> findInCompany(UUID companyId, UUID runId) {
         return find("id = ?1 and companyId = ?2", runId, companyId).firstResult();

@@ -52,16 +52,17 @@ public class RunResource {
     public record RunAccepted(UUID id, RunState status) {
     }
 
-    /** A run as the API shows it. */
+    /** A run as the API shows it; {@code peer_task_id} is the task id an A2A peer gave it (null for other runs). */
     public record RunView(UUID id, UUID companyId, UUID agentId, String adapterType, RunState status,
                           Integer exitCode, String output, String error, IssueRef issue, Instant queuedAt,
-                          Instant dispatchedAt, Instant startedAt, Instant finishedAt, List<String> notes) {
+                          Instant dispatchedAt, Instant startedAt, Instant finishedAt, List<String> notes,
+                          String peerTaskId) {
         static RunView of(Run r) {
             IssueRef issue = r.issueId == null && r.issueTitle == null && r.issueBody == null
                     ? null : new IssueRef(r.issueId, r.issueTitle, r.issueBody);
             return new RunView(r.id, r.companyId, r.agentId, r.adapterType, r.status, r.exitCode, r.output, r.error,
                     issue, r.queuedAt, r.dispatchedAt, r.startedAt, r.finishedAt,
-                    r.notes == null ? List.of() : List.of(r.notes.split("\n")));
+                    r.notes == null ? List.of() : List.of(r.notes.split("\n")), r.peerTaskId);
         }
     }
 
@@ -74,7 +75,7 @@ public class RunResource {
         UUID company = Ids.parse("company_id", companyId);
         UUID agent = Ids.parse("agent_id", agentId);
         StartRun request = body == null ? new StartRun(null, null) : body;
-        return runs.accept(company, agent, request.issue(), request.input())
+        return runs.accept(company, agent, request.issue(), request.input(), null)
                 .invoke(relay::wake)
                 .map(run -> RestResponse.ResponseBuilder
                         .accepted(new RunAccepted(run.id, run.status))

@@ -74,9 +74,11 @@ public class RunService {
      * here (400 naming the field, or 413) and nothing is stored. A remote agent's run needs its worker tag still
      * granted to the company (400 naming adapter_config.worker_tag otherwise) and carries run-service's issuer MAC.
      * A masked secret goes only to a run whose adapter keeps its real value from the agent's code (409 otherwise).
+     *
+     * @param a2a where a run started over A2A came from (kept for its task's answers), else null
      */
     @TenantTransaction
-    public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input) {
+    public Uni<Run> accept(UUID companyId, UUID agentId, IssueRef issue, String input, A2aOrigin a2a) {
         ProblemException oversized = oversized(issue, input);
         if (oversized != null) {
             return Uni.createFrom().failure(oversized);
@@ -84,6 +86,10 @@ public class RunService {
         return agents.get(companyId, agentId).call(this::tagStillGranted)
                 .flatMap(agent -> secretsFor(agent, issue, input).flatMap(taken -> {
                     Run run = queued(agent, issue, input);
+                    if (a2a != null) {
+                        run.a2aContextId = a2a.contextId();
+                        run.a2aMessageId = a2a.messageId();
+                    }
                     RunRequested event = issued(new RunRequested(UUID.randomUUID(), run.id, companyId, agentId,
                             agent.adapterType, agent.adapterConfig, issue, input, run.queuedAt,
                             cipher.sealForDispatch(companyId, agentId, run.id, taken.values()), null,
@@ -116,6 +122,10 @@ public class RunService {
             return event;
         }
         return event.withIssuerMac(cipher.issuerMac(remote.inner(event), remote.workerTag()));
+    }
+
+    /** The A2A message a run was started by: its task's contextId and the message's id. */
+    public record A2aOrigin(String contextId, String messageId) {
     }
 
     /** The first part of a run request over its limit, as a 400 naming it; null when every part fits. */
@@ -328,6 +338,9 @@ public class RunService {
             return;
         }
         holdBy(run, event);
+        if (run.peerTaskId == null && event.peerTaskId() != null) {
+            run.peerTaskId = event.peerTaskId();   // the first id names the peer's task; a later one changes nothing
+        }
         if (!run.status.canMoveTo(event.status())) {
             LOG.debugf("Run %s stays %s: ignoring late %s", run.id, run.status, event.status());
             return;

@@ -1,0 +1,151 @@
+package io.trimus.run.service.a2a;
+
+import io.a2a.spec.InternalError;
+import io.a2a.spec.InvalidParamsError;
+import io.a2a.spec.Message;
+import io.a2a.spec.TaskNotCancelableError;
+import io.a2a.spec.TaskNotFoundError;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.Run;
+import io.trimus.run.repository.RunRepository;
+import io.trimus.run.service.RunService;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * A2A tasks of a published agent, which are its runs: started, read and cancelled through {@link RunService} exactly
+ * as the REST API does (same limits, secrets, outbox), and followed by reading PostgreSQL again and again. A task lives
+ * in the database, not in memory, so any run-service replica answers for any task, streams included.
+ */
+@ApplicationScoped
+public class A2aTasks {
+    /** How long a repeated messageId answers the run its first copy started. */
+    static final Duration REPEAT_WINDOW = Duration.ofMinutes(10);
+
+    private final RunService runs;
+    private final RunRepository runRows;
+    private final TrimusConfig.A2a config;
+    private final Vertx vertx;
+
+    A2aTasks(RunService runs, RunRepository runRows, TrimusConfig config, Vertx vertx) {
+        this.runs = runs;
+        this.runRows = runRows;
+        this.config = config.a2a();
+        this.vertx = vertx;
+    }
+
+    /**
+     * Starts a run of the agent for the message; refused as the REST API would refuse it, as invalid params. The same
+     * messageId again within {@link #REPEAT_WINDOW} (a caller retrying after a lost answer) answers the run it started;
+     * two copies arriving at the very same moment may still start two.
+     */
+    public Uni<Run> start(UUID companyId, UUID agentId, Message message) {
+        RunRequestOfMessage request;
+        try {
+            request = RunRequestOfMessage.of(message);
+        } catch (A2aRefusal refused) {
+            return Uni.createFrom().failure(refused);
+        }
+        return TenantTransactions.asCaller(() -> runRows.findByA2aMessage(companyId, agentId, request.messageId(),
+                        Instant.now().minus(REPEAT_WINDOW)))
+                .flatMap(earlier -> earlier != null ? Uni.createFrom().item(earlier)
+                        : runs.accept(companyId, agentId, request.issue(), request.input(),
+                                        new RunService.A2aOrigin(request.contextId(), request.messageId()))
+                                .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e)));
+    }
+
+    /** The run that is task {@code taskId} of this agent, or TaskNotFoundError. */
+    public Uni<Run> get(UUID companyId, UUID agentId, String taskId) {
+        UUID runId = runId(taskId);
+        if (runId == null) {
+            return Uni.createFrom().failure(notFound(taskId));
+        }
+        return runs.get(companyId, runId)
+                .onFailure(ProblemException.class).transform(e -> notFound(taskId))
+                .invoke(run -> {
+                    if (!run.agentId.equals(agentId)) {
+                        throw notFound(taskId);
+                    }
+                });
+    }
+
+    /** Cancels the task's run as POST …/cancel does; TaskNotCancelableError once it has ended. */
+    public Uni<Run> cancel(UUID companyId, UUID agentId, String taskId) {
+        return get(companyId, agentId, taskId).flatMap(run -> {
+            if (run.status.isTerminal()) {
+                return Uni.createFrom().failure(notCancelable(run));
+            }
+            return runs.cancel(companyId, run.id).onFailure(ProblemException.class)
+                    .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e);
+        });
+    }
+
+    /** Once the run has ended, or after {@code wait} as it stands then. */
+    public Uni<Run> awaitEnd(Run run, Duration wait) {
+        if (run.status.isTerminal()) {
+            return Uni.createFrom().item(run);
+        }
+        return watch(run).filter(read -> read.status.isTerminal()).toUni()
+                .ifNoItem().after(wait).recoverWithUni(() -> inDatabase(() -> read(run)))
+                .map(read -> read == null ? run : read);
+    }
+
+    /**
+     * The run as read from the database every poll interval (TRIMUS_A2A_STREAM_POLL_INTERVAL), from the first poll
+     * on; a poll that fails is skipped. Endless: the subscriber decides when it has seen enough.
+     */
+    public Multi<Run> watch(Run run) {
+        return Multi.createFrom().ticks().startingAfter(config.streamPollInterval()).every(config.streamPollInterval())
+                .onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> inDatabase(() -> read(run))
+                        .onFailure().recoverWithNull());
+    }
+
+    private Uni<Run> read(Run run) {
+        return TenantTransactions.acrossCompanies(() -> runRows.findInCompany(run.companyId, run.id));
+    }
+
+    // Hibernate Reactive wants a safe Vert.x sub-context; the ticks come on a plain thread
+    private <T> Uni<T> inDatabase(Supplier<Uni<T>> work) {
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        return Uni.createFrom().emitter(emitter -> context.runOnContext(ignored -> Uni.createFrom().deferred(work::get)
+                .subscribe().with(emitter::complete, emitter::fail)));
+    }
+
+    private static UUID runId(String taskId) {
+        try {
+            return taskId == null ? null : UUID.fromString(taskId);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static A2aRefusal notFound(String taskId) {
+        return new A2aRefusal(new TaskNotFoundError(null, "task " + taskId + " not found", null));
+    }
+
+    private static A2aRefusal notCancelable(Run run) {
+        return new A2aRefusal(new TaskNotCancelableError(null, "task " + run.id + " has already ended ("
+                + TaskMapping.state(run.status).asString() + ")", null));
+    }
+
+    /** The REST API's refusal of a run as a JSON-RPC error: the request's fault is invalid params. */
+    private static A2aRefusal refusal(ProblemException e) {
+        String detail = e.field() == null ? e.getMessage() : e.field() + ": " + e.getMessage();
+        return new A2aRefusal(e.status() == 400 || e.status() == 413 ? new InvalidParamsError(detail)
+                : new InternalError(detail));
+    }
+}
