@@ -157,6 +157,10 @@ public class A2aCaller {
         } finally {
             run.leave();
         }
+        PeerSession session = run.session();
+        if (session != null && session.remainingMs() == 0) {
+            run.stop(timedOut(run));   // a call that gave up at the deadline may beat the deadline's timer here
+        }
         PeerRun.Stop stop = run.stopped();
         String taskId = exchange == null ? null : exchange.taskId();
         if (stop != null) {
@@ -175,8 +179,7 @@ public class A2aCaller {
     private PeerExchange open(PeerRun run) throws PeerExchange.PeerFailed {
         int timeoutMs = run.peer.timeoutMs();
         long deadlineAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        run.deadlineTimer = vertx.setTimer(timeoutMs, id -> run.stop(new PeerRun.Stop(RunState.TIMED_OUT,
-                "the A2A peer's task did not end within " + timeoutMs + " ms (timeout_ms)")));
+        run.deadlineTimer = vertx.setTimer(timeoutMs, id -> run.stop(timedOut(run)));
         PeerSession session = new PeerSession(run.peer, address(run), deadlineAt);
         if (!run.attach(session)) {
             return null;
@@ -218,6 +221,11 @@ public class A2aCaller {
             }
         }
         return addresses[0];
+    }
+
+    private static PeerRun.Stop timedOut(PeerRun run) {
+        return new PeerRun.Stop(RunState.TIMED_OUT, "the A2A peer's task did not end within " + run.peer.timeoutMs()
+                + " ms (timeout_ms)");
     }
 
     private static PeerOutcome stopped(PeerRun run, PeerRun.Stop stop, String taskId) {
