@@ -98,6 +98,7 @@ final class GuardedHttpClient implements A2AHttpClient {
     }
 
     private void read(HttpClientRequest request, HttpClientResponse response, CompletableFuture<A2AHttpResponse> answer) {
+        response.exceptionHandler(answer::completeExceptionally);
         int status = response.statusCode();
         session.status(status);
         if (refusedRedirect(request, response) || refusedLength(request, response)) {
@@ -117,7 +118,6 @@ final class GuardedHttpClient implements A2AHttpClient {
                 body.appendBuffer(chunk);
             }
         });
-        response.exceptionHandler(answer::completeExceptionally);
         response.endHandler(v -> answer.complete(new Response(status, body.toString(StandardCharsets.UTF_8))));
     }
 
@@ -147,6 +147,7 @@ final class GuardedHttpClient implements A2AHttpClient {
                     return;
                 }
                 HttpClientResponse response = answered.result();
+                response.exceptionHandler(e -> failStream(open, errors, e));
                 session.status(response.statusCode());
                 if (refusedRedirect(request, response)) {
                     failStream(open, errors, new IOException(session.refusal()));
