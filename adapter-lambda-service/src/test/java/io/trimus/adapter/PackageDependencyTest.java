@@ -10,7 +10,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The adapter service's packages read top-down: rest/messaging/worker/health → service → adapters (run, docker, cli,
- * local, lambda, remote) → egress → engine → config → net. Any cycle or upward import fails here.
+ * local, lambda, a2a, remote) → egress → engine → config → net. Any cycle or upward import fails here.
  */
 class PackageDependencyTest {
 
@@ -50,7 +50,7 @@ class PackageDependencyTest {
 
     @Test
     void adaptersDoNotReachUpIntoMessagingWorkerServiceOrHealth() {
-        noClasses().that().resideInAnyPackage(packages("run", "docker", "cli", "local", "lambda", "remote"))
+        noClasses().that().resideInAnyPackage(packages("run", "docker", "cli", "local", "lambda", "a2a", "remote"))
                 .should().dependOnClassesThat().resideInAnyPackage(packages("messaging", "worker", "service",
                         "health", "rest"))
                 .check(SERVICE);
@@ -60,7 +60,7 @@ class PackageDependencyTest {
     void theAdapterContractKnowsNoAdapter() {
         noClasses().that().resideInAPackage(ROOT + ".run..")
                 .should().dependOnClassesThat().resideInAnyPackage(packages("docker", "cli", "local", "lambda",
-                        "remote", "egress", "engine"))
+                        "a2a", "remote", "egress", "engine"))
                 .check(SERVICE);
     }
 
@@ -71,7 +71,7 @@ class PackageDependencyTest {
                 .check(SERVICE);
     }
 
-    private static final String[] ALL = {"run", "docker", "cli", "local", "lambda", "remote", "egress", "engine",
+    private static final String[] ALL = {"run", "docker", "cli", "local", "lambda", "a2a", "remote", "egress", "engine",
             "config", "net", "service", "messaging", "worker", "health", "rest"};
 
     private static String[] allBut(String... own) {

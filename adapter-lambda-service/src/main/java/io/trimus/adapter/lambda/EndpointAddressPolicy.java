@@ -73,13 +73,22 @@ public final class EndpointAddressPolicy {
      * @throws IllegalArgumentException naming TRIMUS_LAMBDA_ALLOW_PRIVATE and the entry that is not a range
      */
     public static EndpointAddressPolicy allowing(List<String> ranges) {
+        return allowing(ranges, "TRIMUS_LAMBDA_ALLOW_PRIVATE");
+    }
+
+    /**
+     * The same with the list read from another knob, e.g. TRIMUS_A2A_ALLOW_PRIVATE, which its messages then name.
+     *
+     * @throws IllegalArgumentException naming {@code knob} and the entry that is not a range
+     */
+    public static EndpointAddressPolicy allowing(List<String> ranges, String knob) {
         List<Range> allowed = new ArrayList<>();
         for (String entry : ranges) {
             if (entry != null && !entry.isBlank()) {
                 try {
-                    allowed.add(Range.of(entry.trim(), "allowed by TRIMUS_LAMBDA_ALLOW_PRIVATE"));
+                    allowed.add(Range.of(entry.trim(), "allowed by " + knob));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("TRIMUS_LAMBDA_ALLOW_PRIVATE: " + e.getMessage(), e);
+                    throw new IllegalArgumentException(knob + ": " + e.getMessage(), e);
                 }
             }
         }
@@ -145,7 +154,8 @@ public final class EndpointAddressPolicy {
         return Optional.empty();
     }
 
-    static String text(byte[] address) {
+    /** An address as text, an IPv4-mapped one shown as such. */
+    public static String text(byte[] address) {
         try {
             if (address.length == 16 && IPV4_MAPPED.contains(address)) {
                 return "::ffff:" + InetAddress.getByAddress(Arrays.copyOfRange(address, 12, 16)).getHostAddress();

@@ -1,5 +1,6 @@
 package io.trimus.adapter.remote;
 
+import io.trimus.adapter.a2a.A2aDelegation;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.DispatchKeys;
@@ -29,7 +30,8 @@ import java.util.UUID;
  * one of which claims and executes it with its own adapter. This service reported DISPATCHED; the worker reports
  * RUNNING and the outcome, and {@link RemoteRuns} fails the run if no worker claims it in time or its worker is lost.
  * The task carries run-service's issuer MAC unchanged and this service's MAC over the envelope (its claim deadline
- * included), both of which the worker checks before it starts anything.
+ * included), both of which the worker checks before it starts anything. A run whose adapter_config names an A2A peer
+ * instead is delegated to that peer by {@link A2aDelegation}.
  */
 @ApplicationScoped
 public class RemoteAdapter implements Adapter {
@@ -40,11 +42,13 @@ public class RemoteAdapter implements Adapter {
     private final RunReporter reporter;
     private final Duration claimTimeout;
     private final Optional<TaskMacs> macs;
+    private final A2aDelegation peers;
 
     @Inject
     public RemoteAdapter(RemoteTasks tasks, RemoteRuns runs, TrimusConfig config, DispatchKeys keys,
-                         RunStarts starts, RunReporter reporter) {
+                         RunStarts starts, RunReporter reporter, A2aDelegation peers) {
         this.tasks = tasks;
+        this.peers = peers;
         this.starts = starts;
         this.reporter = reporter;
         this.runs = runs;
@@ -63,8 +67,12 @@ public class RemoteAdapter implements Adapter {
      */
     @Override
     public void validate(RunRequested request) {
-        RemoteAdapterConfig.parse(request.adapterConfig());
+        RemoteAdapterConfig config = RemoteAdapterConfig.parse(request.adapterConfig());
         SandboxSecrets.refuseMasked(request, "remote");
+        if (config.toPeer()) {
+            peers.validate(request, config.a2a());
+            return;
+        }
         if (macs.isEmpty()) {
             throw new RunRejected("a remote run needs TRIMUS_ENCRYPTION_KEY or TRIMUS_DISPATCH_KEY on the adapter"
                     + " service, to authenticate its task to the worker");
@@ -78,6 +86,10 @@ public class RemoteAdapter implements Adapter {
     @Override
     public void submit(RunRequested request) {
         RemoteAdapterConfig config = RemoteAdapterConfig.parse(request.adapterConfig());
+        if (config.toPeer()) {
+            peers.submit(request, config.a2a());
+            return;
+        }
         Instant now = Instant.now();
         RemoteTask unsigned = new RemoteTask(UUID.randomUUID(), request.runId(), config.workerTag(),
                 now.plus(claimTimeout), now, config.inner(request), null);
@@ -95,10 +107,13 @@ public class RemoteAdapter implements Adapter {
         tasks.publish(task);
     }
 
-    /** An unclaimed run ends CANCELLED here; a claimed one is stopped by its worker, which hears the cancel too. */
+    /**
+     * An unclaimed run ends CANCELLED here; a claimed one is stopped by its worker, which hears the cancel too; a run
+     * delegated to an A2A peer is stopped here and the peer asked to cancel its task.
+     */
     @Override
     public boolean cancel(UUID runId) {
-        return runs.cancel(runId);
+        return peers.cancel(runId) || runs.cancel(runId);
     }
 
     /** Nothing of a remote run lives in this process; the worker reaps its own leftovers. */
