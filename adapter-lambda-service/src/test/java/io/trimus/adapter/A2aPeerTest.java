@@ -5,8 +5,15 @@ import io.a2a.server.agentexecution.AgentExecutor;
 import io.a2a.server.agentexecution.RequestContext;
 import io.a2a.server.events.EventQueue;
 import io.a2a.server.tasks.TaskUpdater;
+import io.a2a.spec.Artifact;
+import io.a2a.spec.GetTaskResponse;
 import io.a2a.spec.Message;
+import io.a2a.spec.SendStreamingMessageResponse;
+import io.a2a.spec.Task;
+import io.a2a.spec.TaskState;
+import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TextPart;
+import io.a2a.util.Utils;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -55,7 +62,8 @@ import static org.awaitility.Awaitility.await;
  * SDK's own server logic (or a raw handler for what the SDK would never do), in this app's configuration
  * (TRIMUS_A2A_ALLOW_PRIVATE=127.0.0.1/32,::1/128): streaming and polling peers, the task states mapped to the run's,
  * the message the peer receives, the timeout, a cancel that reaches the peer, the answer cap, redirects not followed,
- * a loopback address outside the list refused, and the auth header sent to the peer only and never shown.
+ * a loopback address outside the list refused, a broken stream followed with tasks/get, a host name dialled at its
+ * judged address, and the auth header sent to the peer only and never shown.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -136,6 +144,53 @@ class A2aPeerTest {
         assertThat(end.output()).isEqualTo("polled answer");
         assertThat(peers.rpcMethods("polling")).startsWith("message/send", "tasks/get").doesNotContain("message/stream");
         assertThat(peers.requests()).anySatisfy(r -> assertThat(r.path()).isEqualTo(A2aPeerStandIn.CARD));
+    }
+
+    @Test
+    void aStreamThatBreaksBeforeTheFinalStateIsFollowedWithTasksGet() {
+        String taskId = UUID.randomUUID().toString();
+        peers.raw("breaking", true, (request, rpc) -> {
+            Object id = rpc.get("id").isNumber() ? rpc.get("id").asLong() : rpc.get("id").asText();
+            if (rpc.path("method").asText().equals("message/stream")) {
+                Task working = new Task(taskId, "ctx", new TaskStatus(TaskState.WORKING), List.of(), List.of(), null);
+                request.response().setChunked(true).putHeader("Content-Type", "text/event-stream")
+                        .end("data: " + json(new SendStreamingMessageResponse(id, working)) + "\n\n");
+            } else {
+                Task done = new Task(taskId, "ctx", new TaskStatus(TaskState.COMPLETED), List.of(new Artifact("out",
+                        "output", null, List.of(new TextPart("read back")), null, null)), List.of(), null);
+                request.response().putHeader("Content-Type", "application/json")
+                        .end(json(new GetTaskResponse(id, done)));
+            }
+        });
+        RunRequested run = request(Map.of("url", peers.url("breaking")), Map.of(), null, "go");
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).isEqualTo("read back");
+        assertThat(end.peerTaskId()).isEqualTo(taskId);
+        assertThat(end.notes()).containsExactly("the A2A peer's event stream ended before the task's final state;"
+                + " following it with tasks/get instead");
+        assertThat(peers.rpcMethods("breaking")).containsExactly("message/stream", "tasks/get");
+    }
+
+    @Test
+    void aHostNameIsResolvedOnceAndDialledWithTheHostHeaderKept() {
+        peers.agent("named", false, executor((context, updater) -> {
+            updater.addArtifact(List.of(new TextPart("by name")));
+            updater.complete();
+        }));
+        RunRequested run = request(Map.of("url", "http://localhost:" + peers.port() + "/agents/named"), Map.of(),
+                null, "go");
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).isEqualTo("by name");
+        assertThat(peers.requests("named")).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.headers()).containsEntry("host", "localhost:" + peers.port()));
     }
 
     @Test
@@ -384,6 +439,14 @@ class A2aPeerTest {
         }
         if (written.get() >= total && !response.closed()) {
             response.end();
+        }
+    }
+
+    private static String json(Object value) {
+        try {
+            return Utils.OBJECT_MAPPER.writeValueAsString(value);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -158,6 +158,9 @@ public class A2aCaller {
             run.leave();
         }
         PeerSession session = run.session();
+        if (session != null) {
+            session.abort();   // a stream the peer keeps open after its final event is closed here
+        }
         if (session != null && session.remainingMs() == 0) {
             run.stop(timedOut(run));   // a call that gave up at the deadline may beat the deadline's timer here
         }
