@@ -260,9 +260,11 @@ class A2aServerTest {
         assertThat(reason(client.getTask(new TaskQueryParams(slow), as(agent.member))))
                 .isEqualTo("timed out: no end after 60 s");
 
-        client.cancelTask(new TaskIdParams(cancelled), as(agent.member));
-        kafka.awaitRecord(Topics.RUN_CANCEL, cancelled);
-        report(agent, cancelled, "CANCELLED", Map.of());
+        Task cancelling = client.cancelTask(new TaskIdParams(cancelled), as(agent.member));
+        if (cancelling.getStatus().state() != TaskState.CANCELED) {   // else withdrawn before its request went out
+            kafka.awaitRecord(Topics.RUN_CANCEL, cancelled);
+            report(agent, cancelled, "CANCELLED", Map.of());
+        }
         awaitState(client, agent, cancelled, TaskState.CANCELED);
         assertThatThrownBy(() -> client.cancelTask(new TaskIdParams(cancelled), as(agent.member)))
                 .isInstanceOfSatisfying(A2AClientException.class, e -> assertThat(e.getMessage()).contains("ended"));
