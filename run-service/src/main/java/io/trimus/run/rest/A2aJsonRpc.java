@@ -97,7 +97,8 @@ public class A2aJsonRpc {
             return error(idOf(node), new InvalidParamsError("the params are missing or invalid"));
         }
         Object id = request.getId();
-        Uni<A2aAnswer> answer = streaming ? stream(companyId, agentId, request) : call(companyId, agentId, request);
+        Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> streaming ? stream(companyId, agentId, request)
+                : call(companyId, agentId, request));
         return answer.onFailure(A2aRefusal.class).recoverWithUni(e -> streaming
                         ? Uni.createFrom().item(events(Multi.createFrom().item(
                                 new JSONRPCErrorResponse(id, ((A2aRefusal) e).error()))))
@@ -147,7 +148,7 @@ public class A2aJsonRpc {
         Uni<Run> first = request instanceof SendStreamingMessageRequest send
                 ? tasks.start(companyId, agentId, send.getParams().message()).invoke(relay::wake)
                 : tasks.get(companyId, agentId, ((TaskResubscriptionRequest) request).getParams().id());
-        return first.onFailure().invoke(place::giveBack)
+        return first.onFailure().invoke(place::giveBack).onCancellation().invoke(place::giveBack)
                 .map(run -> events(streams.follow(run, place)
                         .map(event -> new SendStreamingMessageResponse(id, event))));
     }

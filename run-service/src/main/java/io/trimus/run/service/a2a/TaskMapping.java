@@ -11,6 +11,7 @@ import io.a2a.spec.TextPart;
 import io.trimus.events.RunState;
 import io.trimus.run.repository.Run;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -77,7 +78,7 @@ public final class TaskMapping {
         }
         String error = run.error == null ? "" : run.error;
         return new Message.Builder().role(Message.Role.AGENT).messageId(UUID.nameUUIDFromBytes(
-                        ("status " + run.id).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString())
+                        ("status " + run.id).getBytes(StandardCharsets.UTF_8)).toString())
                 .taskId(run.id.toString()).contextId(contextId(run))
                 .parts(new TextPart(prefix + error)).build();
     }
