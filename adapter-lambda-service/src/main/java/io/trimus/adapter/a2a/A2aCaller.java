@@ -4,6 +4,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.lambda.EndpointAddressPolicy;
+import io.trimus.adapter.lambda.OffHostHttpClient;
 import io.trimus.adapter.lambda.LambdaCaller;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
@@ -14,9 +15,6 @@ import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.core.http.PoolOptions;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -75,14 +73,7 @@ public class A2aCaller {
         this.maxStreamBytes = a2a.maxStreamBytes();
         this.pollInterval = a2a.pollInterval();
         this.outputMaxBytes = config.run().outputMaxBytes();
-        this.client = vertx.createHttpClient(new HttpClientOptions()
-                        .setProtocolVersion(HttpVersion.HTTP_1_1)
-                        // one connection per request: nothing of one run's exchange is reused by another's
-                        .setKeepAlive(false)
-                        .setVerifyHost(true)
-                        .setTryUseCompression(false)
-                        .setDecompressionSupported(false),
-                new PoolOptions().setHttp1MaxSize(2 * a2a.maxConcurrentRuns()));
+        this.client = OffHostHttpClient.create(vertx, 2 * a2a.maxConcurrentRuns());
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(a2a.maxConcurrentRuns(), a2a.maxConcurrentRuns(), 60,
                 TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {

@@ -14,9 +14,6 @@ import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.core.http.PoolOptions;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -80,14 +77,7 @@ public class LambdaCaller {
         this.reporter = reporter;
         this.policy = policy;
         this.outputMaxBytes = outputMaxBytes;
-        this.client = vertx.createHttpClient(new HttpClientOptions()
-                        .setProtocolVersion(HttpVersion.HTTP_1_1)
-                        // one connection per call: nothing of one run's exchange is reused by another's
-                        .setKeepAlive(false)
-                        .setVerifyHost(true)
-                        .setTryUseCompression(false)
-                        .setDecompressionSupported(false),
-                new PoolOptions().setHttp1MaxSize(maxConcurrentRuns));
+        this.client = OffHostHttpClient.create(vertx, maxConcurrentRuns);
         this.exchange = new LambdaExchange(vertx, client, maxResponseBytes, this::finish);
         this.context = eventLoopContext(vertx);
         this.dialler = new EndpointDialler(context, policy, resolver, this::finish);

@@ -1,0 +1,29 @@
+package io.trimus.adapter.lambda;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+
+/**
+ * The HTTP client of calls that leave the host for a tenant (lambda endpoints, A2A peers): HTTP/1.1, one connection per
+ * request so nothing of one run's exchange is reused by another's, host names verified, and bodies left as sent (no
+ * compression), so a byte cap counts what arrives.
+ */
+public final class OffHostHttpClient {
+
+    private OffHostHttpClient() {
+    }
+
+    /** A client holding at most {@code maxConnections} connections at once. */
+    public static HttpClient create(Vertx vertx, int maxConnections) {
+        return vertx.createHttpClient(new HttpClientOptions()
+                        .setProtocolVersion(HttpVersion.HTTP_1_1)
+                        .setKeepAlive(false)
+                        .setVerifyHost(true)
+                        .setTryUseCompression(false)
+                        .setDecompressionSupported(false),
+                new PoolOptions().setHttp1MaxSize(maxConnections));
+    }
+}
