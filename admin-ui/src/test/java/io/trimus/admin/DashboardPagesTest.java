@@ -4,25 +4,35 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.trimus.events.Topics;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 
 /**
  * What the pages do on the server, against the real backends: allowlist edits and their refusals, a backend that
- * is down becoming a sentence, and a company with 10,000 anomalies read one page at a time.
+ * is down becoming a sentence, a company with 10,000 anomalies read one page at a time, and the A2A peer task of a
+ * delegated run.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -38,6 +48,29 @@ class DashboardPagesTest {
                 .body(containsString("Runs by status")).body(containsString("data-status=\"QUEUED\""))
                 .body(containsString("Denials in the last hour")).body(containsString("denied lookups"))
                 .body(containsString("sse-connect=\"/live/anomalies\""));
+    }
+
+    @Test
+    void aRunDelegatedToAnA2aPeerNamesThePeersTask() throws Exception {
+        String company = Stack.createCompany(Stack.unique("Delegating"));
+        String agent = Stack.createAgent(company, "idle", "docker",
+                Map.of("image", "trimus-test/no-such-image:never"));
+        String run = Stack.startRun(company, agent, Map.of());
+        String peerTask = "peer-task-" + UUID.randomUUID();
+        // as the adapter service reports a remote run whose A2A peer named its task
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Stack.config("kafka.bootstrap.servers"),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+            producer.send(new ProducerRecord<>(Topics.RUN_STATUS, run, "{\"id\": \"" + UUID.randomUUID()
+                    + "\", \"run_id\": \"" + run + "\", \"company_id\": \"" + company + "\", \"agent_id\": \""
+                    + agent + "\", \"status\": \"RUNNING\", \"occurred_at\": \"" + Instant.now()
+                    + "\", \"peer_task_id\": \"" + peerTask + "\"}")).get(30, TimeUnit.SECONDS);
+        }
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                html(given().get("/companies/{c}/runs/{r}", company, run)).statusCode(200)
+                        .body(containsString("A2A peer task")).body(containsString(peerTask)));
     }
 
     @Test

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.vertx.VertxContextSupport;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.events.Topics;
+import io.trimus.run.repository.RunRepository;
+import jakarta.inject.Inject;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -40,6 +44,9 @@ class RunRecoveryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final KafkaTopics kafka = KafkaTopics.shared();
     private final ScheduledExecutorService beats = Executors.newScheduledThreadPool(2);
+
+    @Inject
+    RunRepository runs;
 
     @AfterEach
     void stopBeating() {
@@ -128,6 +135,24 @@ class RunRecoveryTest {
         report(run, "SUCCEEDED", second);
         awaitStatus(run, "SUCCEEDED");
         assertThat(requestIds(run, Duration.ofSeconds(3))).hasSize(2);
+    }
+
+    /**
+     * The lease consumer stores a start with a bulk update while a status event or the recovery holds the same run
+     * loaded: writing that run back must not put its old, empty start_recorded_at over the new one, or a run that may
+     * have started looks unstarted and is dispatched again (seen in ScaleOutSurvivalTest).
+     */
+    @Test
+    void aStartRecordedWhileTheRunIsLoadedElsewhereIsNotWrittenOver() throws Throwable {
+        Run run = queuedRun();
+        VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(() -> runs
+                .findById(UUID.fromString(run.id)).invoke(loaded -> {
+                    Db.update("update run.run set start_recorded_at = now() where id = ?::uuid", run.id);
+                    loaded.heldBy = "test-adapter-late-writer";
+                })));
+
+        assertThat(Db.texts("select coalesce(held_by, '') || ' ' || (start_recorded_at is not null)::text"
+                + " from run.run where id = ?::uuid", run.id)).containsExactly("test-adapter-late-writer true");
     }
 
     @Test

@@ -7,21 +7,17 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,16 +48,7 @@ class A2aDelegationEndToEndTest {
 
     @BeforeAll
     static void startRunService() {
-        Map<String, String> config = new HashMap<>();
-        for (String key : List.of("kafka.bootstrap.servers", "quarkus.datasource.reactive.url",
-                "quarkus.datasource.jdbc.url", "quarkus.flyway.username", "quarkus.flyway.password")) {
-            config.put(key, ConfigProvider.getConfig().getValue(key, String.class));
-        }
-        // the deployment's one key: run-service seals B's token for A's run with it, the adapter opens it, and the
-        // adapter's service credential to this egress-service is derived from it
-        config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
-        config.put("trimus.bootstrap.operator-token", TestOperator.TOKEN);
-        runService = ServiceProcess.start(Path.of("..", "run-service"), Ports.free(), config);
+        runService = SandboxRuns.runService(Map.of());
     }
 
     @AfterAll

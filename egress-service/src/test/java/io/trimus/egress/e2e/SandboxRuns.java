@@ -58,6 +58,23 @@ final class SandboxRuns {
                 io.trimus.testing.Ports.free(), config);
     }
 
+    /**
+     * run-service as a process on the shared broker and database with the tests' operator token and the same
+     * TRIMUS_ENCRYPTION_KEY as {@link #adapter} (secrets it seals, the adapter opens); {@code extra} adds knobs.
+     */
+    static io.trimus.testing.ServiceProcess runService(Map<String, String> extra) {
+        Map<String, String> infra = new HashMap<>();
+        for (String key : List.of("kafka.bootstrap.servers", "quarkus.datasource.reactive.url",
+                "quarkus.datasource.jdbc.url", "quarkus.flyway.username", "quarkus.flyway.password")) {
+            infra.put(key, org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue(key, String.class));
+        }
+        Map<String, String> config = new HashMap<>(io.trimus.testing.RunServiceResource.childConfig(infra));
+        config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
+        config.putAll(extra);
+        return io.trimus.testing.ServiceProcess.start(java.nio.file.Path.of("..", "run-service"),
+                io.trimus.testing.Ports.free(), config);
+    }
+
     /** A run request for a docker agent on the egress network running {@code /bin/sh -c script} in {@code image}. */
     static ObjectNode sandboxRequest(UUID run, UUID company, String image, String script, int timeoutSec) {
         ObjectNode request = JSON.createObjectNode()

@@ -15,10 +15,8 @@ import io.restassured.http.ContentType;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.InfraControl;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
-import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -30,7 +28,6 @@ import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -276,15 +273,7 @@ class ScaleOutSurvivalTest {
     }
 
     private ServiceProcess runService() {
-        Map<String, String> config = new HashMap<>();
-        for (String key : List.of("kafka.bootstrap.servers", "quarkus.datasource.reactive.url",
-                "quarkus.datasource.jdbc.url", "quarkus.flyway.username", "quarkus.flyway.password")) {
-            config.put(key, ConfigProvider.getConfig().getValue(key, String.class));
-        }
-        config.put("trimus.encryption-key", TestOperator.ENCRYPTION_KEY);
-        config.put("trimus.bootstrap.operator-token", TestOperator.TOKEN);
-        config.put("trimus.run.recovery-interval", "1s");
-        return track(ServiceProcess.start(Path.of("..", "run-service"), Ports.free(), config));
+        return track(SandboxRuns.runService(Map.of("trimus.run.recovery-interval", "1s")));
     }
 
     private ServiceProcess adapter(String instance) {

@@ -6,13 +6,19 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.DynamicUpdate;
 
 import java.time.Instant;
 import java.util.UUID;
 
-/** One execution of an agent, from QUEUED to its terminal state, with its outcome. */
+/**
+ * One execution of an agent, from QUEUED to its terminal state, with its outcome. Written back column by column (only
+ * what changed): the lease consumer records starts with a bulk update while another transaction may hold the same run
+ * loaded, and writing the whole row back would put the start it did not see over the recorded one.
+ */
 @Entity
 @Table(name = "run")
+@DynamicUpdate
 public class Run {
     @Id
     public UUID id;
