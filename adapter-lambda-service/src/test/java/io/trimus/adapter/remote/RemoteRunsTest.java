@@ -5,12 +5,11 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.WorkerHeartbeat;
+import io.trimus.testing.TestClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -21,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The dispatcher's watch over its remote runs, on a clock the test moves: no run is ever left without an end. */
 class RemoteRunsTest {
     private static final Instant T0 = Instant.parse("2026-01-15T09:30:00Z");
-    private final MovableClock clock = new MovableClock();
+    private final TestClock clock = new TestClock(T0);
     private final List<RunStatusChanged> reported = new ArrayList<>();
     private final RemoteRuns runs = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock);
 
@@ -167,28 +166,5 @@ class RemoteRunsTest {
     private WorkerHeartbeat beat(String worker, int intervalSeconds, UUID... held) {
         return new WorkerHeartbeat(UUID.randomUUID(), worker, List.of("gpu"), clock.instant(),
                 intervalSeconds * 1000L, held.length, List.of(held));
-    }
-
-    private static final class MovableClock extends Clock {
-        private Instant now = T0;
-
-        void at(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -3,14 +3,13 @@ package io.trimus.egress.anomaly;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.events.EgressAnomaly;
+import io.trimus.testing.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -33,7 +32,7 @@ class RateLimitedAnomalyRecorderTest {
             UUID.randomUUID(), "c0ffee");
 
     private final List<EgressAnomaly> published = new CopyOnWriteArrayList<>();
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
     private RateLimitedAnomalyRecorder recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, clock,
             new SimpleMeterRegistry());
 
@@ -440,33 +439,5 @@ class RateLimitedAnomalyRecorderTest {
     private RateLimitedAnomalyRecorder budgeted(int maxNamesPerSandbox) {
         return new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, maxNamesPerSandbox, clock,
                 new SimpleMeterRegistry());
-    }
-
-    /** A clock the test moves by hand. */
-    private static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.trimus.egress.ca;
 
+import io.trimus.testing.TestClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,7 +159,7 @@ class EgressAuthorityTest {
 
     @Test
     void aHostGetsTheSameLeafUntilItNearsItsEnd() {
-        MutableClock clock = new MutableClock(Instant.parse("2026-12-01T12:00:00Z"));
+        TestClock clock = new TestClock(Instant.parse("2026-12-01T12:00:00Z"));
         EgressAuthority ca = authority(POLICY, clock);
 
         X509Certificate first = leaf(ca, HOST);
@@ -258,34 +259,6 @@ class EgressAuthorityTest {
         @Override
         public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers, java.net.Socket socket) {
             return null;
-        }
-    }
-
-    /** A clock a test moves forward. */
-    static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
         }
     }
 }

@@ -1,12 +1,11 @@
 package io.trimus.run.service;
 
 import io.trimus.events.AdapterLease;
+import io.trimus.testing.TestClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -17,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * back, or the reading just resumed after a gap) never condemns it.
  */
 class LeaseBookTest {
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+    private final TestClock clock = new TestClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final LeaseBook book = new LeaseBook(Duration.ofSeconds(1), clock);
     private final UUID run = UUID.randomUUID();
 
@@ -88,32 +87,5 @@ class LeaseBookTest {
         book.read(AdapterLease.observer("run-service-other", Duration.ofSeconds(1)));
         assertThat(book.current()).isFalse();
         assertThat(book.lost("adapter-1")).isFalse();
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
