@@ -58,6 +58,8 @@ public final class DnsServer {
     private final ConcurrentHashMap<String, Integer> tcpConnectionsBySource = new ConcurrentHashMap<>();
     private final List<UdpListener> udp = new CopyOnWriteArrayList<>();
     private final List<NetServer> tcp = new CopyOnWriteArrayList<>();
+    /** Tries of an any-port start (port 0) before it fails. */
+    private static final int ANY_PORT_ATTEMPTS = 5;
 
     public DnsServer(Vertx vertx, DnsQueryHandler handler, Limits limits) {
         this.vertx = vertx;
@@ -79,13 +81,22 @@ public final class DnsServer {
      * host (a replica) can serve it too. Fails, with nothing left bound, when any of them cannot be bound.
      */
     public Future<Void> start(String host, int port, int listeners) {
+        return start(host, port, listeners, port == 0 ? ANY_PORT_ATTEMPTS : 1);
+    }
+
+    /**
+     * With port 0 the UDP port is the kernel's pick, and another process may hold the same number in TCP: then all is
+     * closed and a new port is picked, up to {@code attempts} times.
+     */
+    private Future<Void> start(String host, int port, int listeners, int attempts) {
         int count = listeners > 1 && vertx.isNativeTransportEnabled() ? listeners : 1;
         boolean shared = vertx.isNativeTransportEnabled();
         Future<Integer> bound = listenOn(host, port, shared);
         for (int i = 1; i < count; i++) {
             bound = bound.compose(boundPort -> listenOn(host, boundPort, shared));
         }
-        return bound.<Void>mapEmpty().recover(e -> close().transform(closed -> Future.failedFuture(e)));
+        return bound.<Void>mapEmpty().recover(e -> close().transform(closed -> attempts > 1
+                ? start(host, port, listeners, attempts - 1) : Future.failedFuture(e)));
     }
 
     /** One listener: a UDP socket and a TCP server on a new event-loop context; the port they are bound to. */
