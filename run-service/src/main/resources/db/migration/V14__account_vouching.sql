@@ -12,13 +12,13 @@ update app_user set vouched_by = 'operator' where operator;
 update app_user set vouched_by = 'provider' where id in (
     select (record -> 'actor' ->> 'id')::uuid from audit_record
     where action = 'session.opened' and record -> 'details' ->> 'through' = 'identity provider');
--- an invitation made the account where the first member.put that made a setup link for it was recorded
-update app_user u set invited_by = (
-    select a.company_id from audit_record a join company c on c.id = a.company_id
-    where a.action = 'member.put' and a.record -> 'target' ->> 'id' = u.id::text
-      and a.record -> 'details' ->> 'setup_link_made' = 'true'
-    order by a.occurred_at limit 1)
-where u.vouched_by = 'company';
+-- an invitation made the account where the first member.put that made a setup link for it was recorded (one pass)
+update app_user u set invited_by = made.company_id
+from (select distinct on (a.record -> 'target' ->> 'id') a.record -> 'target' ->> 'id' as user_id, a.company_id
+      from audit_record a join company c on c.id = a.company_id
+      where a.action = 'member.put' and a.record -> 'details' ->> 'setup_link_made' = 'true'
+      order by a.record -> 'target' ->> 'id', a.occurred_at) made
+where made.user_id = u.id::text and u.vouched_by = 'company';
 
 -- Before this, any company admin could have a setup link made for any account without a password (by adding it as a
 -- member): the open links of operators, of provider accounts and of accounts in more than one company may be in the
