@@ -71,7 +71,7 @@ class SignInFloodTest {
         }
         signIn(email, PASSWORD).statusCode(429);
         List<CompletableFuture<HttpResponse<String>>> madeUp = new ArrayList<>();
-        for (int i = 0; i < 48; i++) {
+        for (int i = 0; i < 24; i++) {
             madeUp.add(http.sendAsync(signInRequest("made-up-" + UUID.randomUUID() + "@example.com", "guess"),
                     HttpResponse.BodyHandlers.ofString()));
         }
