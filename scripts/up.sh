@@ -7,6 +7,7 @@ set -euo pipefail
 # Readiness: a service is ready when its /q/health/ready says UP. SERVICES holds "name port pid" per started service.
 SERVICES=()
 READY_DEADLINE=0
+SETUP_LINK_FILE=.trimus/operator-setup-link   # the bootstrap operator's setup link (run-service writes it, 0600)
 EGRESS_TMP=""     # egress-service's own temporary directory when it runs as nobody
 
 ready() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$1/q/health/ready" 2>/dev/null; }
@@ -102,10 +103,13 @@ up() {
   # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but
   # egress-service's resolver and proxy may listen on the host's other addresses.
   local common=(-Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
-  # The first operator: an account whose one-time setup link run-service logs (printed below), and a token for
-  # scripts when TRIMUS_BOOTSTRAP_OPERATOR_TOKEN is set; never a default password.
+  # The first operator: an account whose one-time setup link run-service writes to .trimus/operator-setup-link (0600,
+  # never to its log; printed below), and a token for scripts when TRIMUS_BOOTSTRAP_OPERATOR_TOKEN is set; never a
+  # default password.
   local operator_email=${TRIMUS_BOOTSTRAP_OPERATOR_EMAIL:-operator@trimus.local}
-  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY TRIMUS_BOOTSTRAP_OPERATOR_EMAIL=$operator_email java "${common[@]}" \
+  rm -f "$SETUP_LINK_FILE"
+  TRIMUS_ENCRYPTION_KEY=$TRIMUS_ENCRYPTION_KEY TRIMUS_BOOTSTRAP_OPERATOR_EMAIL=$operator_email \
+  TRIMUS_BOOTSTRAP_SETUP_LINK_FILE="$ROOT/$SETUP_LINK_FILE" java "${common[@]}" \
       -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$pg_port/postgres \
       -Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:$pg_port/postgres \
       -Dtrimus.egress.service-url=http://127.0.0.1:8083 \
@@ -185,13 +189,12 @@ MSG
   log "a component exited; see .trimus/logs"
 }
 
-# How to sign in the first time: the setup link run-service logged at this start (while the operator has no password),
-# else the sign-in page; and the bootstrap token for scripts when one is set.
+# How to sign in the first time: the setup link run-service wrote at this start (while the operator has no password),
+# else the sign-in page; and the bootstrap token for scripts when one is set. Printed to this terminal only.
 sign_in_help() {
-  local link
-  # no link once the operator has a password: grep finds nothing, which must not end the script (set -e, pipefail)
-  link=$(grep -o 'First sign-in: open [^ ]*' .trimus/logs/run-service.log 2>/dev/null | tail -1 \
-    | sed 's/First sign-in: open //' || true)
+  local link=""
+  # no file once the operator has a password
+  [ -s "$SETUP_LINK_FILE" ] && link=$(head -1 "$SETUP_LINK_FILE")
   if [ -n "$link" ]; then
     printf '  First sign-in: open %s\n  and set a password for operator %s (one use; a new link at each start until then).\n' "$link" "$1"
   else

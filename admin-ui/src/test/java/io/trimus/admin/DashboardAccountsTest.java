@@ -58,6 +58,27 @@ class DashboardAccountsTest {
     }
 
     @Test
+    void anAccountThatExistsIsAddedWithoutALinkAndTheCompanyIsToldNothingOfItsPassword() {
+        String other = Stack.createCompany(Stack.unique("Elsewhere"));
+        String email = Accounts.withPassword(other, "viewer");
+        String company = Stack.createCompany(Stack.unique("Members"));
+        Http admin = signedIn(company, "admin");
+        String page = "/companies/" + company + "/members";
+        String csrf = Http.csrf(admin.get(page));
+
+        HttpResponse<String> added = admin.post(page, Map.of("email", email, "role", "member", "_csrf", csrf));
+        assertThat(added.statusCode()).as("no setup link to show").isEqualTo(303);
+        assertThat(admin.get(page).body()).contains("data-email=\"" + email + "\"").contains("their own account")
+                .doesNotContain("id=\"setup-url\"");
+        // the dashboard names the browser it signs in, so run-service gives its password check a turn of its own
+        new Http(dashboard).signIn(email, Accounts.PASSWORD);
+        java.util.List<String> signIns = Stack.runService().get("/api/audit").then().statusCode(200).extract()
+                .jsonPath().getList("records.findAll { it.action == 'session.opened' && it.actor.name == '" + email
+                        + "' }.source.forwarded_for");
+        assertThat(signIns).isNotEmpty().allSatisfy(address -> assertThat(address).isEqualTo("127.0.0.1"));
+    }
+
+    @Test
     void aTokenMadeOnThePageWorksAgainstTheApiUntilItIsRevokedOnThePage() {
         String company = Stack.createCompany(Stack.unique("Tokens"));
         Http admin = signedIn(company, "admin");

@@ -125,6 +125,22 @@ class A2aServerTest {
     }
 
     @Test
+    void aHostileHostHeaderDoesNotChooseWhereTheCardSendsCallers() {
+        Published agent = published();
+        String expected = base() + "/a2a/companies/" + agent.company + "/agents/" + agent.agent;
+        assertThat(agent.url).isEqualTo(expected);
+        for (String header : List.of("Host", "X-Forwarded-Host", "Forwarded")) {
+            String value = header.equals("Forwarded") ? "host=attacker.example;proto=https" : "attacker.example:8443";
+            given().header("Authorization", "").header(header, value)
+                    .get("/a2a/companies/{c}/agents/{a}/.well-known/agent-card.json", agent.company, agent.agent)
+                    .then().statusCode(200).body("url", equalTo(expected));
+            given().header(header, value).get("/api/companies/{c}/agents/{a}/a2a", agent.company, agent.agent)
+                    .then().statusCode(200).body("url", equalTo(expected))
+                    .body("card_url", equalTo(expected + "/.well-known/agent-card.json"));
+        }
+    }
+
+    @Test
     void anAdminPublishesAndWithdrawsAnAgentAndOnlyAPublishedOneHasACard() throws Exception {
         String company = Api.createCompany("A2A publish " + UUID.randomUUID());
         String agent = Api.createDockerAgent(company, Map.of("image", "trimus-test/busybox:latest"));

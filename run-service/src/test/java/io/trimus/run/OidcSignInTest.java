@@ -24,6 +24,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 
 /**
  * Sign-in through a real OpenID Connect provider (mock-oauth2-server in a child JVM): run-service verifies the ID
@@ -98,6 +100,61 @@ class OidcSignInTest {
         assertThat(Db.texts("select id::text from run.app_user where email = ?", email)).isEmpty();
         // the same claims from the real issuer for the right client do sign in
         exchange(token(email, roles)).statusCode(201);
+    }
+
+    @Test
+    void aProviderAccountCannotBeClaimedThroughAnInvitationOrASetupLink() {
+        String company = AccessTableTest.company("Oidc claimed");
+        String email = "oidc-claimed-" + UUID.randomUUID() + "@example.com";
+        exchange(token(email, "[\"" + company + ":viewer\"]")).statusCode(201);
+
+        String attacker = AccessTableTest.company("Oidc attacker");
+        String admin = AccessTableTest.bearer(AccessTableTest.token(attacker, "admin"));
+        given().header("Authorization", admin).contentType(ContentType.JSON).body(Map.of("role", "admin"))
+                .put("/api/companies/{c}/members/{e}", attacker, email).then().statusCode(200)
+                .body("$", not(hasKey("setup_url"))).body("$", not(hasKey("password_set")))
+                .body("$", not(hasKey("user_id")));
+        given().post("/api/accounts/{e}/setup-link", email).then().statusCode(409)
+                .body("detail", containsString("identity provider"));
+        assertThat(Db.texts("select count(*) from run.credential c join run.app_user u on u.id = c.user_id where"
+                + " u.email = ? and c.kind = 'setup'", email)).containsExactly("0");
+    }
+
+    @Test
+    void anAccountAnAdminMadeBeforeTheProviderVouchedForItKeepsNoneOfTheAdminsKeys() {
+        String company = AccessTableTest.company("Oidc pre-made");
+        String admin = AccessTableTest.bearer(AccessTableTest.token(company, "admin"));
+        String used = "oidc-premade-" + UUID.randomUUID() + "@example.com";
+        String kept = "oidc-premade-kept-" + UUID.randomUUID() + "@example.com";
+        // the admin makes accounts for people the provider knows, and keeps their links: one used, one not
+        String password = "the admin's own password";
+        given().header("Authorization", "").contentType(ContentType.JSON).body(Map.of("token",
+                        java.net.URI.create(invite(admin, company, used)).getFragment(), "password", password))
+                .post("/api/setup").then().statusCode(200);
+        String adminsSession = given().header("Authorization", "").contentType(ContentType.JSON)
+                .body(Map.of("email", used, "password", password)).post("/api/sessions").then().statusCode(201)
+                .extract().path("token");
+        String keptLink = invite(admin, company, kept);
+
+        // the people sign in through the provider, which makes them operators ("platform-team", mapped in %test)
+        me(exchange(token(used, "[\"platform-team\"]")).statusCode(201).extract().path("token"))
+                .body("operator", equalTo(true));
+        exchange(token(kept, "[\"platform-team\"]")).statusCode(201);
+
+        given().header("Authorization", "Bearer " + adminsSession).get("/api/me").then().statusCode(401);
+        given().header("Authorization", "").contentType(ContentType.JSON).body(Map.of("email", used, "password",
+                password)).post("/api/sessions").then().statusCode(401);
+        given().header("Authorization", "").contentType(ContentType.JSON).body(Map.of("token",
+                        java.net.URI.create(keptLink).getFragment(), "password", password)).post("/api/setup").then()
+                .statusCode(400).body("field", equalTo("token"));
+        assertThat(Db.texts("select record->'details'->>'through' from run.audit_record where action ="
+                + " 'password.removed' and record->'target'->>'name' = ?", used)).containsExactly("identity provider");
+    }
+
+    private static String invite(String admin, String company, String email) {
+        return given().header("Authorization", admin).contentType(ContentType.JSON).body(Map.of("role", "viewer"))
+                .put("/api/companies/{c}/members/{e}", company, email).then().statusCode(200).extract()
+                .path("setup_url");
     }
 
     /** Everything right but the key: the provider's issuer, audience and key id, signed with a key of our own. */

@@ -32,9 +32,10 @@ public interface IdentityApi {
     @Path("/me")
     Caller me(@HeaderParam(AUTHORIZATION) String auth);
 
+    /** Signs in; {@code client} is the browser's address, so run-service takes its password check in its turn. */
     @POST
     @Path("/sessions")
-    Session signIn(SignIn body);
+    Session signIn(@HeaderParam("X-Forwarded-For") String client, SignIn body);
 
     @POST
     @Path("/sessions/oidc")
@@ -128,8 +129,11 @@ public interface IdentityApi {
     record MemberList(List<Member> members) {
     }
 
-    /** A member; {@code setupUrl} only in the answer that made a new account (or one still without a password). */
-    record Member(UUID userId, String email, String role, Instant since, boolean passwordSet, URI setupUrl) {
+    /**
+     * A member; {@code passwordSet} only for an account the company's own invitation made (null otherwise),
+     * {@code setupUrl} only in the answer that made the account.
+     */
+    record Member(String email, String role, Instant since, Boolean passwordSet, URI setupUrl) {
     }
 
     /** The operator accounts (operator tokens are listed under /api/tokens). */

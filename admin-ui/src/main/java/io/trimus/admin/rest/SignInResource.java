@@ -9,6 +9,7 @@ import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.config.OidcConfig;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -59,12 +60,14 @@ public class SignInResource {
                                                  @FormParam("password") String password,
                                                  @FormParam("next") String next,
                                                  @HeaderParam("X-Forwarded-Proto") String proto,
-                                                 @Context UriInfo uri) {
+                                                 @Context UriInfo uri, @Context HttpServerRequest request) {
         String typed = email == null ? "" : email.strip();
+        // run-service shares its password checks out by source: every browser signs in through this one peer
+        String client = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         IdentityApi.Session session;
         try {
             session = backends.callAs(null, Backend.RUN_SERVICE,
-                    auth -> identity.signIn(new IdentityApi.SignIn(typed, password == null ? "" : password)));
+                    auth -> identity.signIn(client, new IdentityApi.SignIn(typed, password == null ? "" : password)));
         } catch (BackendException e) {
             String sentence = switch (e.kind()) {
                 case UNAUTHENTICATED -> WRONG;

@@ -170,8 +170,11 @@ public final class Views {
                           String error, String notice, SetupLink setupLink) {
     }
 
-    /** A member in the list; {@code passwordSet} false while the person has not used the setup link. */
-    public record MemberRow(String email, String role, String since, boolean passwordSet) {
+    /**
+     * A member in the list; {@code passwordSet} false while the person has not used the setup link, null for an
+     * account the company did not make (run-service tells a company about the accounts it invited only).
+     */
+    public record MemberRow(String email, String role, String since, Boolean passwordSet) {
     }
 
     /** A new account's one-time setup link, to hand to the person. */

@@ -40,9 +40,19 @@ public interface TrimusConfig {
 
         /**
          * Email of the first operator account (TRIMUS_BOOTSTRAP_OPERATOR_EMAIL, default none): created at start if
-         * missing, and while it has no password every start logs a one-time setup link for it.
+         * missing, and while it has no password every start writes a fresh one-time setup link for it to
+         * TRIMUS_BOOTSTRAP_SETUP_LINK_FILE (never to the log).
          */
         Optional<String> operatorEmail();
+
+        /**
+         * Where the bootstrap operator's setup link is written at start while it has no password: a file readable by
+         * run-service's user only, replaced at each start and deleted once a password is set
+         * (TRIMUS_BOOTSTRAP_SETUP_LINK_FILE, default /tmp/trimus-operator-setup-link; ./trimus up uses
+         * .trimus/operator-setup-link).
+         */
+        @WithDefault("/tmp/trimus-operator-setup-link")
+        String setupLinkFile();
     }
 
     /** Dashboard sign-in sessions. */
@@ -74,11 +84,20 @@ public interface TrimusConfig {
         int bcryptCost();
 
         /**
-         * Most password checks running at once; sign-ins beyond it get 429 rather than queueing CPU work
-         * (TRIMUS_AUTH_MAX_CONCURRENT_PASSWORD_CHECKS, default 4).
+         * Most password checks (bcrypt: sign-ins and first passwords) running at once; the others wait their turn,
+         * taken in turn by source (peer address, then the X-Forwarded-For it claims) so one source cannot hold them
+         * all (TRIMUS_AUTH_MAX_CONCURRENT_PASSWORD_CHECKS, default 4).
          */
         @WithDefault("4")
         int maxConcurrentPasswordChecks();
+
+        /**
+         * Most password checks waiting for their turn; when full, a newcomer pushes out the newest waiter of the
+         * source with the most waiting, or gets 429 when its own source has the most
+         * (TRIMUS_AUTH_MAX_WAITING_PASSWORD_CHECKS, default 64).
+         */
+        @WithDefault("64")
+        int maxWaitingPasswordChecks();
 
         /**
          * Failed password sign-ins to one email after which its sign-ins are refused (429) until
@@ -285,9 +304,10 @@ public interface TrimusConfig {
     interface A2a {
         /**
          * The base URL callers reach run-service at, e.g. {@code https://trimus.example.com}; a published agent's A2A
-         * url is {@code <it>/a2a/companies/{company_id}/agents/{agent_id}} (TRIMUS_A2A_PUBLIC_URL, default none: the
-         * scheme, host and port of the request that asks for the url, which behind a proxy or ingress is the internal
-         * address, so set it there).
+         * url is {@code <it>/a2a/companies/{company_id}/agents/{agent_id}} (TRIMUS_A2A_PUBLIC_URL, default none:
+         * {@code http://<quarkus.http.host>:<the port run-service listens on>}, localhost for a wildcard host, which
+         * only callers on the same host reach, so set it wherever others call. Never the request's Host header, which
+         * any caller chooses).
          */
         Optional<URI> publicUrl();
 

@@ -17,10 +17,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestMulti;
 
 import java.util.UUID;
@@ -54,12 +52,11 @@ public class A2aResource {
     @Path(A2aUrls.CARD_PATH)
     @Produces(MediaType.APPLICATION_JSON)
     @Allowed(Access.ANYONE)
-    public Uni<Response> card(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId,
-                              @Context UriInfo request) {
+    public Uni<Response> card(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId) {
         UUID company = Ids.parse("company_id", companyId);
         UUID agent = Ids.parse("agent_id", agentId);
         return publishing.published(company, agent).map(found -> Response.ok(Utils.toJsonString(
-                AgentCards.of(found, urls.endpoint(request, company, agent))), MediaType.APPLICATION_JSON).build());
+                AgentCards.of(found, urls.endpoint(company, agent))), MediaType.APPLICATION_JSON).build());
     }
 
     @POST

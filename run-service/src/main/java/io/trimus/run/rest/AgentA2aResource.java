@@ -16,7 +16,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 
 /** HTTP face of an agent's A2A publication: whether the company serves it over A2A, and where. */
 @Path("/api/companies/{company_id}/agents/{agent_id}/a2a")
@@ -44,25 +43,24 @@ public class AgentA2aResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Allowed(Access.ADMIN)
     public Uni<A2aPublicationView> put(@PathParam("company_id") String companyId,
-                                       @PathParam("agent_id") String agentId, A2aPublication body,
-                                       @Context UriInfo request) {
+                                       @PathParam("agent_id") String agentId, A2aPublication body) {
         if (body == null || body.published() == null) {
             throw ProblemException.invalid("published", "is required: true or false");
         }
         return publishing.publish(Ids.parse("company_id", companyId), Ids.parse("agent_id", agentId),
-                body.published()).map(agent -> view(agent, request));
+                body.published()).map(this::view);
     }
 
     @GET
     @Allowed(Access.VIEWER)
     public Uni<A2aPublicationView> get(@PathParam("company_id") String companyId,
-                                       @PathParam("agent_id") String agentId, @Context UriInfo request) {
+                                       @PathParam("agent_id") String agentId) {
         return agents.get(Ids.parse("company_id", companyId), Ids.parse("agent_id", agentId))
-                .map(agent -> view(agent, request));
+                .map(this::view);
     }
 
-    private A2aPublicationView view(Agent agent, UriInfo request) {
-        return new A2aPublicationView(agent.a2aPublished, urls.endpoint(request, agent.companyId, agent.id),
-                urls.card(request, agent.companyId, agent.id));
+    private A2aPublicationView view(Agent agent) {
+        return new A2aPublicationView(agent.a2aPublished, urls.endpoint(agent.companyId, agent.id),
+                urls.card(agent.companyId, agent.id));
     }
 }

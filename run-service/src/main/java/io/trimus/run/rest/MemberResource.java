@@ -5,7 +5,7 @@ import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.ProblemException;
-import io.trimus.run.service.AccountService;
+import io.trimus.run.service.MemberService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -19,17 +19,17 @@ import org.jboss.resteasy.reactive.RestResponse;
 import java.util.List;
 
 /**
- * Who belongs to a company with which role, managed by its admins. A person without an account gets one, and the
- * answer carries a one-time setup link to hand over.
+ * Who belongs to a company with which role, managed by its admins. A person without an account gets one, and that
+ * answer alone carries its one-time setup link to hand over; an account that exists gets the membership and no link.
  */
 @Path("/api/companies/{company_id}/members")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class MemberResource {
-    private final AccountService accounts;
+    private final MemberService members;
 
-    MemberResource(AccountService accounts) {
-        this.accounts = accounts;
+    MemberResource(MemberService members) {
+        this.members = members;
     }
 
     /** Body of PUT …/members/{email}. */
@@ -37,25 +37,25 @@ public class MemberResource {
     }
 
     /** The company's members. */
-    public record MemberList(List<AccountService.Member> members) {
+    public record MemberList(List<MemberService.Member> members) {
     }
 
     @GET
     @Allowed(Access.ADMIN)
     public Uni<MemberList> list(@PathParam("company_id") String companyId) {
-        return accounts.members(Ids.parse("company_id", companyId)).map(MemberList::new);
+        return members.members(Ids.parse("company_id", companyId)).map(MemberList::new);
     }
 
-    /** Gives the person the role (idempotent); 200 with the membership, and a setup link for a new account. */
+    /** Gives the person the role (idempotent); 200 with the membership, and a setup link when the call made the account. */
     @PUT
     @Path("/{email}")
     @Allowed(Access.ADMIN)
-    public Uni<AccountService.Member> put(@PathParam("company_id") String companyId, @PathParam("email") String email,
+    public Uni<MemberService.Member> put(@PathParam("company_id") String companyId, @PathParam("email") String email,
                                           PutMember body) {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"role\": \"member\"}");
         }
-        return accounts.putMember(Ids.parse("company_id", companyId), email, body.role());
+        return members.putMember(Ids.parse("company_id", companyId), email, body.role());
     }
 
     @DELETE
@@ -63,7 +63,7 @@ public class MemberResource {
     @Allowed(Access.ADMIN)
     public Uni<RestResponse<Void>> remove(@PathParam("company_id") String companyId,
                                           @PathParam("email") String email) {
-        return accounts.removeMember(Ids.parse("company_id", companyId), email)
+        return members.removeMember(Ids.parse("company_id", companyId), email)
                 .map(v -> RestResponse.noContent());
     }
 }

@@ -3,7 +3,7 @@ package io.trimus.run.rest;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
-import io.trimus.run.service.AccountService;
+import io.trimus.run.service.OperatorService;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
@@ -17,18 +17,21 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
-/** The platform's operators, made by operators; a new account's answer carries its one-time setup link. */
+/**
+ * The platform's operators, made by operators; the answer carries a one-time setup link when the call made one (a new
+ * account, or one without a password that was no operator yet).
+ */
 @Path("/api/operators")
 @Produces(MediaType.APPLICATION_JSON)
 public class OperatorResource {
-    private final AccountService accounts;
+    private final OperatorService operators;
 
-    OperatorResource(AccountService accounts) {
-        this.accounts = accounts;
+    OperatorResource(OperatorService operators) {
+        this.operators = operators;
     }
 
-    /** An operator account; {@code setup_url} when it has no password yet. */
-    public record OperatorView(UUID userId, String email, URI setupUrl) {
+    /** An operator account; {@code setup_url} when this call made one. */
+    public record OperatorView(UUID userId, String email, boolean passwordSet, URI setupUrl) {
     }
 
     /** An operator account in the list. */
@@ -43,7 +46,7 @@ public class OperatorResource {
     @GET
     @Allowed(Access.OPERATOR)
     public Uni<OperatorList> list() {
-        return accounts.operators().map(users -> new OperatorList(users.stream()
+        return operators.operators().map(users -> new OperatorList(users.stream()
                 .map(u -> new OperatorEntry(u.id, u.email, u.passwordHash != null)).toList()));
     }
 
@@ -52,7 +55,7 @@ public class OperatorResource {
     @Path("/{email}")
     @Allowed(Access.OPERATOR)
     public Uni<Response> removeOperator(@PathParam("email") String email) {
-        return accounts.removeOperator(email).replaceWith(Response.noContent().build());
+        return operators.removeOperator(email).replaceWith(Response.noContent().build());
     }
 
     /** Makes the person an operator (idempotent). */
@@ -60,7 +63,7 @@ public class OperatorResource {
     @Path("/{email}")
     @Allowed(Access.OPERATOR)
     public Uni<OperatorView> putOperator(@PathParam("email") String email) {
-        return accounts.putOperator(email).map(link -> new OperatorView(link.user().id, link.user().email,
-                link.url()));
+        return operators.putOperator(email).map(account -> new OperatorView(account.user().id, account.user().email,
+                account.user().passwordHash != null, account.link() == null ? null : account.link().url()));
     }
 }

@@ -3,6 +3,7 @@ package io.trimus.run.rest;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.CurrentCaller;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.events.auth.Caller;
@@ -32,9 +33,12 @@ public class SessionResource {
     private final AccountService accounts;
     private final OidcSignIn oidc;
 
-    SessionResource(AccountService accounts, OidcSignIn oidc) {
+    private final CurrentCaller caller;
+
+    SessionResource(AccountService accounts, OidcSignIn oidc, CurrentCaller caller) {
         this.accounts = accounts;
         this.oidc = oidc;
+        this.caller = caller;
     }
 
     /** Body of POST /api/sessions/oidc: the raw ID token the provider issued at the end of the code flow. */
@@ -55,7 +59,7 @@ public class SessionResource {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"email\": \"…\", \"password\": \"…\"}");
         }
-        return accounts.signIn(body.email(), body.password()).map(session -> RestResponse.status(
+        return accounts.signIn(body.email(), body.password(), caller.source()).map(session -> RestResponse.status(
                 RestResponse.Status.CREATED, new SessionView(session.secret(), session.expiresAt(), session.caller())));
     }
 

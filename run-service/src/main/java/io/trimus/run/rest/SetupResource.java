@@ -3,6 +3,7 @@ package io.trimus.run.rest;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.CurrentCaller;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.run.service.AccountService;
 import jakarta.ws.rs.Consumes;
@@ -11,15 +12,17 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code POST /api/setup}: sets a first (or reset) password through a one-time setup link. */
+/** {@code POST /api/setup}: sets a first password through a one-time setup link. */
 @Path("/api/setup")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class SetupResource {
     private final AccountService accounts;
+    private final CurrentCaller caller;
 
-    SetupResource(AccountService accounts) {
+    SetupResource(AccountService accounts, CurrentCaller caller) {
         this.accounts = accounts;
+        this.caller = caller;
     }
 
     /** Body of POST /api/setup: the secret of the setup link (after {@code #}) and the new password. */
@@ -36,6 +39,6 @@ public class SetupResource {
         if (body == null) {
             throw ProblemException.invalid("body", "is required: {\"token\": \"…\", \"password\": \"…\"}");
         }
-        return accounts.completeSetup(body.token(), body.password()).map(user -> new SetupDone(user.email));
+        return accounts.completeSetup(body.token(), body.password(), caller.source()).map(user -> new SetupDone(user.email));
     }
 }

@@ -11,15 +11,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * The first operator of a fresh deployment, ensured at every start: the TRIMUS_BOOTSTRAP_OPERATOR_TOKEN API token
  * (exactly that value, stored hashed; revoked when the variable is unset or changed) and the
- * TRIMUS_BOOTSTRAP_OPERATOR_EMAIL account, whose one-time setup link is logged while it has no password. There is
- * never a default password.
+ * TRIMUS_BOOTSTRAP_OPERATOR_EMAIL account, whose one-time setup link is written, while it has no password, to
+ * TRIMUS_BOOTSTRAP_SETUP_LINK_FILE, readable by run-service's user only: never to the log, which more people and
+ * systems read than should hold an operator's first sign-in. There is never a default password.
  */
 @ApplicationScoped
 public class OperatorBootstrap {
@@ -27,14 +36,15 @@ public class OperatorBootstrap {
     public static final String TOKEN_NAME = "bootstrap (TRIMUS_BOOTSTRAP_OPERATOR_TOKEN)";
     static final int MIN_TOKEN_CHARS = 32;
     private static final Logger LOG = Logger.getLogger(OperatorBootstrap.class);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final CredentialRepository credentials;
-    private final AccountService accounts;
+    private final OperatorService operators;
     private final TrimusConfig config;
 
-    OperatorBootstrap(CredentialRepository credentials, AccountService accounts, TrimusConfig config) {
+    OperatorBootstrap(CredentialRepository credentials, OperatorService operators, TrimusConfig config) {
         this.credentials = credentials;
-        this.accounts = accounts;
+        this.operators = operators;
         this.config = config;
     }
 
@@ -44,12 +54,45 @@ public class OperatorBootstrap {
         VertxContextSupport.subscribeAndAwait(() -> TenantTransactions.acrossCompanies(() -> ensureToken(token)));
         Optional<String> email = config.bootstrap().operatorEmail().filter(e -> !e.isBlank());
         if (email.isPresent()) {
-            AccountService.SetupLink link = VertxContextSupport.subscribeAndAwait(
-                    () -> accounts.bootstrapOperator(email.get()));
-            if (link.url() != null) {
-                LOG.infof("First sign-in: open %s to set the password of operator %s (one use, valid %s)", link.url(),
-                        link.user().email, config.auth().setupLinkTtl());
+            ensureOperator(email.get(), Path.of(config.bootstrap().setupLinkFile()));
+        }
+    }
+
+    /**
+     * Makes {@code email} an operator and, while it has no password, writes its fresh setup link to {@code linkFile}
+     * (the file is deleted once it has one). A file that cannot be written is a warning, not a failed start: an
+     * operator token can issue a link (POST /api/accounts/{email}/setup-link).
+     */
+    public void ensureOperator(String email, Path linkFile) throws Throwable {
+        OperatorService.OperatorAccount account = VertxContextSupport.subscribeAndAwait(
+                () -> operators.bootstrapOperator(email));
+        String who = account.user().email;
+        try {
+            if (account.link() == null) {
+                Files.deleteIfExists(linkFile);
+                return;
             }
+            writeOwnerOnly(linkFile, account.link().url() + "\n");
+            LOG.infof("First sign-in: the one-time setup link of operator %s is in %s (readable by this user only;"
+                    + " valid %s, a new one at each start until a password is set)", who, linkFile.toAbsolutePath(),
+                    config.auth().setupLinkTtl());
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.warnf("operator %s has no password yet, and its setup link could not be written to %s (%s): set"
+                    + " TRIMUS_BOOTSTRAP_SETUP_LINK_FILE to a writable place, or issue one with an operator token:"
+                    + " POST /api/accounts/%s/setup-link", who, linkFile.toAbsolutePath(), e.getMessage(), who);
+        }
+    }
+
+    // A new file of our own, renamed over the old: never written through a link or into a file someone else made.
+    private static void writeOwnerOnly(Path file, String text) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path fresh = Files.createTempFile(dir, ".trimus-setup-link", ".tmp",
+                PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        try {
+            Files.writeString(fresh, text, StandardCharsets.UTF_8);
+            Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(fresh);
         }
     }
 

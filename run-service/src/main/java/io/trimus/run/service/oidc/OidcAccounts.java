@@ -7,12 +7,15 @@ import io.trimus.events.AuditRecord;
 import io.trimus.events.auth.CompanyRole;
 import io.trimus.run.repository.Company;
 import io.trimus.run.repository.CompanyRepository;
+import io.trimus.run.repository.Credential;
+import io.trimus.run.repository.CredentialRepository;
 import io.trimus.run.repository.Membership;
 import io.trimus.run.repository.MembershipRepository;
 import io.trimus.run.repository.UserAccount;
 import io.trimus.run.repository.UserAccountRepository;
 import io.trimus.run.service.AccountService;
 import io.trimus.run.service.AuditLog;
+import io.trimus.run.service.SetupLinks;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -27,8 +30,9 @@ import java.util.stream.Collectors;
 
 /**
  * The accounts of people who sign in through the identity provider: the account of the token's email (created
- * without a password when missing) gets exactly the operator flag and memberships the provider grants, each change
- * audited, and a session, all in one transaction. A person granted no role gets 403 and nothing changes.
+ * without a password when missing, and the provider's from then on: {@link #vouchFor}) gets exactly the operator flag
+ * and memberships the provider grants, each change audited, and a session, all in one transaction. A person granted
+ * no role gets 403 and nothing changes.
  */
 @ApplicationScoped
 public class OidcAccounts {
@@ -39,9 +43,13 @@ public class OidcAccounts {
     private final CompanyRepository companies;
     private final AccountService accounts;
     private final AuditLog audit;
+    private final SetupLinks setupLinks;
+    private final CredentialRepository credentials;
 
     OidcAccounts(UserAccountRepository users, MembershipRepository memberships, CompanyRepository companies,
-                 AccountService accounts, AuditLog audit) {
+                 AccountService accounts, AuditLog audit, SetupLinks setupLinks, CredentialRepository credentials) {
+        this.setupLinks = setupLinks;
+        this.credentials = credentials;
         this.users = users;
         this.memberships = memberships;
         this.companies = companies;
@@ -67,13 +75,38 @@ public class OidcAccounts {
                 return Uni.createFrom().failure(OidcSignIn.refused("your identity provider grants no Trimus role"));
             }
             return users.findByEmail(identity.email())
-                    .flatMap(user -> user != null ? Uni.createFrom().item(user)
-                            : users.persist(UserAccount.of(identity.email(), false)))
+                    .flatMap(user -> user != null ? vouchFor(user)
+                            : users.persist(UserAccount.ofProvider(identity.email())))
                     .call(user -> setOperator(user, grants.operator()))
                     .call(user -> setMemberships(user, grants.companies()))
                     .flatMap(user -> accounts.openSessionOf(user, AuditLog.details("through", "identity provider",
                             "issuer", identity.issuer(), "subject", identity.subject())));
         });
+    }
+
+    /**
+     * The provider vouches for the account from now on: its setup links end (none is ever made again), and an account
+     * a company's invitation made loses the password and the sessions it had, since whoever that admin handed the
+     * link to need not be the person the provider vouches for, and would otherwise hold every role the provider
+     * grants. An account an operator vouched for keeps its password.
+     */
+    private Uni<UserAccount> vouchFor(UserAccount user) {
+        if (UserAccount.BY_PROVIDER.equals(user.vouchedBy)) {
+            return Uni.createFrom().item(user);
+        }
+        Instant now = Instant.now();
+        boolean strangersPassword = user.passwordHash != null && UserAccount.BY_COMPANY.equals(user.vouchedBy);
+        user.vouchedBy = UserAccount.BY_PROVIDER;
+        Uni<UserAccount> linksEnded = setupLinks.revokeAll(user, now).replaceWith(user);
+        if (!strangersPassword) {
+            return linksEnded;
+        }
+        user.passwordHash = null;
+        return linksEnded.call(() -> credentials.revokeAllOf(user.id, Credential.SESSION, now))
+                .call(() -> audit.record(AccountService.userActor(user), null, AuditRecord.PASSWORD_REMOVED,
+                        new AuditRecord.Target("account", user.id.toString(), user.email),
+                        AuditLog.details("through", "identity provider", "why", "the account was made by a company's"
+                                + " invitation; the identity provider vouches for it now")));
     }
 
     private Uni<Void> setOperator(UserAccount user, boolean operator) {
@@ -122,6 +155,6 @@ public class OidcAccounts {
 
     private Uni<AuditRecord> record(UserAccount user, UUID companyId, String action, String role) {
         return audit.record(AccountService.userActor(user), companyId, action, new AuditRecord.Target("member",
-                user.id.toString(), user.email), AuditLog.details("role", role, "through", "identity provider"));
+                null, user.email), AuditLog.details("role", role, "through", "identity provider"));
     }
 }

@@ -1,0 +1,134 @@
+package io.trimus.run.service;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.TenantTransaction;
+import io.trimus.events.AuditRecord;
+import io.trimus.events.auth.CompanyRole;
+import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.Membership;
+import io.trimus.run.repository.MembershipRepository;
+import io.trimus.run.repository.UserAccount;
+import io.trimus.run.repository.UserAccountRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Who belongs to a company with which role, managed by its admins. Inviting an email without an account makes one,
+ * and that answer alone carries its setup link; inviting an account that exists adds the membership and nothing else
+ * ({@link SetupLinks}). What a company sees of an account is what concerns it: the email, the role, and whether the
+ * password is set only for accounts its own invitation made.
+ */
+@ApplicationScoped
+public class MemberService {
+    private final UserAccountRepository users;
+    private final MembershipRepository memberships;
+    private final CompanyService companies;
+    private final SetupLinks setupLinks;
+    private final AuditLog audit;
+    private final TrimusConfig config;
+
+    MemberService(UserAccountRepository users, MembershipRepository memberships, CompanyService companies,
+                  SetupLinks setupLinks, AuditLog audit, TrimusConfig config) {
+        this.users = users;
+        this.memberships = memberships;
+        this.companies = companies;
+        this.setupLinks = setupLinks;
+        this.audit = audit;
+        this.config = config;
+    }
+
+    /**
+     * A member as the API shows it: {@code passwordSet} only for an account the company's invitation made (null,
+     * and left out, otherwise), {@code setupUrl} only in the answer of the invitation that made the account.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Member(String email, CompanyRole role, Instant since, Boolean passwordSet, URI setupUrl) {
+    }
+
+    /** The company's members. */
+    @TenantTransaction
+    public Uni<List<Member>> members(UUID companyId) {
+        return companies.get(companyId).flatMap(company -> memberships.inCompany(companyId))
+                .flatMap(list -> list.isEmpty() ? Uni.createFrom().item(List.<Member>of())
+                        : users.list("id in ?1", list.stream().map(m -> m.key.userId).toList())
+                        .map(accounts -> list.stream().map(m -> {
+                            UserAccount user = accounts.stream().filter(u -> u.id.equals(m.key.userId)).findFirst()
+                                    .orElseThrow();
+                            return member(user, m, null);
+                        }).toList()));
+    }
+
+    /**
+     * Gives {@code email} the role in the company. No account with that email: one is made, and the answer carries
+     * its setup link. An account exists: it gets the membership, and no link is made and none it holds is touched.
+     */
+    @TenantTransaction
+    public Uni<Member> putMember(UUID companyId, String email, String role) {
+        CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
+                "must be admin, member or viewer"));
+        String normalized = AccountService.checkedEmail(email);
+        return companies.get(companyId).flatMap(company -> users.findByEmail(normalized))
+                .flatMap(user -> (user == null ? Uni.createFrom().<Membership>nullItem()
+                        : memberships.findById(new Membership.Key(user.id, companyId)))
+                        .flatMap(held -> held != null ? changeRole(user, held, parsed)
+                                : requireRoomForMember(companyId).flatMap(room -> user != null
+                                ? join(user, companyId, parsed, null)
+                                : invite(normalized, companyId, parsed))))
+                .call(member -> audit.record(companyId, AuditRecord.MEMBER_PUT, new AuditRecord.Target("member",
+                        null, member.email()), AuditLog.details("role", member.role().wireName(), "setup_link_made",
+                        member.setupUrl() != null)));
+    }
+
+    private Uni<Member> changeRole(UserAccount user, Membership held, CompanyRole role) {
+        held.role = role.wireName();
+        return memberships.persist(held).map(m -> member(user, m, null));
+    }
+
+    /** A new account, its membership, and its setup link: the only answer that ever carries one for it. */
+    private Uni<Member> invite(String email, UUID companyId, CompanyRole role) {
+        return users.persist(UserAccount.invited(email, companyId))
+                .flatMap(user -> setupLinks.forNewAccount(user)
+                        .flatMap(link -> join(user, companyId, role, link.url())));
+    }
+
+    private Uni<Member> join(UserAccount user, UUID companyId, CompanyRole role, URI setupUrl) {
+        Membership membership = new Membership();
+        membership.key = new Membership.Key(user.id, companyId);
+        membership.createdAt = Instant.now();
+        membership.role = role.wireName();
+        return memberships.persist(membership).map(m -> member(user, m, setupUrl));
+    }
+
+    private Uni<Void> requireRoomForMember(UUID companyId) {
+        return memberships.count("key.companyId", companyId).flatMap(count -> count < config.auth().maxCompanyMembers()
+                ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(ProblemException.conflict("company " + companyId + " has " + count
+                + " members, the most allowed (TRIMUS_AUTH_MAX_COMPANY_MEMBERS): remove one first")));
+    }
+
+    /** Removes the person from the company; 404 when it is no member. Its sessions stay, without that company. */
+    @TenantTransaction
+    public Uni<Void> removeMember(UUID companyId, String email) {
+        String normalized = AccountService.checkedEmail(email);
+        return users.findByEmail(normalized).flatMap(user -> user == null ? Uni.createFrom().nullItem()
+                        : memberships.findById(new Membership.Key(user.id, companyId)))
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", normalized
+                        + " is not a member of company " + companyId, null))
+                .call(memberships::delete)
+                .call(membership -> audit.record(companyId, AuditRecord.MEMBER_REMOVED, new AuditRecord.Target("member",
+                        null, normalized), AuditLog.details("role", membership.role)))
+                .replaceWithVoid();
+    }
+
+    private static Member member(UserAccount user, Membership membership, URI setupUrl) {
+        Boolean passwordSet = membership.key.companyId.equals(user.invitedBy) ? user.passwordHash != null : null;
+        return new Member(user.email, CompanyRole.parse(membership.role).orElseThrow(), membership.createdAt,
+                passwordSet, setupUrl);
+    }
+}
