@@ -4,6 +4,7 @@ import io.a2a.spec.Artifact;
 import io.a2a.spec.Part;
 import io.a2a.spec.TaskArtifactUpdateEvent;
 import io.a2a.spec.TextPart;
+import io.trimus.events.OutputTail;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -87,11 +88,12 @@ final class HeldArtifacts {
         return bytes;
     }
 
-    /** The text parts held, joined by a newline. */
+    /** The text parts held, joined by a newline; behind the output's truncation marker when text was let go. */
     String text() {
         List<String> all = new ArrayList<>();
         texts.values().forEach(all::addAll);
-        return String.join("\n", all);
+        String text = String.join("\n", all);
+        return cut ? OutputTail.TRUNCATED_MARKER + text : text;
     }
 
     /** The run's note when text was let go. */
