@@ -46,8 +46,8 @@ import static org.awaitility.Awaitility.await;
  * What a run holds of what its A2A peer sends is bounded, against peers served on loopback (the SDK's server logic, or
  * a raw handler for what the SDK would never send), in A2aPeerTest's app: a stream of artifacts far over the output cap
  * keeps only the output's end (with a note); a task id of a megabyte fails the run and is never reported, stored or
- * sent back; a peer's status message of hundreds of kilobytes is quoted short; and a peer that never answers, or a stream
- * that trickles bytes without ever reaching a final state, ends at the run's timeout with the connection cut.
+ * sent back; a peer's status message of hundreds of kilobytes is quoted short; and a peer that never answers, or a
+ * stream that trickles bytes without ever reaching a final state, ends at the run's timeout with the connection cut.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)

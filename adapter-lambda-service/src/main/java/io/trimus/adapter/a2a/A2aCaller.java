@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Executes the runs delegated to A2A peers: holds each from submit to its outcome, runs at most
  * TRIMUS_A2A_MAX_CONCURRENT_RUNS exchanges at once on threads of its own (the SDK's client is blocking; the event loops
- * only carry the bytes), of which one company's runs take at most TRIMUS_COMPANY_MAX_CONCURRENT_A2A_RUNS, waits for the run's start to be recorded before the first call, judges the peer's addresses
- * (SSRF guard, TRIMUS_A2A_ALLOW_PRIVATE), bounds the whole exchange by timeout_ms, and on a cancel or the deadline
- * resets the calls in flight and asks the peer, best effort, to cancel its task.
+ * only carry the bytes), of which one company's runs take at most TRIMUS_COMPANY_MAX_CONCURRENT_A2A_RUNS, waits for the
+ * run's start to be recorded before the first call, judges the peer's addresses (SSRF guard, TRIMUS_A2A_ALLOW_PRIVATE),
+ * bounds the whole exchange by timeout_ms, and on a cancel or the deadline resets the calls in flight and asks the
+ * peer, best effort, to cancel its task.
  */
 @Startup
 @Singleton
@@ -71,7 +72,8 @@ public class A2aCaller {
         this.pollInterval = a2a.pollInterval();
         this.outputMaxBytes = config.run().outputMaxBytes();
         this.client = OffHostHttpClient.create(vertx, 2 * a2a.maxConcurrentRuns());
-        int share = config.company().maxConcurrentA2aRuns().orElse(CompanyShares.defaultShare(a2a.maxConcurrentRuns()));
+        int share = config.company().maxConcurrentA2aRuns()
+                .orElse(CompanyShares.defaultShare(a2a.maxConcurrentRuns()));
         this.pool = new RunPool<>("TRIMUS_A2A_MAX_CONCURRENT_RUNS", "trimus-a2a", a2a.maxConcurrentRuns(),
                 "TRIMUS_COMPANY_MAX_CONCURRENT_A2A_RUNS", share);
         LOG.infof("A2A runs: %d slots, at most %d per company", a2a.maxConcurrentRuns(), share);
@@ -88,7 +90,7 @@ public class A2aCaller {
                 + " TRIMUS_A2A_ALLOW_PRIVATE covers it";
     }
 
-    /** Queues the run unless it is already held; over its company's share it waits behind the company's earlier runs. */
+    /** Queues the run unless it is already held; over its company's share it waits behind that company's runs. */
     void submit(PeerRun run) {
         RunRequested r = run.request;
         pool.submit(r.runId(), CompanyShares.key(r.companyId()), run, () -> execute(run), () -> {

@@ -98,9 +98,9 @@ final class HeldArtifacts {
 
     /** The run's note when text was let go. */
     String cutNote() {
-        return "the A2A peer's artifacts held more than the " + maxBytes + " bytes of text (TRIMUS_RUN_OUTPUT_MAX_BYTES)"
-                + " or the " + MAX_PIECES + " artifacts and parts a run keeps; their beginning was let go, the output"
-                + " is their end";
+        return "the A2A peer's artifacts held more than the " + maxBytes + " bytes of text"
+                + " (TRIMUS_RUN_OUTPUT_MAX_BYTES) or the " + MAX_PIECES + " artifacts and parts a run keeps; their"
+                + " beginning was let go, the output is their end";
     }
 
     private void add(String id, List<Part<?>> added) {

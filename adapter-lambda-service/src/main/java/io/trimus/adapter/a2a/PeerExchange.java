@@ -200,7 +200,8 @@ final class PeerExchange {
         Task current = task;
         while (true) {
             named(current.getId());
-            PeerOutcome outcome = outcome(current.getStatus(), HeldArtifacts.of(maxOutputBytes, current.getArtifacts()));
+            HeldArtifacts held = HeldArtifacts.of(maxOutputBytes, current.getArtifacts());
+            PeerOutcome outcome = outcome(current.getStatus(), held);
             if (outcome != null) {
                 return outcome;
             }

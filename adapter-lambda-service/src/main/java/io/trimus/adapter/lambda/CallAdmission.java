@@ -40,6 +40,7 @@ final class CallAdmission {
         }
         this.maxInFlight = maxInFlight;
         this.shares = new CompanyShares<>("TRIMUS_COMPANY_MAX_CONCURRENT_LAMBDA_RUNS", share);
+        shares.warnIfWhole("TRIMUS_LAMBDA_MAX_CONCURRENT_RUNS", maxInFlight);
     }
 
     /** Takes a slot for the call and returns true (start it), or queues it and returns false. */

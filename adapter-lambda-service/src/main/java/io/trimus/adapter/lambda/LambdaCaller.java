@@ -32,8 +32,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Makes the lambda calls: holds each run from submit to its outcome, lets {@link CallAdmission} bound how many are in
- * flight and how many of those one company's calls take, has {@link EndpointDialler} pick the address (SSRF guard) and {@link LambdaExchange} make the request with
- * its retries, and ends the run at timeout_ms with one timer, however slowly the body trickles.
+ * flight and how many of those one company's calls take, has {@link EndpointDialler} pick the address (SSRF guard)
+ * and {@link LambdaExchange} make the request with its retries, and ends the run at timeout_ms with one timer, however
+ * slowly the body trickles.
  *
  * <p>Uses the core Vert.x HTTP client, the layer Vert.x's WebClient is built on: WebClient 4.x can neither abort an
  * exchange in flight (needed for a cancel and for a deadline that covers the body) nor stop reading at a byte cap
@@ -71,7 +72,7 @@ public class LambdaCaller {
                         .orElse(CompanyShares.defaultShare(config.lambda().maxConcurrentRuns())));
     }
 
-    /** A caller with {@code maxConcurrentRuns} slots, of which one company's calls take at most {@code companyShare}. */
+    /** A caller with {@code maxConcurrentRuns} slots; one company's calls take {@code companyShare} of them at most. */
     public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, EndpointAddressPolicy policy,
                         Resolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns,
                         int companyShare) {

@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  * place when one of the company's runs leaves the pool. Nothing is refused: a run over its share waits, still
  * DISPATCHED and cancellable.
  *
- * <p>Not thread-safe: its owner confines it ({@link RunPool} under a lock, the lambda caller on its event-loop context).
+ * <p>Not thread-safe: its owner confines it ({@link RunPool} under a lock, the lambda caller on its event-loop
+ * context).
  *
  * @param <W> the owner's unit of work
  */
@@ -37,7 +38,7 @@ public final class CompanyShares<W> {
     private final Map<Object, ArrayDeque<W>> waiting = new HashMap<>();
 
     /**
-     * @param knob  the setting {@code share} comes from, named when it is below 1 and in the log line of a run that waits
+     * @param knob  the setting {@code share} comes from, named when it is below 1 and when a run waits
      * @param share places of the pool one key may take at a time
      */
     public CompanyShares(String knob, int share) {
@@ -63,6 +64,14 @@ public final class CompanyShares<W> {
 
     public int share() {
         return share;
+    }
+
+    /** Warns, once at boot, when the share is no share at all: one company may then hold every one of the slots. */
+    public void warnIfWhole(String slotsKnob, int slots) {
+        if (share >= slots && slots > 1) {
+            LOG.warnf("%s=%d is not below %s=%d: one company's runs may hold every slot and keep the others waiting",
+                    knob, share, slotsKnob, slots);
+        }
     }
 
     /**

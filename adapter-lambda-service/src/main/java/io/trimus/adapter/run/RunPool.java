@@ -53,6 +53,9 @@ public final class RunPool<H> {
             throw new IllegalArgumentException(knob + " must be at least 1, got " + size);
         }
         this.shares = new CompanyShares<>(shareKnob, share);
+        if (shareKnob != null) {
+            shares.warnIfWhole(knob, size);
+        }
         AtomicInteger next = new AtomicInteger(1);
         this.pool = new ThreadPoolExecutor(size, size, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
             Thread t = new Thread(task, threadPrefix + "-" + next.getAndIncrement());

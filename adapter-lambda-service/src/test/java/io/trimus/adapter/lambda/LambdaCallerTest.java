@@ -130,8 +130,8 @@ class LambdaCallerTest {
             }
         };
         LambdaCaller caller = new LambdaCaller(vertx, reported::add, starts,
-                EndpointAddressPolicy.allowing(List.of("127.0.0.1/32")), host -> new InetAddress[]{address("127.0.0.1")},
-                1024 * 1024, 65_536, 1, 1);
+                EndpointAddressPolicy.allowing(List.of("127.0.0.1/32")),
+                host -> new InetAddress[]{address("127.0.0.1")}, 1024 * 1024, 65_536, 1, 1);
 
         caller.submit(call(unrecorded));
         assertThat(awaitEnd(unrecorded).error()).isEqualTo(RunStarts.NOT_RECORDED);
@@ -141,7 +141,8 @@ class LambdaCallerTest {
     }
 
     private LambdaCaller caller(EndpointAddressPolicy policy, LambdaCaller.Resolver resolver) {
-        return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4, 4);
+        return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4,
+                4);
     }
 
     private RunStatusChanged awaitEnd(RunRequested run) {

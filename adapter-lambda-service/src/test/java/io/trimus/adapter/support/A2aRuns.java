@@ -89,7 +89,7 @@ public final class A2aRuns {
         }
     }
 
-    /** A remote run of {@code company} delegated to the peer {@code a2a} describes, its {@code plain} secrets sealed. */
+    /** A remote run of {@code company} delegated to the peer {@code a2a} names, its {@code plain} secrets sealed. */
     public static RunRequested request(UUID company, Map<String, ?> a2a, Map<String, String> plain, IssueRef issue,
                                        String input) {
         UUID runId = UUID.randomUUID();
