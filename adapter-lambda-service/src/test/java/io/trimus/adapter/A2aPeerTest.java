@@ -13,11 +13,11 @@ import io.a2a.spec.Task;
 import io.a2a.spec.TaskState;
 import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TextPart;
-import io.a2a.util.Utils;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.support.A2aPeerStandIn;
+import io.trimus.adapter.support.A2aRuns;
 import io.trimus.adapter.support.CapturedLogs;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.RunBus;
@@ -25,45 +25,42 @@ import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.adapter.A2aPeerConfig;
-import io.trimus.events.secrets.DispatchSecrets;
-import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.trimus.adapter.support.A2aRuns.executor;
+import static io.trimus.adapter.support.A2aRuns.hold;
+import static io.trimus.adapter.support.A2aRuns.json;
+import static io.trimus.adapter.support.A2aRuns.writeUntil;
 import static io.trimus.events.RunState.CANCELLED;
 import static io.trimus.events.RunState.DISPATCHED;
 import static io.trimus.events.RunState.FAILED;
 import static io.trimus.events.RunState.REJECTED;
 import static io.trimus.events.RunState.RUNNING;
 import static io.trimus.events.RunState.SUCCEEDED;
-import static io.trimus.events.RunState.TIMED_OUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Remote runs delegated to A2A peers (adapter_config.a2a), against peers this test serves on loopback with the A2A
- * SDK's own server logic (or a raw handler for what the SDK would never do), in this app's configuration
- * (TRIMUS_A2A_ALLOW_PRIVATE=127.0.0.1/32,::1/128): streaming and polling peers, the task states mapped to the run's,
- * the message the peer receives, the timeout, a cancel that reaches the peer, the answer cap, redirects not followed,
- * a loopback address outside the list refused, a broken stream followed with tasks/get, a host name dialled at its
- * judged address, and the auth header sent to the peer only and never shown.
+ * Remote runs delegated to A2A peers (adapter_config.a2a), against loopback peers running the A2A SDK's server logic
+ * (or a raw handler for what the SDK would never do), TRIMUS_A2A_ALLOW_PRIVATE=127.0.0.1/32,::1/128: streaming and
+ * polling peers, task states mapped to the run's, the message sent, a cancel that reaches the peer, the
+ * answer cap, redirects not followed, a loopback address outside the list refused, a broken stream followed with
+ * tasks/get, a host name dialled at its judged address, the auth header sent to the peer only and never shown. Timeouts
+ * and bounds on what a peer sends: A2aPeerBoundsTest; company shares of the slots: CompanyFairShareTest.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -243,21 +240,6 @@ class A2aPeerTest {
     }
 
     @Test
-    void aPeerThatNeverAnswersTimesOutAtTheRunsTimeout() {
-        peers.raw("silent", false, (request, rpc) -> {
-        });
-        RunRequested run = request(Map.of("url", peers.url("silent"), "timeout_ms", 1000), Map.of(), null, "go");
-        bus.request(run);
-
-        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
-
-        assertThat(end.status()).isEqualTo(TIMED_OUT);
-        assertThat(end.error()).isEqualTo("the A2A peer's task did not end within 1000 ms (timeout_ms); the peer had"
-                + " named no task yet");
-        assertThat(peers.rpcMethods("silent")).containsExactly("message/send");
-    }
-
-    @Test
     void anAnswerLargerThanTheCapIsCutOffAndFailsTheRun() {
         AtomicLong written = new AtomicLong();
         AtomicBoolean closed = new AtomicBoolean();
@@ -397,66 +379,7 @@ class A2aPeerTest {
         assertThat(peers.requests("keyless")).isEmpty();
     }
 
-    /** The task's work, with a submitted task to report on. */
-    @FunctionalInterface
-    private interface Work {
-        void run(RequestContext context, TaskUpdater updater);
-    }
-
-    private static AgentExecutor executor(Work work) {
-        return new AgentExecutor() {
-            @Override
-            public void execute(RequestContext context, EventQueue queue) {
-                TaskUpdater updater = new TaskUpdater(context, queue);
-                updater.submit();
-                work.run(context, updater);
-            }
-
-            @Override
-            public void cancel(RequestContext context, EventQueue queue) {
-                new TaskUpdater(context, queue).cancel();
-            }
-        };
-    }
-
-    private static void hold(CountDownLatch latch) {
-        try {
-            latch.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Writes {@code chunk} until {@code total} bytes are out or the connection closes, as fast as the reader reads. */
-    private static void writeUntil(HttpServerResponse response, Buffer chunk, AtomicLong written, long total) {
-        while (written.get() < total && !response.closed()) {
-            if (response.writeQueueFull()) {
-                response.drainHandler(v -> writeUntil(response, chunk, written, total));
-                return;
-            }
-            response.write(chunk);
-            written.addAndGet(chunk.length());
-        }
-        if (written.get() >= total && !response.closed()) {
-            response.end();
-        }
-    }
-
-    private static String json(Object value) {
-        try {
-            return Utils.OBJECT_MAPPER.writeValueAsString(value);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static RunRequested request(Map<String, ?> a2a, Map<String, String> plain, IssueRef issue, String input) {
-        UUID runId = UUID.randomUUID();
-        EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
-                String.class));
-        UUID agentId = UUID.randomUUID();
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, "remote",
-                JSON.valueToTree(Map.of("a2a", new HashMap<>(a2a))), issue, input, Instant.now(),
-                new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
+    private static RunRequested request(Map<String, ?> a2a, Map<String, String> plain, IssueRef issue, String s) {
+        return A2aRuns.request(COMPANY, a2a, plain, issue, s);
     }
 }

@@ -47,8 +47,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The lambda adapter against real HTTP servers this test starts on loopback, in this app's configuration
  * (TRIMUS_LAMBDA_ALLOW_PRIVATE=127.0.0.1/32,::1/128): the payload and response contract, failures as sentences,
- * timeouts that hold against a trickling body, the response cap, redirects not followed, the auth header from a
- * sealed secret and never logged, retries, cancel, and the SSRF guard refusing a loopback address outside the list.
+ * timeouts that hold against a trickling body, the response and header caps, redirects not followed, the auth header
+ * from a sealed secret and never logged, retries, cancel, and the SSRF guard refusing a loopback address outside the
+ * list.
  * Every endpoint URL here is a loopback address: no test sends traffic off the host, even if the guard were broken.
  */
 @QuarkusTest
@@ -228,6 +229,22 @@ class LambdaAdapterTest {
         assertThat(end.error()).isEqualTo("the endpoint's answer is larger than 1048576 bytes"
                 + " (TRIMUS_LAMBDA_MAX_RESPONSE_BYTES); reading stopped there");
         assertThat(end.output()).isNull();
+    }
+
+    @Test
+    void anAnswerWithHeadersOverTheirBoundFailsTheRun() {
+        endpoint.on("/headers", (exchange, standIn) -> {
+            exchange.getResponseHeaders().set("X-Padding", "p".repeat(100_000));
+            json(200, SUCCEEDED_ANSWER).answer(exchange, standIn);
+        });
+        RunRequested run = request(Map.of("endpoint_url", endpoint.url("/headers")), Map.of());
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+
+        assertThat(end.status()).isEqualTo(FAILED);
+        assertThat(end.error()).isEqualTo("the call to the endpoint broke off: HTTP header is larger than 8192"
+                + " bytes.");
     }
 
     @Test

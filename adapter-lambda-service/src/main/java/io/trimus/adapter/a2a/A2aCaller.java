@@ -6,9 +6,10 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.lambda.EndpointAddressPolicy;
 import io.trimus.adapter.lambda.OffHostHttpClient;
 import io.trimus.adapter.lambda.LambdaCaller;
+import io.trimus.adapter.run.CompanyShares;
+import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
-import io.trimus.adapter.run.RunTable;
 import io.trimus.events.OutputTail;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -25,17 +26,15 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Executes the runs delegated to A2A peers: holds each from submit to its outcome, runs at most
  * TRIMUS_A2A_MAX_CONCURRENT_RUNS exchanges at once on threads of its own (the SDK's client is blocking; the event loops
- * only carry the bytes), waits for the run's start to be recorded before the first call, judges the peer's addresses
- * (SSRF guard, TRIMUS_A2A_ALLOW_PRIVATE), bounds the whole exchange by timeout_ms, and on a cancel or the deadline
- * resets the calls in flight and asks the peer, best effort, to cancel its task.
+ * only carry the bytes), of which one company's runs take at most TRIMUS_COMPANY_MAX_CONCURRENT_A2A_RUNS, waits for the
+ * run's start to be recorded before the first call, judges the peer's addresses (SSRF guard, TRIMUS_A2A_ALLOW_PRIVATE),
+ * bounds the whole exchange by timeout_ms, and on a cancel or the deadline resets the calls in flight and asks the
+ * peer, best effort, to cancel its task.
  */
 @Startup
 @Singleton
@@ -54,8 +53,7 @@ public class A2aCaller {
     private final Duration pollInterval;
     private final int outputMaxBytes;
     private final HttpClient client;
-    private final ThreadPoolExecutor executor;
-    private final RunTable<PeerRun> held = new RunTable<>();
+    private final RunPool<PeerRun> pool;
 
     @Inject
     public A2aCaller(Vertx vertx, RunReporter reporter, RunStarts starts, TrimusConfig config) {
@@ -74,14 +72,11 @@ public class A2aCaller {
         this.pollInterval = a2a.pollInterval();
         this.outputMaxBytes = config.run().outputMaxBytes();
         this.client = OffHostHttpClient.create(vertx, 2 * a2a.maxConcurrentRuns());
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(a2a.maxConcurrentRuns(), a2a.maxConcurrentRuns(), 60,
-                TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                    Thread thread = new Thread(r, "trimus-a2a-" + threads.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        executor.allowCoreThreadTimeOut(true);
+        int share = config.company().maxConcurrentA2aRuns()
+                .orElse(CompanyShares.defaultShare(a2a.maxConcurrentRuns()));
+        this.pool = new RunPool<>("TRIMUS_A2A_MAX_CONCURRENT_RUNS", "trimus-a2a", a2a.maxConcurrentRuns(),
+                "TRIMUS_COMPANY_MAX_CONCURRENT_A2A_RUNS", share);
+        LOG.infof("A2A runs: %d slots, at most %d per company", a2a.maxConcurrentRuns(), share);
     }
 
     /** The policy peers are judged by; the remote adapter also asks it about IP-literal urls up front. */
@@ -95,16 +90,20 @@ public class A2aCaller {
                 + " TRIMUS_A2A_ALLOW_PRIVATE covers it";
     }
 
-    /** Queues the run unless it is already held. */
+    /** Queues the run unless it is already held; over its company's share it waits behind that company's runs. */
     void submit(PeerRun run) {
-        if (held.hold(run.request.runId(), run)) {
-            executor.execute(() -> execute(run));
-        }
+        RunRequested r = run.request;
+        pool.submit(r.runId(), CompanyShares.key(r.companyId()), run, () -> execute(run), () -> {
+            if (run.stop(new PeerRun.Stop(RunState.FAILED, "shutting down")) != PeerRun.Stopped.ALREADY) {
+                finish(run, PeerOutcome.of(RunState.FAILED, "the adapter service is shutting down; the run was not"
+                        + " started"), null);
+            }
+        });
     }
 
     /** Cancels a held run: a queued one never calls its peer, an exchange is stopped. False when not held here. */
     public boolean cancel(UUID runId) {
-        PeerRun run = held.get(runId);
+        PeerRun run = pool.held(runId);
         if (run == null) {
             return false;
         }
@@ -116,7 +115,7 @@ public class A2aCaller {
 
     /** Whether this process holds the run. */
     public boolean holds(UUID runId) {
-        return held.holds(runId);
+        return pool.holds(runId);
     }
 
     private void execute(PeerRun run) {
@@ -129,7 +128,7 @@ public class A2aCaller {
             RunStarts.Start start = starts.awaitStart(run.request.runId());
             if (start == RunStarts.Start.TAKEN) {
                 run.end();
-                held.release(run.request.runId(), run);
+                pool.release(run.request.runId(), run);
                 return;
             }
             if (start == RunStarts.Start.NOT_RECORDED) {
@@ -144,7 +143,7 @@ public class A2aCaller {
             outcome = null;
         } catch (RuntimeException e) {
             outcome = PeerOutcome.of(RunState.FAILED, "the exchange with the A2A peer failed: "
-                    + GuardedHttpClient.describe(e));
+                    + GuardedHttpClient.bounded(GuardedHttpClient.describe(e)));
         } finally {
             run.leave();
         }
@@ -179,19 +178,20 @@ public class A2aCaller {
             return null;
         }
         GuardedHttpClient http = new GuardedHttpClient(client, session, maxResponseBytes, maxStreamBytes);
-        return new PeerExchange(run.request, session, http, run.authHeaders, pollInterval, new PeerExchange.Progress() {
-            @Override
-            public void running(String taskId) {
-                RunRequested r = run.request;
-                reporter.report(RunStatusChanged.progress(r.runId(), r.companyId(), r.agentId(), RunState.RUNNING)
-                        .withPeerTask(taskId));
-            }
+        return new PeerExchange(run.request, session, http, run.authHeaders, pollInterval, outputMaxBytes,
+                new PeerExchange.Progress() {
+                    @Override
+                    public void running(String taskId) {
+                        RunRequested r = run.request;
+                        reporter.report(RunStatusChanged.progress(r.runId(), r.companyId(), r.agentId(),
+                                RunState.RUNNING).withPeerTask(taskId));
+                    }
 
-            @Override
-            public void note(String note) {
-                run.notes.add(note);
-            }
-        });
+                    @Override
+                    public void note(String note) {
+                        run.notes.add(note);
+                    }
+                });
     }
 
     /** The address to dial: the judged literal, or the host resolved once here with every address judged. */
@@ -237,7 +237,7 @@ public class A2aCaller {
             vertx.cancelTimer(run.deadlineTimer);
         }
         RunRequested r = run.request;
-        held.release(r.runId(), run);
+        pool.release(r.runId(), run);
         var redactor = run.redactor;
         if (outcome.state() != RunState.SUCCEEDED) {
             LOG.infof("A2A run %s ended %s: %s", r.runId(), outcome.state(), redactor.redact(outcome.error()));
@@ -252,14 +252,14 @@ public class A2aCaller {
 
     /** Ends every held run while the broker connection is still open: they are reported FAILED. */
     void onShutdown(@Observes ShutdownEvent event) {
-        for (PeerRun run : held.all()) {
+        for (PeerRun run : pool.all()) {
             if (run.stop(new PeerRun.Stop(RunState.FAILED, "the adapter service stopped while the run was"
                     + " delegated to its A2A peer")) != PeerRun.Stopped.ALREADY) {
                 finish(run, PeerOutcome.of(RunState.FAILED, "the adapter service stopped while the run was delegated"
                         + " to its A2A peer; the exchange was stopped"), null);
             }
         }
-        executor.shutdownNow();
+        pool.shutdown(run -> { }, Duration.ofSeconds(5));
         client.close();
     }
 }

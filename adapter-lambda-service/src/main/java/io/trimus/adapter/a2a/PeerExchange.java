@@ -6,23 +6,20 @@ import io.a2a.client.transport.jsonrpc.JSONRPCTransport;
 import io.a2a.client.transport.spi.interceptors.ClientCallContext;
 import io.a2a.spec.A2AClientError;
 import io.a2a.spec.AgentCard;
-import io.a2a.spec.Artifact;
 import io.a2a.spec.EventKind;
 import io.a2a.spec.JSONRPCError;
 import io.a2a.spec.Message;
-import io.a2a.spec.Part;
 import io.a2a.spec.Task;
 import io.a2a.spec.TaskArtifactUpdateEvent;
 import io.a2a.spec.TaskIdParams;
 import io.a2a.spec.TaskQueryParams;
+import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,11 +28,15 @@ import java.util.concurrent.LinkedBlockingQueue;
  * One run's exchange with its peer, on the run's own thread: reads the agent card (at {@code <url>/.well-known/…},
  * then the host's), sends the run's message, and follows the task to a final state, streaming when the card says the
  * peer streams and polling tasks/get otherwise; a stream that breaks before a final state is followed by polling.
- * Every JSON-RPC call goes to the configured url with the auth header; the card is read without it.
+ * Every JSON-RPC call goes to the configured url with the auth header; the card is read without it. What the peer
+ * sends is held within bounds: its task id (at most {@link #MAX_TASK_ID} printable characters, or the run fails and the
+ * id goes nowhere) and its artifacts' text ({@link HeldArtifacts}).
  */
 final class PeerExchange {
     private static final String CARD = ".well-known/agent-card.json";
     private static final Object END = new Object();
+    /** The longest peer task id a run follows: the longest one stored with the run. */
+    static final int MAX_TASK_ID = RunStatusChanged.MAX_PEER_TASK_ID;
 
     /** What the exchange tells the run while it goes. */
     interface Progress {
@@ -52,18 +53,22 @@ final class PeerExchange {
     private final ClientCallContext context;
     private final Duration pollInterval;
     private final Progress progress;
-    private final Map<String, Artifact> artifacts = new LinkedHashMap<>();
+    private final int maxOutputBytes;
+    private final HeldArtifacts artifacts;
     private JSONRPCTransport transport;
     private volatile String taskId;
 
+    /** @param maxOutputBytes the text of the task's artifacts held at most (TRIMUS_RUN_OUTPUT_MAX_BYTES) */
     PeerExchange(RunRequested run, PeerSession session, A2AHttpClient http, Map<String, String> authHeaders,
-                 Duration pollInterval, Progress progress) {
+                 Duration pollInterval, int maxOutputBytes, Progress progress) {
         this.run = run;
         this.session = session;
         this.http = http;
         this.context = new ClientCallContext(Map.of(), authHeaders);
         this.pollInterval = pollInterval;
         this.progress = progress;
+        this.maxOutputBytes = maxOutputBytes;
+        this.artifacts = new HeldArtifacts(maxOutputBytes);
     }
 
     /** The peer's task id once it named one, else null. */
@@ -100,7 +105,7 @@ final class PeerExchange {
             guarded();
             if (session.lastStatus() != 404) {
                 throw new PeerFailed(PeerOutcome.of(RunState.FAILED, "could not read the A2A peer's agent card at "
-                        + url + "/" + CARD + ": " + GuardedHttpClient.describe(e)));
+                        + url + "/" + CARD + ": " + GuardedHttpClient.bounded(GuardedHttpClient.describe(e))));
             }
         }
         try {
@@ -109,7 +114,8 @@ final class PeerExchange {
             interrupted(e);
             guarded();
             throw new PeerFailed(PeerOutcome.of(RunState.FAILED, "could not read the A2A peer's agent card at "
-                    + url + "/" + CARD + " (404) nor at the host's /" + CARD + ": " + GuardedHttpClient.describe(e)));
+                    + url + "/" + CARD + " (404) nor at the host's /" + CARD + ": "
+                    + GuardedHttpClient.bounded(GuardedHttpClient.describe(e))));
         }
     }
 
@@ -129,16 +135,16 @@ final class PeerExchange {
             } else if (event instanceof Task task) {
                 named(task.getId());
                 if (task.getArtifacts() != null) {
-                    task.getArtifacts().forEach(a -> artifacts.put(a.artifactId(), a));
+                    task.getArtifacts().forEach(artifacts::put);
                 }
-                outcome = PeerOutcome.ofTask(task.getId(), task.getStatus(), artifacts.values());
+                outcome = outcome(task.getStatus(), artifacts);
             } else if (event instanceof TaskArtifactUpdateEvent update) {
                 named(update.getTaskId());
-                merge(update);
+                artifacts.merge(update);
                 outcome = null;
             } else if (event instanceof TaskStatusUpdateEvent update) {
                 named(update.getTaskId());
-                outcome = PeerOutcome.ofTask(update.getTaskId(), update.getStatus(), artifacts.values());
+                outcome = outcome(update.getStatus(), artifacts);
                 if (outcome != null && outcome.state() == RunState.SUCCEEDED && artifacts.isEmpty()) {
                     return poll(getTask());   // the artifacts were not streamed: read them from the task
                 }
@@ -182,6 +188,10 @@ final class PeerExchange {
             throw new PeerFailed(PeerOutcome.of(RunState.FAILED, "the A2A peer answered message/send with neither a"
                     + " task nor a message"));
         }
+        if (task.getId() == null) {
+            throw new PeerFailed(PeerOutcome.of(RunState.FAILED, "the A2A peer answered message/send with a task"
+                    + " without an id"));
+        }
         named(task.getId());
         return poll(task);
     }
@@ -189,8 +199,9 @@ final class PeerExchange {
     private PeerOutcome poll(Task task) throws InterruptedException, PeerFailed {
         Task current = task;
         while (true) {
-            PeerOutcome outcome = PeerOutcome.ofTask(current.getId(), current.getStatus(),
-                    current.getArtifacts() == null ? List.of() : current.getArtifacts());
+            named(current.getId());
+            HeldArtifacts held = HeldArtifacts.of(maxOutputBytes, current.getArtifacts());
+            PeerOutcome outcome = outcome(current.getStatus(), held);
             if (outcome != null) {
                 return outcome;
             }
@@ -212,24 +223,33 @@ final class PeerExchange {
         }
     }
 
-    private void named(String id) {
-        if (taskId == null && id != null) {
+    /**
+     * Checks every task id the peer gives; the first one names the run's task (RUNNING). An id over the bound fails the
+     * run before it is reported, sent back or stored.
+     */
+    private void named(String id) throws PeerFailed {
+        if (id == null) {
+            return;
+        }
+        if (id.length() > MAX_TASK_ID || id.isEmpty() || id.chars().anyMatch(Character::isISOControl)) {
+            throw new PeerFailed(PeerOutcome.of(RunState.FAILED, "the A2A peer gave its task an id of " + id.length()
+                    + " characters" + (id.chars().anyMatch(Character::isISOControl) ? " with control characters" : "")
+                    + "; Trimus follows only tasks whose id is 1 to " + MAX_TASK_ID + " printable characters, so the"
+                    + " run ends here and the id is not kept"));
+        }
+        if (taskId == null) {
             taskId = id;
             progress.running(id);
         }
     }
 
-    private void merge(TaskArtifactUpdateEvent update) {
-        Artifact added = update.getArtifact();
-        Artifact held = artifacts.get(added.artifactId());
-        if (held != null && Boolean.TRUE.equals(update.isAppend())) {
-            List<Part<?>> parts = new ArrayList<>(held.parts());
-            parts.addAll(added.parts());
-            artifacts.put(added.artifactId(), new Artifact(held.artifactId(), held.name(), held.description(), parts,
-                    held.metadata(), held.extensions()));
-        } else {
-            artifacts.put(added.artifactId(), added);
+    /** The outcome the task's status means (null while it goes on), noting when its artifacts' text was cut. */
+    private PeerOutcome outcome(TaskStatus status, HeldArtifacts held) {
+        PeerOutcome outcome = PeerOutcome.ofTask(taskId, status, held);
+        if (outcome != null && outcome.state() == RunState.SUCCEEDED && held.cut()) {
+            progress.note(held.cutNote());
         }
+        return outcome;
     }
 
     private PeerFailed failed(String method, Exception e) throws InterruptedException {

@@ -1,6 +1,5 @@
 package io.trimus.adapter.a2a;
 
-import io.a2a.spec.Artifact;
 import io.a2a.spec.Message;
 import io.a2a.spec.Part;
 import io.a2a.spec.TaskState;
@@ -8,15 +7,14 @@ import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TextPart;
 import io.trimus.events.RunState;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * How a delegated run ends, and the one place the peer's task states are mapped to it (the caller's side of the wire
  * contract): completed → SUCCEEDED with the artifacts' text, failed / rejected → FAILED with the peer's reason,
- * canceled → CANCELLED, input-required / auth-required → FAILED saying what the peer asked for.
+ * canceled → CANCELLED, input-required / auth-required → FAILED saying what the peer asked for. The peer's status
+ * message is quoted up to {@link #QUOTED} characters.
  *
  * @param state  the run's final state
  * @param output the output (SUCCEEDED), or null
@@ -30,14 +28,18 @@ record PeerOutcome(RunState state, String output, String error) {
         return new PeerOutcome(state, null, error);
     }
 
-    /** The outcome of a task in a final or interrupting state, or null when it is still going (or unknown). */
-    static PeerOutcome ofTask(String taskId, TaskStatus status, Collection<Artifact> artifacts) {
+    /**
+     * The outcome of a task in a final or interrupting state, or null when it is still going (or unknown).
+     *
+     * @param taskId the task's id as the run named it (checked against its bound)
+     */
+    static PeerOutcome ofTask(String taskId, TaskStatus status, HeldArtifacts artifacts) {
         TaskState state = status == null ? null : status.state();
         if (state == null) {
             return null;
         }
         return switch (state) {
-            case COMPLETED -> new PeerOutcome(RunState.SUCCEEDED, artifactText(artifacts), null);
+            case COMPLETED -> new PeerOutcome(RunState.SUCCEEDED, artifacts.text(), null);
             case FAILED, REJECTED -> of(RunState.FAILED, "the A2A peer's task " + taskId + " " + state.asString()
                     + ": " + reason(status, "no reason given"));
             case CANCELED -> of(RunState.CANCELLED, "the A2A peer's task " + taskId + " was canceled by the peer");
@@ -52,19 +54,6 @@ record PeerOutcome(RunState state, String output, String error) {
     /** A peer that answered with a message instead of a task: its text is the output. */
     static PeerOutcome ofMessage(Message message) {
         return new PeerOutcome(RunState.SUCCEEDED, text(message.getParts()), null);
-    }
-
-    static String artifactText(Collection<Artifact> artifacts) {
-        List<String> texts = new ArrayList<>();
-        if (artifacts != null) {
-            for (Artifact artifact : artifacts) {
-                if (artifact.parts() != null) {
-                    artifact.parts().stream().filter(TextPart.class::isInstance)
-                            .map(p -> ((TextPart) p).getText()).forEach(texts::add);
-                }
-            }
-        }
-        return String.join("\n", texts);
     }
 
     static String text(List<Part<?>> parts) {

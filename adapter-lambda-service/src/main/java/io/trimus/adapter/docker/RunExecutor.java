@@ -2,6 +2,7 @@ package io.trimus.adapter.docker;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.CompanyShares;
 import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunReporter;
@@ -33,13 +34,10 @@ public class RunExecutor {
     private final RunPool<RunHandle> pool;
     private final RunStarts starts;
 
-    /** The share of a run whose request names no company: such runs share one. */
-    private static final String NO_COMPANY = "runs without a company";
-
     @Inject
     public RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, TrimusConfig config) {
         this(runner, reporter, starts, config.docker().maxConcurrentRuns(), config.company().maxConcurrentRuns()
-                .orElse(defaultCompanyShare(config.docker().maxConcurrentRuns())));
+                .orElse(CompanyShares.defaultShare(config.docker().maxConcurrentRuns())));
     }
 
     RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, int maxConcurrentRuns,
@@ -52,19 +50,13 @@ public class RunExecutor {
         LOG.infof("docker runs: %d slots, at most %d per company", maxConcurrentRuns, companyShare);
     }
 
-    /** Half the slots, at least one: two busy companies can always both make progress. */
-    static int defaultCompanyShare(int maxConcurrentRuns) {
-        return Math.max(1, maxConcurrentRuns / 2);
-    }
-
     /**
      * Queues the run unless it is already held; it starts when a slot is free and its company holds fewer than its
      * share of the slots.
      */
     public void submit(RunRequested request, ContainerPolicy policy) {
         RunHandle handle = new RunHandle(request);
-        Object company = request.companyId() != null ? request.companyId() : NO_COMPANY;
-        pool.submit(request.runId(), company, handle, () -> {
+        pool.submit(request.runId(), CompanyShares.key(request.companyId()), handle, () -> {
             if (!handle.begin()) {
                 return;
             }

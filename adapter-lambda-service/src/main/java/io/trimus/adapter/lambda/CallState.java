@@ -7,6 +7,8 @@ import java.net.InetAddress;
 /** One lambda run's call as it goes; every field is touched on the caller's event-loop context only. */
 final class CallState {
     final LambdaCall spec;
+    /** Where the call is in {@link CallAdmission}; null before it was admitted. */
+    CallAdmission.Place place;
     boolean started;
     boolean finished;
     boolean responseStarted;

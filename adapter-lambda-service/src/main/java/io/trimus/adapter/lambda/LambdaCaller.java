@@ -3,6 +3,7 @@ package io.trimus.adapter.lambda;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.CompanyShares;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunTable;
@@ -31,8 +32,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Makes the lambda calls: holds each run from submit to its outcome, lets {@link CallAdmission} bound how many are in
- * flight, has {@link EndpointDialler} pick the address (SSRF guard) and {@link LambdaExchange} make the request with
- * its retries, and ends the run at timeout_ms with one timer, however slowly the body trickles.
+ * flight and how many of those one company's calls take, has {@link EndpointDialler} pick the address (SSRF guard)
+ * and {@link LambdaExchange} make the request with its retries, and ends the run at timeout_ms with one timer, however
+ * slowly the body trickles.
  *
  * <p>Uses the core Vert.x HTTP client, the layer Vert.x's WebClient is built on: WebClient 4.x can neither abort an
  * exchange in flight (needed for a cancel and for a deadline that covers the body) nor stop reading at a byte cap
@@ -66,13 +68,16 @@ public class LambdaCaller {
     public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, TrimusConfig config) {
         this(vertx, reporter, starts, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of())),
                 InetAddress::getAllByName, config.lambda().maxResponseBytes(), config.run().outputMaxBytes(),
-                config.lambda().maxConcurrentRuns());
+                config.lambda().maxConcurrentRuns(), config.company().maxConcurrentLambdaRuns()
+                        .orElse(CompanyShares.defaultShare(config.lambda().maxConcurrentRuns())));
     }
 
+    /** A caller with {@code maxConcurrentRuns} slots; one company's calls take {@code companyShare} of them at most. */
     public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, EndpointAddressPolicy policy,
-                        Resolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns) {
+                        Resolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns,
+                        int companyShare) {
         this.starts = starts;
-        this.admission = new CallAdmission(maxConcurrentRuns);
+        this.admission = new CallAdmission(maxConcurrentRuns, companyShare);
         this.vertx = vertx;
         this.reporter = reporter;
         this.policy = policy;
@@ -81,6 +86,7 @@ public class LambdaCaller {
         this.exchange = new LambdaExchange(vertx, client, maxResponseBytes, this::finish);
         this.context = eventLoopContext(vertx);
         this.dialler = new EndpointDialler(context, policy, resolver, this::finish);
+        LOG.infof("lambda calls: %d slots, at most %d per company", maxConcurrentRuns, companyShare);
     }
 
     /** The policy calls are judged by; the adapter also asks it about IP-literal endpoints up front. */
@@ -163,10 +169,7 @@ public class LambdaCaller {
     private void drop(CallState call) {
         call.finished = true;
         held.release(call.spec.run().runId(), call);
-        CallState next = admission.release(call);
-        if (next != null) {
-            start(next);
-        }
+        admission.release(call).forEach(this::start);
     }
 
     /** Ends the run exactly once: stops its timers and its exchange, frees its slot, reports the outcome. */
@@ -182,10 +185,7 @@ public class LambdaCaller {
             call.request.reset();
         }
         held.release(call.spec.run().runId(), call);
-        CallState next = admission.release(call);
-        if (next != null) {
-            start(next);
-        }
+        admission.release(call).forEach(this::start);
         if (outcome.state() != RunState.SUCCEEDED) {
             LOG.infof("lambda run %s ended %s: %s", call.spec.run().runId(), outcome.state(),
                     call.spec.redactor().redact(outcome.error()));

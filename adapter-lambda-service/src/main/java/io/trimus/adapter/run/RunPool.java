@@ -3,9 +3,7 @@ package io.trimus.adapter.run;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Collection;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,8 +18,9 @@ import java.util.function.Consumer;
  * reported. Blocking adapters (docker-java, host processes) execute here, never on the event loop.
  *
  * <p>With a share, runs submitted under a key (a company) hold at most that many of the pool's places (running or
- * queued for a thread) at a time: the key's further runs wait in order outside the pool, so they never stand in
- * front of another key's runs, and the next one goes to the pool when one of the key's runs ends.
+ * queued for a thread) at a time ({@link CompanyShares}): the key's further runs wait in order outside the pool, so
+ * they never stand in front of another key's runs, and the next one goes to the pool when one of the key's runs ends.
+ * Idle threads end after a minute.
  *
  * @param <H> the executor's handle of one run
  */
@@ -31,12 +30,8 @@ public final class RunPool<H> {
 
     private final RunTable<H> held = new RunTable<>();
     private final ThreadPoolExecutor pool;
-    private final int share;
-    private final String shareKnob;
-    /** Per key, its runs in the pool now; guarded by itself together with {@link #waiting} and {@link #closed}. */
-    private final Map<Object, Integer> admitted = new HashMap<>();
-    /** Per key, its runs over the share, in order. */
-    private final Map<Object, ArrayDeque<Work<H>>> waiting = new HashMap<>();
+    /** The keys' shares; guarded by itself together with {@link #closed}. */
+    private final CompanyShares<Work<H>> shares;
     private boolean closed;
 
     /**
@@ -57,17 +52,17 @@ public final class RunPool<H> {
         if (size < 1) {
             throw new IllegalArgumentException(knob + " must be at least 1, got " + size);
         }
-        if (share < 1) {
-            throw new IllegalArgumentException(shareKnob + " must be at least 1, got " + share);
+        this.shares = new CompanyShares<>(shareKnob, share);
+        if (shareKnob != null) {
+            shares.warnIfWhole(knob, size);
         }
-        this.share = share;
-        this.shareKnob = shareKnob;
         AtomicInteger next = new AtomicInteger(1);
-        this.pool = new ThreadPoolExecutor(size, size, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
+        this.pool = new ThreadPoolExecutor(size, size, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
             Thread t = new Thread(task, threadPrefix + "-" + next.getAndIncrement());
             t.setDaemon(true);
             return t;
         });
+        this.pool.allowCoreThreadTimeOut(true);
     }
 
     /** {@link #submit(UUID, Object, Object, Runnable, Runnable)} outside any share. */
@@ -88,16 +83,9 @@ public final class RunPool<H> {
             return;
         }
         Work<H> next = new Work<>(runId, key, handle, work, shuttingDown);
-        synchronized (admitted) {
-            if (key != null && !closed) {
-                int inPool = admitted.getOrDefault(key, 0);
-                if (inPool >= share) {
-                    waiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(next);
-                    LOG.infof("run %s waits: %d runs of %s already hold its share (%s=%d)", runId, inPool, key,
-                            shareKnob, share);
-                    return;
-                }
-                admitted.put(key, inPool + 1);
+        synchronized (shares) {
+            if (key != null && !closed && !shares.admit(key, runId, next)) {
+                return;
             }
         }
         execute(next);
@@ -126,15 +114,8 @@ public final class RunPool<H> {
             return;
         }
         Work<H> successor;
-        synchronized (admitted) {
-            ArrayDeque<Work<H>> queue = waiting.get(key);
-            successor = queue == null ? null : queue.poll();
-            if (queue != null && queue.isEmpty()) {
-                waiting.remove(key);
-            }
-            if (successor == null) {
-                admitted.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
-            }
+        synchronized (shares) {
+            successor = shares.ended(key);
         }
         if (successor != null) {
             LOG.infof("run %s of %s goes ahead: one of its earlier runs ended", successor.runId, key);
@@ -150,12 +131,14 @@ public final class RunPool<H> {
     /** Lets go of a run that will never run (e.g. cancelled while queued); one waiting for its share never starts. */
     public void release(UUID runId, H handle) {
         held.release(runId, handle);
-        synchronized (admitted) {
-            waiting.values().removeIf(queue -> {
-                queue.removeIf(w -> w.runId.equals(runId) && w.handle == handle);
-                return queue.isEmpty();
-            });
+        synchronized (shares) {
+            shares.withdraw(w -> w.runId.equals(runId) && w.handle == handle);
         }
+    }
+
+    /** Every run held now (a live view, safe to iterate while runs end). */
+    public Collection<H> all() {
+        return held.all();
     }
 
     /** Whether the run is held here (queued, waiting for its share, or running). */
@@ -170,12 +153,12 @@ public final class RunPool<H> {
      * @return false when some work was still running after {@code wait}
      */
     public boolean shutdown(Consumer<H> stop, Duration wait) {
-        synchronized (admitted) {
+        synchronized (shares) {
             if (closed) {
                 return true;
             }
             closed = true;
-            waiting.clear();
+            shares.clear();
         }
         pool.shutdownNow();
         held.all().forEach(stop);

@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -30,8 +32,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The name-resolution half of the SSRF guard, with a resolver the test controls (so a host name can be made to
  * resolve to anything without DNS): every resolved address is judged, and the one judged is the one dialled for every
- * attempt, whatever the name resolves to later. Every address here is a loopback one, so even a broken guard could
- * only reach this host.
+ * attempt, whatever the name resolves to later; and a call that ends before it was made gives back its slot. Every
+ * address here is a loopback one, so even a broken guard could only reach this host.
  */
 class LambdaCallerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -110,8 +112,37 @@ class LambdaCallerTest {
         assertThat(end.error()).isEqualTo("the endpoint's host agent.test does not resolve");
     }
 
+    @Test
+    void aCallWhoseStartCouldNotBeRecordedGivesBackItsSlot() {
+        first.on("/after", json(200, ANSWER));
+        RunRequested unrecorded = run("/after", 0);
+        RunRequested next = run("/after", 0);
+        RunStarts starts = new RunStarts() {
+            @Override
+            public CompletionStage<Start> recordStart(UUID runId) {
+                return CompletableFuture.completedFuture(
+                        runId.equals(unrecorded.runId()) ? Start.NOT_RECORDED : Start.GO);
+            }
+
+            @Override
+            public Start awaitStart(UUID runId) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        LambdaCaller caller = new LambdaCaller(vertx, reported::add, starts,
+                EndpointAddressPolicy.allowing(List.of("127.0.0.1/32")),
+                host -> new InetAddress[]{address("127.0.0.1")}, 1024 * 1024, 65_536, 1, 1);
+
+        caller.submit(call(unrecorded));
+        assertThat(awaitEnd(unrecorded).error()).isEqualTo(RunStarts.NOT_RECORDED);
+        caller.submit(call(next));
+
+        assertThat(awaitEnd(next).status()).as("the one slot is free again").isEqualTo(RunState.SUCCEEDED);
+    }
+
     private LambdaCaller caller(EndpointAddressPolicy policy, LambdaCaller.Resolver resolver) {
-        return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4);
+        return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4,
+                4);
     }
 
     private RunStatusChanged awaitEnd(RunRequested run) {
