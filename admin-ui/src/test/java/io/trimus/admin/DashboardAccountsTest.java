@@ -58,7 +58,7 @@ class DashboardAccountsTest {
     }
 
     @Test
-    void anAccountThatExistsIsAddedWithoutALinkAndTheCompanyIsToldNothingOfItsPassword() {
+    void anAccountThatExistsIsAddedWithoutALinkButAnotherCompanysInviteeIsRefusedWithRunServicesSentence() {
         String other = Stack.createCompany(Stack.unique("Elsewhere"));
         String email = Accounts.withPassword(other, "viewer");
         String company = Stack.createCompany(Stack.unique("Members"));
@@ -70,6 +70,17 @@ class DashboardAccountsTest {
         assertThat(added.statusCode()).as("no setup link to show").isEqualTo(303);
         assertThat(admin.get(page).body()).contains("data-email=\"" + email + "\"").contains("their own account")
                 .doesNotContain("id=\"setup-url\"");
+        // an account the other company's admin invited is that company's alone until an operator vouches for it
+        String otherAdmin = Stack.runService().body(Map.of("name", "admin", "role", "admin"))
+                .post("/api/companies/{c}/tokens", other).then().statusCode(201).extract().path("token");
+        String invitee = Accounts.newEmail();
+        runServiceAs(otherAdmin).contentType("application/json").body(Map.of("role", "viewer"))
+                .put("/api/companies/{c}/members/{e}", other, invitee).then().statusCode(200);
+        HttpResponse<String> refused = admin.post(page, Map.of("email", invitee, "role", "member", "_csrf", csrf));
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("id=\"member-error\"")
+                .contains("an operator must vouch for it before another company can add it")
+                .doesNotContain("data-email=\"" + invitee + "\"").doesNotContain(other);
         // the dashboard names the browser it signs in, so run-service gives its password check a turn of its own
         new Http(dashboard).signIn(email, Accounts.PASSWORD);
         java.util.List<String> signIns = Stack.runService().get("/api/audit").then().statusCode(200).extract()

@@ -50,11 +50,13 @@ public record AuditRecord(UUID id, Instant occurredAt, Actor actor, UUID company
     public static final String AGENT_A2A_PUBLISHED = "agent.a2a_published";
     public static final String SETUP_LINK_ISSUED = "setup_link.issued";
     public static final String PASSWORD_REMOVED = "password.removed";
+    public static final String ACCOUNT_VOUCHED = "account.vouched";
     /** Every action, the closed list the schema enumerates; a new one is an additive change of the contract. */
     public static final List<String> ACTIONS = List.of(COMPANY_CREATED, AGENT_CREATED, SECRET_PUT, SECRET_DELETED,
             WORKER_TAG_GRANTED, WORKER_TAG_REVOKED, MEMBER_PUT, MEMBER_REMOVED, OPERATOR_PUT, TOKEN_CREATED,
             TOKEN_REVOKED, SESSION_OPENED, SESSION_CLOSED, PASSWORD_SET, ALLOWLIST_REPLACED, EGRESS_POLICY_SET,
-            EGRESS_CA_ROTATED, OPERATOR_REMOVED, AGENT_A2A_PUBLISHED, SETUP_LINK_ISSUED, PASSWORD_REMOVED);
+            EGRESS_CA_ROTATED, OPERATOR_REMOVED, AGENT_A2A_PUBLISHED, SETUP_LINK_ISSUED, PASSWORD_REMOVED,
+            ACCOUNT_VOUCHED);
 
     public AuditRecord {
         Objects.requireNonNull(id, "id");

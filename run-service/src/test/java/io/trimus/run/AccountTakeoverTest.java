@@ -6,6 +6,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.trimus.run.service.OperatorBootstrap;
+import io.trimus.run.service.Vouching;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.jboss.logmanager.ExtLogRecord;
@@ -16,27 +17,35 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 /**
- * Issue 28, part 1: a company admin adding an existing account as a member (the bootstrap operator, another company's
- * invitee who has not opened their link) gets the membership added and nothing else: no setup link, no word on the
- * account's password or id, and the link the person holds keeps working. Setup links come only from the call that
+ * Issue 28: a company admin adding an existing account as a member (the bootstrap operator) gets the membership added
+ * and nothing else: no setup link, no word on the account's password or id, and the link the person holds keeps
+ * working. An account another company's invitation made cannot be added at all until an operator vouches for it, and
+ * the vouch ends the password and sessions that company's link opened. Setup links come only from the call that
  * made the account or from an operator, and /api/setup takes nothing but a live one. The bootstrap operator's link
  * goes to a file of its own, never to the log.
  */
@@ -104,33 +113,129 @@ class AccountTakeoverTest {
         given().contentType(ContentType.JSON).body(Map.of("value", "crown jewel"))
                 .put("/api/companies/{c}/secrets/{n}", victimCompany, "CROWN").then().statusCode(201);
 
+        // another company's admin cannot even add the account: B's invitation vouches for it to B alone
         String attacker = AccessTableTest.company("Takeover A2");
         String attackerAdmin = AccessTableTest.bearer(AccessTableTest.token(attacker, "admin"));
         for (String role : List.of("viewer", "admin")) {
-            putMember(attackerAdmin, attacker, person.toUpperCase(), role).statusCode(200)
-                    .body("email", equalTo(person)).body("$", not(hasKey("setup_url")))
-                    .body("$", not(hasKey("password_set"))).body("$", not(hasKey("user_id")));
+            notVouched(putMember(attackerAdmin, attacker, person.toUpperCase(), role), victimCompany);
         }
-        // a remove and an add again changes nothing either
-        given().header("Authorization", attackerAdmin).delete("/api/companies/{c}/members/{e}", attacker, person)
-                .then().statusCode(204);
-        putMember(attackerAdmin, attacker, person, "viewer").statusCode(200).body("$", not(hasKey("setup_url")));
         assertThat(activeSetupLinks(person)).isEqualTo(1);
-        given().header("Authorization", attackerAdmin).get("/api/companies/{c}/secrets", victimCompany).then()
-                .statusCode(404);
+        // an operator adding a membership still may, and that makes no link either
+        String picked = AccessTableTest.company("Takeover picked");
+        putMember(io.trimus.testing.TestOperator.HEADER, picked, person, "viewer").statusCode(200)
+                .body("$", not(hasKey("setup_url")));
+        assertThat(activeSetupLinks(person)).isEqualTo(1);
 
-        // the invitee's own link still sets the password; the session holds both memberships, as invited
+        // the invitee's own link still sets the password; the session holds the invited memberships, not A2's
         setup(URI.create(link).getFragment()).statusCode(200);
         String session = signIn(person).statusCode(201).extract().path("token");
         given().header("Authorization", "Bearer " + session).get("/api/companies/{c}/secrets", victimCompany).then()
                 .statusCode(200);
         given().header("Authorization", "Bearer " + session).get("/api/me").then().statusCode(200)
-                .body("operator", equalTo(false)).body("companies.size()", equalTo(2));
-        // the inviting company sees that its invitation was used; the other sees no more than before
+                .body("operator", equalTo(false)).body("companies.company_id", containsInAnyOrder(victimCompany,
+                        picked));
+        // the inviting company sees that its invitation was used; the others see no more than before
         given().header("Authorization", victimAdmin).get("/api/companies/{c}/members", victimCompany).then()
                 .body("members.find { it.email == '" + person + "' }.password_set", equalTo(true));
-        given().header("Authorization", attackerAdmin).get("/api/companies/{c}/members", attacker).then()
+        given().get("/api/companies/{c}/members", picked).then()
                 .body("members.find { it.email == '" + person + "' }", not(hasKey("password_set")));
+        given().header("Authorization", attackerAdmin).get("/api/companies/{c}/members", attacker).then()
+                .body("members.email", not(hasItem(person)));
+    }
+
+    @Test
+    void anAccountACompanyPreMadeForAnotherCompanysPersonJoinsThatCompanyOnlyOnceAnOperatorVouchesAndTakesItBack() {
+        String attacker = AccessTableTest.company("Pre-made A");
+        String attackerAdmin = AccessTableTest.bearer(AccessTableTest.token(attacker, "admin"));
+        String victim = AccessTableTest.company("Pre-made B");
+        String victimAdmin = AccessTableTest.bearer(AccessTableTest.token(victim, "admin"));
+        given().contentType(ContentType.JSON).body(Map.of("value", "crown jewel"))
+                .put("/api/companies/{c}/secrets/{n}", victim, "CROWN").then().statusCode(201);
+        String bob = "bob-" + UUID.randomUUID() + "@b.example";
+        // A's admin makes bob's account before B does, keeps the link and sets a password of its own
+        String kept = putMember(attackerAdmin, attacker, bob, "viewer").statusCode(200).extract().path("setup_url");
+        String attackersPassword = "the attacker's own password";
+        given().header("Authorization", "").contentType(ContentType.JSON).body(Map.of("token",
+                URI.create(kept).getFragment(), "password", attackersPassword)).post("/api/setup").then()
+                .statusCode(200);
+        String attackersSession = signIn(bob, attackersPassword).statusCode(201).extract().path("token");
+        // A's own invitee: its role changes, it goes, and it comes back, all in A
+        putMember(attackerAdmin, attacker, bob, "admin").statusCode(200).body("role", equalTo("admin"));
+        given().header("Authorization", attackerAdmin).delete("/api/companies/{c}/members/{e}", attacker, bob)
+                .then().statusCode(204);
+        putMember(attackerAdmin, attacker, bob, "viewer").statusCode(200).body("$", not(hasKey("setup_url")));
+
+        // B invites bob: refused, and nothing changes
+        for (String role : List.of("admin", "viewer")) {
+            notVouched(putMember(victimAdmin, victim, bob, role), attacker);
+        }
+        given().header("Authorization", victimAdmin).get("/api/companies/{c}/members", victim).then()
+                .statusCode(200).body("members.email", not(hasItem(bob)));
+        assertThat(Db.texts("select count(*) from run.audit_record where company_id = ?::uuid and"
+                + " record->'target'->>'name' = ?", victim, bob)).containsExactly("0");
+        given().header("Authorization", "Bearer " + attackersSession).get("/api/companies/{c}/secrets", victim)
+                .then().statusCode(404);
+        given().header("Authorization", "Bearer " + attackersSession).get("/api/me").then().statusCode(200)
+                .body("companies.company_id", not(hasItem(victim)));
+
+        // an operator vouches: the password A's link set ends with its sessions, and the operator gets a fresh link
+        given().header("Authorization", victimAdmin).post("/api/accounts/{e}/vouch", bob).then().statusCode(403);
+        String fresh = given().post("/api/accounts/{e}/vouch", bob.toUpperCase()).then().statusCode(200)
+                .body("email", equalTo(bob)).body("vouched_by", equalTo("operator"))
+                .body("password_removed", equalTo(true)).body("expires_at", notNullValue())
+                .extract().path("setup_url");
+        given().header("Authorization", "Bearer " + attackersSession).get("/api/me").then().statusCode(401);
+        signIn(bob, attackersPassword).statusCode(401);
+        assertThat(Db.texts("select record->>'action' || ':' || coalesce(record->'details'->>'through',"
+                + " record->'details'->>'password_removed') from run.audit_record where record->'target'->>'name' = ?"
+                + " and action in ('password.removed', 'account.vouched') order by occurred_at", bob))
+                .containsExactly("password.removed:operator", "account.vouched:true");
+
+        // now B adds bob, and the real bob sets the password with the operator's link
+        putMember(victimAdmin, victim, bob, "admin").statusCode(200).body("$", not(hasKey("setup_url")))
+                .body("$", not(hasKey("password_set")));
+        setup(URI.create(fresh).getFragment()).statusCode(200);
+        String bobs = signIn(bob).statusCode(201).extract().path("token");
+        given().header("Authorization", "Bearer " + bobs).get("/api/companies/{c}/secrets", victim).then()
+                .statusCode(200);
+        signIn(bob, attackersPassword).statusCode(401);
+        // vouching again is no change: no link, the password stays
+        given().post("/api/accounts/{e}/vouch", bob).then().statusCode(200).body("vouched_by", equalTo("operator"))
+                .body("password_removed", equalTo(false)).body("$", not(hasKey("setup_url")));
+        given().header("Authorization", "Bearer " + bobs).get("/api/me").then().statusCode(200);
+        given().post("/api/accounts/{e}/vouch", "nobody-" + UUID.randomUUID() + "@example.com").then()
+                .statusCode(404);
+    }
+
+    @Test
+    void aPasswordSignInRacingAVouchThatEndsThePasswordOpensNoSession() throws Exception {
+        String company = AccessTableTest.company("Sign-in race");
+        String admin = AccessTableTest.bearer(AccessTableTest.token(company, "admin"));
+        String person = "race-" + UUID.randomUUID() + "@example.com";
+        setup(URI.create(putMember(admin, company, person, "viewer").statusCode(200).extract()
+                .<String>path("setup_url")).getFragment()).statusCode(200);
+        // what a vouch does, held open: the account's row locked, its password gone, its sessions ended
+        try (Connection vouch = Db.transaction()) {
+            String xid = Db.texts(vouch, "select pg_current_xact_id()::text from run.app_user where email = ? for"
+                    + " update", person).get(0);
+            CompletableFuture<Integer> signIn = CompletableFuture.supplyAsync(() -> signIn(person).extract()
+                    .statusCode());
+            await().atMost(Duration.ofSeconds(30)).until(() -> signIn.isDone() || !Db.texts("select 1 from"
+                    + " pg_locks where not granted and locktype = 'transactionid' and transactionid::text = ?",
+                    xid).isEmpty());
+            Db.texts(vouch, "update run.app_user set password_hash = null where email = ? returning id", person);
+            Db.texts(vouch, "update run.credential set revoked_at = now() where kind = 'session' and user_id ="
+                    + " (select id from run.app_user where email = ?) and revoked_at is null returning id", person);
+            vouch.commit();
+            assertThat(signIn.get(30, TimeUnit.SECONDS)).isEqualTo(401);
+        }
+        assertThat(Db.texts("select count(*) from run.credential c join run.app_user u on u.id = c.user_id where"
+                + " u.email = ? and c.kind = 'session' and c.revoked_at is null", person)).containsExactly("0");
+    }
+
+    private static void notVouched(ValidatableResponse response, String otherCompany) {
+        response.statusCode(409).contentType("application/problem+json")
+                .body("detail", equalTo(Vouching.NOT_VOUCHED)).body(not(containsString(otherCompany)));
     }
 
     @Test
@@ -213,9 +318,12 @@ class AccountTakeoverTest {
     }
 
     static ValidatableResponse signIn(String email) {
+        return signIn(email, PASSWORD);
+    }
+
+    private static ValidatableResponse signIn(String email, String password) {
         return given().header("Authorization", "").contentType(ContentType.JSON)
-                .body(Map.of("email", email, "password", PASSWORD)).post("/api/sessions")
-                .then();
+                .body(Map.of("email", email, "password", password)).post("/api/sessions").then();
     }
 
     private static int activeSetupLinks(String email) {

@@ -42,6 +42,31 @@ final class Db {
         }
     }
 
+    /** A connection in a transaction of its own (no autocommit), to hold row locks while the service runs. */
+    static Connection transaction() throws SQLException {
+        Connection connection = connect();
+        connection.setAutoCommit(false);
+        return connection;
+    }
+
+    /** The rows' first column as text, read in {@code connection}'s transaction. */
+    static List<String> texts(Connection connection, String sql, Object... params) {
+        List<String> rows = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("query failed: " + sql, e);
+        }
+        return rows;
+    }
+
     private interface Row {
         void read(ResultSet rs) throws SQLException;
     }

@@ -32,12 +32,18 @@ public class UserAccount {
     public Instant createdAt;
     /** {@link #BY_COMPANY}, {@link #BY_OPERATOR} or {@link #BY_PROVIDER}. */
     public String vouchedBy;
-    /** The company whose admin's invitation made the account (null otherwise, or when that company is gone). */
+    /**
+     * The company whose invitation made the account (null otherwise, or when that company is gone): the one company
+     * shown whether its password is set, and, while the company vouches for it, the only one that may add it.
+     */
     public UUID invitedBy;
 
-    /** A new account without a password that a company's invitation makes, not yet persisted. */
-    public static UserAccount invited(String email, UUID companyId) {
-        UserAccount user = of(email, false, BY_COMPANY);
+    /**
+     * A new account without a password that an invitation into the company makes, not yet persisted: vouched for by
+     * the company, or by the operator when an operator invited it (the operator hands the setup link over).
+     */
+    public static UserAccount invited(String email, UUID companyId, boolean byOperator) {
+        UserAccount user = of(email, false, byOperator ? BY_OPERATOR : BY_COMPANY);
         user.invitedBy = companyId;
         return user;
     }

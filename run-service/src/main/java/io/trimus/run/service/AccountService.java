@@ -72,16 +72,17 @@ public class AccountService {
                     + " sign-ins for this email; try again in " + Math.max(1, refused.get().toMinutes() + 1)
                     + " minutes, or use an API token", null));
         }
-        return TenantTransactions.acrossCompanies(() -> users.findByEmail(normalized))
-                .flatMap(user -> passwords.matches(from, user == null ? null : user.passwordHash, password)
-                        .flatMap(ok -> {
-                            if (!ok) {
-                                LOG.infof("failed password sign-in for %s", normalized);
-                                throttle.failed(normalized, Instant.now());
-                                return Uni.createFrom().failure(wrongSignIn());
-                            }
-                            return openSession(user);
-                        }));
+        return TenantTransactions.acrossCompanies(() -> users.findByEmail(normalized)).flatMap(user -> {
+            String checked = user == null ? null : user.passwordHash;
+            return passwords.matches(from, checked, password).flatMap(ok -> {
+                if (!ok) {
+                    LOG.infof("failed password sign-in for %s", normalized);
+                    throttle.failed(normalized, Instant.now());
+                    return Uni.createFrom().failure(wrongSignIn());
+                }
+                return openSession(user, checked);
+            });
+        });
     }
 
     /** Ends the session presented as {@code secret}; a secret that is no session changes nothing. */
@@ -142,8 +143,15 @@ public class AccountService {
         });
     }
 
-    private Uni<OpenedSession> openSession(UserAccount user) {
-        return TenantTransactions.acrossCompanies(() -> openSessionOf(user, AuditLog.details()));
+    /**
+     * The session of a password sign-in, opened only while the password checked ({@code checked}) still holds: the
+     * account's row is held until the session is in, so a vouch that ends the password (it locks the row first) either
+     * waits for this session and ends it, or has ended the password and this sign-in gets 401.
+     */
+    private Uni<OpenedSession> openSession(UserAccount user, String checked) {
+        return TenantTransactions.acrossCompanies(() -> users.passwordHashHeld(user.id).flatMap(held ->
+                checked.equals(held) ? openSessionOf(user, AuditLog.details())
+                        : Uni.createFrom().failure(wrongSignIn())));
     }
 
     /**

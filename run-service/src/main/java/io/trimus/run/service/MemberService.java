@@ -12,6 +12,7 @@ import io.trimus.run.repository.MembershipRepository;
 import io.trimus.run.repository.UserAccount;
 import io.trimus.run.repository.UserAccountRepository;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
 
 import java.net.URI;
 import java.time.Instant;
@@ -21,11 +22,15 @@ import java.util.UUID;
 /**
  * Who belongs to a company with which role, managed by its admins. Inviting an email without an account makes one,
  * and that answer alone carries its setup link; inviting an account that exists adds the membership and nothing else
- * ({@link SetupLinks}). What a company sees of an account is what concerns it: the email, the role, and whether the
- * password is set only for accounts its own invitation made.
+ * ({@link SetupLinks}), and only an account an operator or the identity provider vouches for, or the company's own
+ * invitee: another company's invitee is refused until an operator vouches for it ({@link Vouching#mayJoin}). What a
+ * company sees of an account is what concerns it: the email, the role, and whether the password is set only for
+ * accounts its own invitation made.
  */
 @ApplicationScoped
 public class MemberService {
+    private static final Logger LOG = Logger.getLogger(MemberService.class);
+
     private final UserAccountRepository users;
     private final MembershipRepository memberships;
     private final CompanyService companies;
@@ -65,11 +70,14 @@ public class MemberService {
     }
 
     /**
-     * Gives {@code email} the role in the company. No account with that email: one is made, and the answer carries
-     * its setup link. An account exists: it gets the membership, and no link is made and none it holds is touched.
+     * Gives {@code email} the role in the company. No account with that email: one is made (vouched for by the
+     * operator when {@code byOperator}, else by the company), and the answer carries its setup link. An account
+     * exists: it gets the membership, and no link is made and none it holds is touched; 409 when a company admin adds
+     * an account another company's invitation made and no operator vouches for it, and nothing changes. A member
+     * already only changes role.
      */
     @TenantTransaction
-    public Uni<Member> putMember(UUID companyId, String email, String role) {
+    public Uni<Member> putMember(UUID companyId, String email, String role, boolean byOperator) {
         CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
                 "must be admin, member or viewer"));
         String normalized = AccountService.checkedEmail(email);
@@ -77,9 +85,10 @@ public class MemberService {
                 .flatMap(user -> (user == null ? Uni.createFrom().<Membership>nullItem()
                         : memberships.findById(new Membership.Key(user.id, companyId)))
                         .flatMap(held -> held != null ? changeRole(user, held, parsed)
-                                : requireRoomForMember(companyId).flatMap(room -> user != null
-                                ? join(user, companyId, parsed, null)
-                                : invite(normalized, companyId, parsed))))
+                                : requireVouched(user, companyId, byOperator)
+                                .flatMap(vouched -> requireRoomForMember(companyId))
+                                .flatMap(room -> user != null ? join(user, companyId, parsed, null)
+                                        : invite(normalized, companyId, parsed, byOperator))))
                 .call(member -> audit.record(companyId, AuditRecord.MEMBER_PUT, new AuditRecord.Target("member",
                         null, member.email()), AuditLog.details("role", member.role().wireName(), "setup_link_made",
                         member.setupUrl() != null)));
@@ -90,9 +99,22 @@ public class MemberService {
         return memberships.persist(held).map(m -> member(user, m, null));
     }
 
+    /**
+     * An existing account joins only when {@link Vouching#mayJoin}; otherwise 409, which names no company. Logged
+     * (for the operators, who decide whether to vouch), not audited: nothing changed.
+     */
+    private Uni<Void> requireVouched(UserAccount user, UUID companyId, boolean byOperator) {
+        if (user == null || Vouching.mayJoin(user, companyId, byOperator)) {
+            return Uni.createFrom().voidItem();
+        }
+        LOG.infof("company %s may not add %s: another company's invitation made the account (%s) and no operator"
+                + " vouches for it (POST /api/accounts/{email}/vouch)", companyId, user.email, user.invitedBy);
+        return Uni.createFrom().failure(Vouching.notVouched());
+    }
+
     /** A new account, its membership, and its setup link: the only answer that ever carries one for it. */
-    private Uni<Member> invite(String email, UUID companyId, CompanyRole role) {
-        return users.persist(UserAccount.invited(email, companyId))
+    private Uni<Member> invite(String email, UUID companyId, CompanyRole role, boolean byOperator) {
+        return users.persist(UserAccount.invited(email, companyId, byOperator))
                 .flatMap(user -> setupLinks.forNewAccount(user)
                         .flatMap(link -> join(user, companyId, role, link.url())));
     }

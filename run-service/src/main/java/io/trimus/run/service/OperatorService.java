@@ -14,10 +14,11 @@ import org.jboss.logging.Logger;
 import java.util.List;
 
 /**
- * The platform's operator accounts, and what only an operator may do with an account: make it an operator, and hand
- * out a fresh setup link for an account without a password (the person lost theirs). Operator power never reaches a
- * link someone else holds: making a password-less account an operator ends its open links and makes a new one for the
- * operator to hand over.
+ * The platform's operator accounts, and what only an operator may do with an account: make it an operator, hand out a
+ * fresh setup link for an account without a password (the person lost theirs), and vouch for the person behind an
+ * account a company's invitation made. Operator power never reaches a link or a password someone else holds: making a
+ * password-less account an operator, or vouching for an account, ends what a company's link opened and makes a new
+ * link for the operator to hand over.
  */
 @ApplicationScoped
 public class OperatorService {
@@ -25,16 +26,22 @@ public class OperatorService {
 
     private final UserAccountRepository users;
     private final SetupLinks setupLinks;
+    private final Vouching vouching;
     private final AuditLog audit;
 
-    OperatorService(UserAccountRepository users, SetupLinks setupLinks, AuditLog audit) {
+    OperatorService(UserAccountRepository users, SetupLinks setupLinks, Vouching vouching, AuditLog audit) {
         this.users = users;
         this.setupLinks = setupLinks;
+        this.vouching = vouching;
         this.audit = audit;
     }
 
     /** An operator account, with a setup link when this call made one (never otherwise). */
     public record OperatorAccount(UserAccount user, SetupLinks.Issued link) {
+    }
+
+    /** An account an operator vouched for: whether that ended a password, and the fresh link when one was made. */
+    public record Vouched(UserAccount user, boolean passwordRemoved, SetupLinks.Issued link) {
     }
 
     /**
@@ -80,6 +87,33 @@ public class OperatorService {
                 .call(account -> audit.record(null, AuditRecord.SETUP_LINK_ISSUED, new AuditRecord.Target("account",
                         account.user().id.toString(), account.user().email),
                         AuditLog.details("expires_at", account.link().expiresAt().toString())));
+    }
+
+    /**
+     * An operator vouches for the account of {@code email}: "this is really that person", so any company may add it
+     * from now on. An account a company's invitation made becomes the operator's: its open links end, a password set
+     * through a company's link ends with every session of the account (audited {@code password.removed}), and the
+     * answer carries a fresh link for the operator to hand to the person (audited {@code account.vouched}). 404
+     * without such an account; one an operator or the identity provider vouches for already is no change (no link).
+     */
+    @TenantTransaction(Rows.ALL_COMPANIES)
+    public Uni<Vouched> vouch(String email) {
+        String normalized = AccountService.checkedEmail(email);
+        return users.lockByEmail(normalized)
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "Not found", "no account has the email "
+                        + normalized, null))
+                .flatMap(user -> !UserAccount.BY_COMPANY.equals(user.vouchedBy)
+                        ? Uni.createFrom().item(new Vouched(user, false, null))
+                        : vouching.takeOver(user, UserAccount.BY_OPERATOR, null, AuditLog.details("through",
+                                        "operator", "why", "the account was made by a company's invitation; an"
+                                                + " operator vouches for it now"))
+                                .flatMap(removed -> setupLinks.byOperator(user)
+                                        .map(link -> new Vouched(user, removed, link)))
+                                .call(vouched -> audit.record(null, AuditRecord.ACCOUNT_VOUCHED,
+                                        new AuditRecord.Target("account", user.id.toString(), user.email),
+                                        AuditLog.details("by", UserAccount.BY_OPERATOR, "password_removed",
+                                                vouched.passwordRemoved(), "expires_at",
+                                                vouched.link().expiresAt().toString()))));
     }
 
     /** The operator accounts, by email. */

@@ -7,15 +7,13 @@ import io.trimus.events.AuditRecord;
 import io.trimus.events.auth.CompanyRole;
 import io.trimus.run.repository.Company;
 import io.trimus.run.repository.CompanyRepository;
-import io.trimus.run.repository.Credential;
-import io.trimus.run.repository.CredentialRepository;
 import io.trimus.run.repository.Membership;
 import io.trimus.run.repository.MembershipRepository;
 import io.trimus.run.repository.UserAccount;
 import io.trimus.run.repository.UserAccountRepository;
 import io.trimus.run.service.AccountService;
 import io.trimus.run.service.AuditLog;
-import io.trimus.run.service.SetupLinks;
+import io.trimus.run.service.Vouching;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -43,13 +41,11 @@ public class OidcAccounts {
     private final CompanyRepository companies;
     private final AccountService accounts;
     private final AuditLog audit;
-    private final SetupLinks setupLinks;
-    private final CredentialRepository credentials;
+    private final Vouching vouching;
 
     OidcAccounts(UserAccountRepository users, MembershipRepository memberships, CompanyRepository companies,
-                 AccountService accounts, AuditLog audit, SetupLinks setupLinks, CredentialRepository credentials) {
-        this.setupLinks = setupLinks;
-        this.credentials = credentials;
+                 AccountService accounts, AuditLog audit, Vouching vouching) {
+        this.vouching = vouching;
         this.users = users;
         this.memberships = memberships;
         this.companies = companies;
@@ -74,7 +70,8 @@ public class OidcAccounts {
             if (grants.none()) {
                 return Uni.createFrom().failure(OidcSignIn.refused("your identity provider grants no Trimus role"));
             }
-            return users.findByEmail(identity.email())
+            // locked: no password sign-in opens a session while the provider takes the account over
+            return users.lockByEmail(identity.email())
                     .flatMap(user -> user != null ? vouchFor(user)
                             : users.persist(UserAccount.ofProvider(identity.email())))
                     .call(user -> setOperator(user, grants.operator()))
@@ -85,28 +82,18 @@ public class OidcAccounts {
     }
 
     /**
-     * The provider vouches for the account from now on: its setup links end (none is ever made again), and an account
-     * a company's invitation made loses the password and the sessions it had, since whoever that admin handed the
-     * link to need not be the person the provider vouches for, and would otherwise hold every role the provider
-     * grants. An account an operator vouched for keeps its password.
+     * The provider vouches for the account from now on ({@link Vouching#takeOver}): its setup links end (none is ever
+     * made again), and an account a company's invitation made loses the password and the sessions it had, since
+     * whoever that admin handed the link to need not be the person the provider vouches for, and would otherwise hold
+     * every role the provider grants. An account an operator vouched for keeps its password.
      */
     private Uni<UserAccount> vouchFor(UserAccount user) {
         if (UserAccount.BY_PROVIDER.equals(user.vouchedBy)) {
             return Uni.createFrom().item(user);
         }
-        Instant now = Instant.now();
-        boolean strangersPassword = user.passwordHash != null && UserAccount.BY_COMPANY.equals(user.vouchedBy);
-        user.vouchedBy = UserAccount.BY_PROVIDER;
-        Uni<UserAccount> linksEnded = setupLinks.revokeAll(user, now).replaceWith(user);
-        if (!strangersPassword) {
-            return linksEnded;
-        }
-        user.passwordHash = null;
-        return linksEnded.call(() -> credentials.revokeAllOf(user.id, Credential.SESSION, now))
-                .call(() -> audit.record(AccountService.userActor(user), null, AuditRecord.PASSWORD_REMOVED,
-                        new AuditRecord.Target("account", user.id.toString(), user.email),
-                        AuditLog.details("through", "identity provider", "why", "the account was made by a company's"
-                                + " invitation; the identity provider vouches for it now")));
+        return vouching.takeOver(user, UserAccount.BY_PROVIDER, AccountService.userActor(user), AuditLog.details(
+                "through", "identity provider", "why", "the account was made by a company's invitation; the identity"
+                        + " provider vouches for it now")).replaceWith(user);
     }
 
     private Uni<Void> setOperator(UserAccount user, boolean operator) {
