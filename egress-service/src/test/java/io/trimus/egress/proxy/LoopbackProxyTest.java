@@ -254,7 +254,8 @@ class LoopbackProxyTest {
                         .contains("egress policy");
             }
         }
-        assertThat(awaitRecord().decision()).isEqualTo("refused");
+        await().atMost(Duration.ofSeconds(5)).until(() -> connections.size() == 2);
+        assertThat(connections).extracting(ConnectionRecord::decision).containsOnly("refused");
         assertThat(outside.httpsRequests.get()).isEqualTo(before);
         assertThat(dns.namesSeen()).isEmpty();
         assertThat(anomalies.all()).as("nothing was denied by policy").isEmpty();
