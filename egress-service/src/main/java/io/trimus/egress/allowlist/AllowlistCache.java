@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every company's allowlist in memory, so the resolver decides without waiting on the database. Written by the
- * allowlist service (at start from the database, then on every change); read on every query.
+ * allowlist service after every change it commits, and by {@link io.trimus.egress.policy.PolicyFeed} with what is
+ * stored (at start, and whenever another replica changes a list); read on every query.
  *
  * <p>A lookup costs one hash probe per label of the name, whatever the length of the list: exact entries and
  * wildcard suffixes are kept in hash sets, and those that name a port ({@code host:port}) in hash maps to their
@@ -26,7 +27,6 @@ public class AllowlistCache {
     private static final long UNVERSIONED = Long.MIN_VALUE;
 
     private final Map<UUID, Compiled> byCompany = new ConcurrentHashMap<>();
-    private volatile boolean loaded;
 
     /**
      * Whether the company allow-listed the normalised {@code name}, by any entry, with or without a port. Builds
@@ -79,14 +79,10 @@ public class AllowlistCache {
         return Optional.ofNullable(byCompany.get(companyId)).map(Compiled::entries);
     }
 
-    /** Marks that every stored allowlist has been loaded; before that, every name is denied. */
-    public void markLoaded() {
-        loaded = true;
-    }
-
-    /** Whether the stored allowlists have been loaded since start. */
-    public boolean isLoaded() {
-        return loaded;
+    /** Whether the cache holds the company's list at a stored {@code revision} or a newer one. */
+    public boolean holds(UUID companyId, long revision) {
+        Compiled list = byCompany.get(companyId);
+        return list != null && list.revision >= revision;
     }
 
     /**

@@ -5,19 +5,12 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /** Allowlist entries of companies, with the revision of each company's list. */
 @ApplicationScoped
 public class AllowlistRepository implements PanacheRepositoryBase<AllowlistEntry, AllowlistEntry.Key> {
-
-    /** A company's list at one revision. */
-    public record Snapshot(long revision, List<String> entries) {
-    }
 
     /** The company's entries, sorted; empty when it never stored a list. */
     public Uni<List<String>> entriesOf(UUID companyId) {
@@ -52,27 +45,5 @@ public class AllowlistRepository implements PanacheRepositoryBase<AllowlistEntry
                         .setParameter(1, companyId)
                         .setParameter(2, wanted)
                         .executeUpdate()));
-    }
-
-    /** Every company's list, read in one statement so the revisions match the entries. */
-    public Uni<Map<UUID, Snapshot>> all() {
-        return Panache.getSession().flatMap(session -> session
-                .createSelectionQuery("select a.companyId, a.revision, e.entry from Allowlist a "
-                        + "left join AllowlistEntry e on e.companyId = a.companyId "
-                        + "order by a.companyId, e.entry", Object[].class)
-                .getResultList())
-                .map(AllowlistRepository::bySnapshot);
-    }
-
-    private static Map<UUID, Snapshot> bySnapshot(List<Object[]> rows) {
-        Map<UUID, Snapshot> lists = new LinkedHashMap<>();
-        for (Object[] row : rows) {
-            Snapshot list = lists.computeIfAbsent((UUID) row[0],
-                    id -> new Snapshot((Long) row[1], new ArrayList<>()));
-            if (row[2] != null) {
-                list.entries().add((String) row[2]);
-            }
-        }
-        return lists;
     }
 }

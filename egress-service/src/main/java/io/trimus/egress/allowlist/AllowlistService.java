@@ -2,13 +2,11 @@ package io.trimus.egress.allowlist;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransactions;
-import io.trimus.commons.rows.Rows;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.events.AuditRecord;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +23,6 @@ import java.util.UUID;
 public class AllowlistService {
     /** Most entries one list may hold, counted as sent. */
     public static final int MAX_ENTRIES = 1000;
-    private static final Logger LOG = Logger.getLogger(AllowlistService.class);
 
     private final AllowlistRepository allowlists;
     private final AllowlistCache cache;
@@ -73,17 +70,6 @@ public class AllowlistService {
     @TenantTransaction
     public Uni<List<String>> get(UUID companyId) {
         return allowlists.entriesOf(companyId);
-    }
-
-    /** Loads every stored allowlist into the cache; returns how many companies have one. */
-    @TenantTransaction(Rows.ALL_COMPANIES)
-    public Uni<Integer> loadIntoCache() {
-        return allowlists.all().map(lists -> {
-            lists.forEach((companyId, list) -> cache.replace(companyId, list.entries(), list.revision()));
-            cache.markLoaded();
-            LOG.infof("Loaded the egress allowlists of %d companies", lists.size());
-            return lists.size();
-        });
     }
 
     /** The normalised, distinct, sorted entries; a problem naming the first invalid entry otherwise. */

@@ -50,6 +50,9 @@ public interface TrimusConfig {
         /** The registry of sandbox addresses. */
         Sandboxes sandboxes();
 
+        /** How each replica keeps its copy of the egress policy (allowlists, modes) current. */
+        Policy policy();
+
         /** The egress proxy sandboxes reach allow-listed hosts through. */
         Proxy proxy();
 
@@ -230,6 +233,26 @@ public interface TrimusConfig {
          */
         @WithDefault("60s")
         Duration reconcileInterval();
+    }
+
+    /** How each replica keeps its copy of the egress policy (every company's allowlist and mode) current. */
+    interface Policy {
+        /**
+         * How often a replica reads the stored policy revision to confirm its copy current, although it follows each
+         * change as the database announces it: a change whose announcement was lost reaches it within this period.
+         * Positive (TRIMUS_EGRESS_POLICY_CHECK_INTERVAL).
+         */
+        @WithDefault("1s")
+        Duration checkInterval();
+
+        /**
+         * How long a replica's copy counts as current after it last confirmed it; past that (the database does not
+         * answer) its resolver answers SERVFAIL and its proxy 503 {@code policy_stale} to sandboxes, and its
+         * readiness is DOWN, rather than decide by a policy another replica may have changed. Longer than the check
+         * interval (TRIMUS_EGRESS_POLICY_STALE_AFTER).
+         */
+        @WithDefault("3s")
+        Duration staleAfter();
     }
 
     /** DNS of the egress resolver. */

@@ -7,6 +7,7 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,13 +42,15 @@ public class DnsServerLifecycle {
     private final AnomalyRecorder anomalies;
     private final MeterRegistry registry;
     private final EgressModes modes;
+    private final PolicyCurrency current;
     private volatile DnsServer server;
     private volatile UpstreamResolver upstream;
     private volatile String listenHost;
 
     @Inject
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
-                              AnomalyRecorder anomalies, MeterRegistry registry, EgressModes modes) {
+                              AnomalyRecorder anomalies, MeterRegistry registry, EgressModes modes,
+                              PolicyCurrency current) {
         this.config = config;
         this.vertx = vertx;
         this.sandboxes = sandboxes;
@@ -55,6 +58,7 @@ public class DnsServerLifecycle {
         this.anomalies = anomalies;
         this.registry = registry;
         this.modes = modes;
+        this.current = current;
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -96,8 +100,8 @@ public class DnsServerLifecycle {
         }
         SourceQueryBudget budget = new SourceQueryBudget(dns.perSandboxQps(), dns.perSandboxBurst(), System::nanoTime);
         DnsQueryHandler.Steering steering = steering(listen);
-        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes), anomalies, cache,
-                upstream, metrics, budget, steering);
+        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes, current), anomalies,
+                cache, upstream, metrics, budget, steering);
         server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
                 dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));
         try {

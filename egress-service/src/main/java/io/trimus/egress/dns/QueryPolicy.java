@@ -4,6 +4,7 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import org.xbill.DNS.DClass;
@@ -21,8 +22,8 @@ import java.util.Optional;
 /**
  * The one place that decides what happens to a sandbox's DNS query: deny by default, answer only an A, AAAA or
  * CNAME question for a name the sandbox's company allow-listed (or any name while the company's egress policy is in
- * report mode, reported). Pure: reads the in-memory registries, never the network, so every rule has a plain unit
- * test.
+ * report mode, reported), and no name by a policy this replica cannot confirm current. Pure: reads the in-memory
+ * registries, never the network, so every rule has a plain unit test.
  */
 public final class QueryPolicy {
     /** Firefox asks for this name before it turns DNS-over-HTTPS on by itself; NXDOMAIN keeps it on this resolver. */
@@ -34,16 +35,23 @@ public final class QueryPolicy {
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
     private final EgressModes modes;
+    private final PolicyCurrency current;
 
-    /** A policy for companies that all enforce their allowlists. */
+    /** A policy for companies that all enforce their allowlists, held by a replica that is always current (tests). */
     public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists) {
-        this(sandboxes, allowlists, company -> EgressMode.ENFORCE);
+        this(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true);
     }
 
-    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes) {
+    /**
+     * @param current whether the replica's copy of {@code allowlists} and {@code modes} is confirmed current; while it
+     *                is not, no name of an attributed sandbox is decided by it ({@link Verdict#POLICY_STALE})
+     */
+    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes,
+                       PolicyCurrency current) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
         this.modes = modes;
+        this.current = current;
     }
 
     /** The sandbox whose packets come from {@code source}, or null. */
@@ -99,6 +107,9 @@ public final class QueryPolicy {
         }
         if (!resolvable(type)) {
             return Verdict.QTYPE_DENIED;
+        }
+        if (!current.isCurrent()) {
+            return Verdict.POLICY_STALE;
         }
         if (!allowlists.allows(sandbox.companyId(), name)) {
             return modes.mode(sandbox.companyId()) == EgressMode.REPORT ? Verdict.REPORTED : Verdict.NOT_ALLOWLISTED;

@@ -18,6 +18,12 @@ public enum Verdict {
      * allowed one, and recorded as a {@code not_allowlisted} anomaly that was not enforced.
      */
     REPORTED(Rcode.NOERROR, EgressAnomaly.NOT_ALLOWLISTED, "reported"),
+    /**
+     * This replica cannot confirm its copy of the egress policy current
+     * ({@link io.trimus.egress.policy.PolicyCurrency}): SERVFAIL (try again, another replica may answer), never
+     * upstream, no anomaly (nothing was denied by policy).
+     */
+    POLICY_STALE(Rcode.SERVFAIL, null, "policy_stale"),
     /** The sandbox's company did not allow-list the name (or it is no valid host name): NXDOMAIN, never upstream. */
     NOT_ALLOWLISTED(Rcode.NXDOMAIN, EgressAnomaly.NOT_ALLOWLISTED, "not_allowlisted"),
     /** Any query type other than A, AAAA and CNAME: REFUSED, even for an allow-listed name. */

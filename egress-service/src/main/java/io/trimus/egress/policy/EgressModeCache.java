@@ -8,13 +8,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every company's egress mode in memory, so the resolver and the proxy decide without waiting on the database.
- * Written by {@link EgressPolicyService} (at start from the database, then after every committed change); a lookup is
- * one hash probe. A company not held (none stored, or not loaded yet) is {@link EgressMode#ENFORCE}: the safe side.
+ * Written by {@link EgressPolicyService} after every change it commits, and by {@link PolicyFeed} with what is
+ * stored (at start, and whenever another replica changes a mode); a lookup is one hash probe. A company not held (none
+ * stored, or not loaded yet) is {@link EgressMode#ENFORCE}: the safe side.
  */
 @ApplicationScoped
 public class EgressModeCache implements EgressModes {
     private final Map<UUID, Versioned> byCompany = new ConcurrentHashMap<>();
-    private volatile boolean loaded;
 
     @Override
     public EgressMode mode(UUID companyId) {
@@ -32,16 +32,6 @@ public class EgressModeCache implements EgressModes {
         Versioned next = new Versioned(mode, revision);
         return byCompany.merge(companyId, next, (current, candidate) ->
                 candidate.revision() > current.revision() ? candidate : current) == next;
-    }
-
-    /** Marks that every stored policy has been loaded. */
-    public void markLoaded() {
-        loaded = true;
-    }
-
-    /** Whether the stored policies have been loaded since start. */
-    public boolean isLoaded() {
-        return loaded;
     }
 
     private record Versioned(EgressMode mode, long revision) {

@@ -2,7 +2,6 @@ package io.trimus.egress.policy;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransactions;
-import io.trimus.commons.rows.Rows;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.egress.audit.AuditOutbox;
 import io.trimus.events.AuditRecord;
@@ -10,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -56,16 +54,5 @@ public class EgressPolicyService {
                 .invoke(stored -> cache.replace(companyId, stored.mode, stored.revision))
                 .invoke(stored -> LOG.infof("Egress mode of company %s is now %s", companyId, stored.mode))
                 .map(Policy::of);
-    }
-
-    /** Loads every stored policy into the cache; returns how many companies have one. */
-    @TenantTransaction(Rows.ALL_COMPANIES)
-    public Uni<Integer> loadIntoCache() {
-        return policies.listAll().map((List<EgressPolicy> stored) -> {
-            stored.forEach(policy -> cache.replace(policy.companyId, policy.mode, policy.revision));
-            cache.markLoaded();
-            LOG.infof("Loaded the egress policies of %d companies", stored.size());
-            return stored.size();
-        });
     }
 }

@@ -11,6 +11,7 @@ import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
 import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -52,6 +53,7 @@ public class ProxyLifecycle {
     private final AnomalyRecorder anomalies;
     private final DestinationAddressPolicy addresses;
     private final EgressModes modes;
+    private final PolicyCurrency current;
     private final ConnectionRecorder connections;
     private final MaskedSecrets masked;
     private final LeafKeys leafKeys;
@@ -61,8 +63,8 @@ public class ProxyLifecycle {
     @Inject
     public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
                           AllowlistCache allowlists, AnomalyRecorder anomalies, DestinationAddressPolicy addresses,
-                          EgressModes modes, ConnectionRecorder connections, MaskedSecrets masked,
-                          LeafKeys leafKeys) {
+                          EgressModes modes, PolicyCurrency current, ConnectionRecorder connections,
+                          MaskedSecrets masked, LeafKeys leafKeys) {
         this.config = config;
         this.vertx = vertx;
         this.resolver = resolver;
@@ -71,6 +73,7 @@ public class ProxyLifecycle {
         this.anomalies = anomalies;
         this.addresses = addresses;
         this.modes = modes;
+        this.current = current;
         this.connections = connections;
         this.masked = masked;
         this.leafKeys = leafKeys;
@@ -110,7 +113,7 @@ public class ProxyLifecycle {
         ProxyServer.Limits limits = new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
                 proxy.idleTimeout(), proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout());
         ProxyServer starting = new ProxyServer(vertx,
-                new ProxyPolicy(sandboxes, allowlists, modes, ports, TLS_PORTS),
+                new ProxyPolicy(sandboxes, allowlists, modes, current, ports, TLS_PORTS),
                 new DestinationResolver(upstream, addresses, new AnswerCache(config.egress().dns().cacheMaxEntries(),
                         config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections, limits,
                 Runtime.getRuntime().availableProcessors(), masked,

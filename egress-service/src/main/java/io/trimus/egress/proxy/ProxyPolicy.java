@@ -4,6 +4,7 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.trimus.egress.sandbox.IpAddresses;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
@@ -14,14 +15,16 @@ import java.util.UUID;
 
 /**
  * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
- * the host is on that sandbox's company's allowlist (matched as the resolver matches names; an IP literal never is;
- * in report mode a host off the list is let through, marked not enforced), the port is one the proxy serves (for a
- * CONNECT, one whose TLS it checks). Pure, like the resolver's {@code QueryPolicy}.
+ * the host is a name, this replica's policy is confirmed current, the host is on that sandbox's company's allowlist
+ * (matched as the resolver matches names; an IP literal never is; in report mode a host off the list is let through,
+ * marked not enforced), the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the
+ * resolver's {@code QueryPolicy}.
  */
 public final class ProxyPolicy {
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
     private final EgressModes modes;
+    private final PolicyCurrency current;
     private final Set<Integer> ports;
     private final Set<Integer> tlsPorts;
 
@@ -30,12 +33,15 @@ public final class ProxyPolicy {
      * @param tlsPorts ports a CONNECT tunnel may go to (443): a tunnel's first bytes must be a ClientHello naming
      *                 its host, which is checkable only for TLS; a tunnel to port 80 would carry requests for any
      *                 Host unchecked, so plain HTTP goes as absolute-form requests, each one checked
+     * @param current  whether the replica's copy of {@code allowlists} and {@code modes} is confirmed current; while
+     *                 it is not, no host is admitted by it ({@link ProxyRefusal#POLICY_STALE})
      */
-    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes, Set<Integer> ports,
-                       Set<Integer> tlsPorts) {
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes,
+                       PolicyCurrency current, Set<Integer> ports, Set<Integer> tlsPorts) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
         this.modes = modes;
+        this.current = current;
         this.ports = Set.copyOf(ports);
         this.tlsPorts = Set.copyOf(tlsPorts);
     }
@@ -82,6 +88,9 @@ public final class ProxyPolicy {
         Optional<String> name = allowListedName(target.host());
         if (name.isEmpty()) {
             return Admission.refused(sandbox, target.host(), ProxyRefusal.NOT_ALLOWLISTED);
+        }
+        if (!current.isCurrent()) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.POLICY_STALE);
         }
         UUID company = sandbox.companyId();
         boolean listed = allowlists.allows(company, name.get());

@@ -29,6 +29,8 @@ public enum ProxyRefusal {
     MASKED_OUT_OF_SCOPE("masked_secret_out_of_scope", 403, "Forbidden", true),
     /** A plain-HTTP request, or a tunnel the proxy cannot read, to a host of a masked secret: swaps need TLS. */
     MASKED_NEEDS_TLS("masked_host_needs_tls", 403, "Forbidden", false),
+    /** This replica cannot confirm its copy of the egress policy current: it decides nothing by it. */
+    POLICY_STALE("policy_stale", 503, "Service Unavailable", false),
     /** The sandbox holds masked secrets this egress-service has not received yet (it restarted). */
     MASKS_PENDING("masks_pending", 503, "Service Unavailable", false),
     /** The proxy cannot terminate TLS for a host of a masked secret: the sandbox's egress CA is unavailable. */
@@ -76,6 +78,7 @@ public enum ProxyRefusal {
             case CONNECT_FAILED -> "the host did not accept the connection";
             case MASKED_OUT_OF_SCOPE -> "the request carries a masked secret, which may not be sent to this host";
             case MASKED_NEEDS_TLS -> "masked secrets are swapped only in HTTPS requests to this host";
+            case POLICY_STALE -> "the proxy cannot confirm your company's egress policy now; retry in a few seconds";
             case MASKS_PENDING -> "this sandbox's masked secrets are not known to the proxy yet; retry in a few seconds";
             case MASKING_UNAVAILABLE -> "the proxy cannot terminate TLS for this host now";
         } + "\n";

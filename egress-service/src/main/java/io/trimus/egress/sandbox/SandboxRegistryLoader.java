@@ -3,10 +3,10 @@ package io.trimus.egress.sandbox;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.trimus.egress.config.TrimusConfig;
+import io.trimus.egress.feed.ListenerOptions;
 import io.trimus.egress.masks.MaskOpener;
 import io.trimus.egress.masks.MaskedSecrets;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgConnectOptions;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -39,25 +39,9 @@ public class SandboxRegistryLoader {
                           @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                           @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
                           @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
-        this.feed = new RegistrationFeed(vertx, listenerOptions(url, user, password),
+        this.feed = new RegistrationFeed(vertx, ListenerOptions.of(url, user, password),
                 new RegistryReplica(registry, masked, opener), stored, origin.id(),
                 config.egress().sandboxes().reconcileInterval());
-    }
-
-    /**
-     * The options of the listening connection: the service's own database login (LISTEN needs no privilege), on the
-     * first host of the reactive URL.
-     */
-    public static PgConnectOptions listenerOptions(String url, Optional<String> user, Optional<String> password) {
-        String first = url.strip();
-        if (first.startsWith("vertx-reactive:")) {
-            first = first.substring("vertx-reactive:".length());
-        }
-        int comma = first.indexOf(',');
-        PgConnectOptions options = PgConnectOptions.fromUri(comma < 0 ? first : first.substring(0, comma));
-        user.ifPresent(options::setUser);
-        password.ifPresent(options::setPassword);
-        return options.setReconnectAttempts(0);
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent start) throws Throwable {

@@ -3,10 +3,9 @@ package io.trimus.egress.api;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.vertx.VertxContextSupport;
 import io.restassured.http.ContentType;
 import io.trimus.egress.allowlist.AllowlistCache;
-import io.trimus.egress.allowlist.AllowlistService;
+import io.trimus.egress.policy.PolicyLoader;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -48,7 +47,7 @@ class AllowlistApiTest {
     AllowlistCache cache;
 
     @Inject
-    AllowlistService service;
+    PolicyLoader loader;
 
     @Test
     void entriesAreStoredNormalisedSortedAndWithoutDuplicates() {
@@ -112,7 +111,7 @@ class AllowlistApiTest {
 
         putAllowlist(company, Map.of("entries", List.of(longest))).statusCode(200);
         cache.replace(company, List.of());
-        VertxContextSupport.subscribeAndAwait(() -> service.loadIntoCache());
+        loader.load();
 
         assertThat(longest).hasSize(261);
         assertThat(allowlist(company)).containsExactly(longest);
@@ -315,17 +314,16 @@ class AllowlistApiTest {
     }
 
     @Test
-    void theStartupLoadBringsBackEveryStoredList() throws Throwable {
+    void aLoadBringsBackEveryStoredList() throws Throwable {
         UUID company = companyWithList();
         cache.replace(company, List.of("evil.example")); // as if the cache had never seen the stored list
 
-        VertxContextSupport.subscribeAndAwait(() -> service.loadIntoCache());
+        loader.load();
 
         assertThat(cache.entries(company)).contains(List.of("*.pypi.org", "api.github.com"));
         assertThat(cache.allows(company, "evil.example")).isFalse();
-        assertThat(cache.isLoaded()).isTrue();
         given().get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'egress-allowlists' }.status", equalTo("UP"));
+                .body("checks.find { it.name == 'egress-policy' }.status", equalTo("UP"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.trimus.egress.ca.EgressKeys;
+import io.trimus.egress.feed.ListenerOptions;
 import io.trimus.egress.masks.MaskOpener;
 import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.sandbox.RegistrationFeed;
@@ -77,7 +78,7 @@ class SandboxReplicasTest {
     /** A replica with its own memory and listening connection, opening masks with {@code key}. */
     private RegistryReplica replica(EgressKeys key) {
         RegistryReplica replica = new RegistryReplica(new SandboxRegistry(), new MaskedSecrets(), new MaskOpener(key));
-        RegistrationFeed feed = new RegistrationFeed(vertx, SandboxRegistryLoader.listenerOptions(url, user, password),
+        RegistrationFeed feed = new RegistrationFeed(vertx, ListenerOptions.of(url, user, password),
                 replica, stored, UUID.randomUUID().toString(), Duration.ofHours(1));
         feeds.add(feed);
         feed.start(WAIT).await().atMost(WAIT);

@@ -56,7 +56,7 @@ class InPlaceAnswersAllocationTest {
         RateLimitedAnomalyRecorder anomalies = new RateLimitedAnomalyRecorder(event -> published.incrementAndGet(),
                 Duration.ofHours(1), 10_000, Clock.systemUTC(), registry);
         DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists,
-                company -> EgressMode.ENFORCE), anomalies, new AnswerCache(10, Duration.ofMinutes(1), System::nanoTime),
+                company -> EgressMode.ENFORCE, () -> true), anomalies, new AnswerCache(10, Duration.ofMinutes(1), System::nanoTime),
                 (name, type) -> Future.failedFuture(new UpstreamException("none")), new DnsMetrics(registry),
                 new SourceQueryBudget(1_000_000_000, 1_000_000, System::nanoTime),
                 new DnsQueryHandler.Steering((Inet4Address) InetAddress.getByName("10.1.0.2"), 5));

@@ -89,7 +89,7 @@ class InPlaceAnswersDifferentialTest {
                     "*.ports.example.test:8443"));
             allowlists.replace(COMPANY_B, List.of("b-only.example.test"));
             QueryPolicy policy = new QueryPolicy(sandboxes, allowlists,
-                    company -> company.equals(COMPANY_B) ? EgressMode.REPORT : EgressMode.ENFORCE);
+                    company -> company.equals(COMPANY_B) ? EgressMode.REPORT : EgressMode.ENFORCE, () -> true);
             AnswerCache cache = new AnswerCache(100, java.time.Duration.ofMinutes(5), System::nanoTime);
             Upstream upstream = (name, type) -> Future.failedFuture(new UpstreamException("no upstream here"));
             // 100 questions a second per source, bursts of 10, on a clock that moves 1 ms per packet: some refused

@@ -1,6 +1,7 @@
 package io.trimus.egress.dns;
 
 import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import org.junit.jupiter.api.BeforeEach;
@@ -196,6 +197,25 @@ class QueryPolicyTest {
         query.addRecord(Record.newRecord(Name.root, Type.A, DClass.IN), Section.QUESTION);
 
         assertThat(policy.decide(SANDBOX_IP, query).verdict()).isEqualTo(Verdict.NOT_ALLOWLISTED);
+    }
+
+    @Test
+    void aReplicaThatCannotConfirmItsPolicyDecidesNoNameByItButStillAttributesAndRefuses() {
+        QueryPolicy stale = new QueryPolicy(sandboxes, allowlists, company -> EgressMode.REPORT, () -> false);
+
+        for (String name : List.of("api.example.com", "exfil.attacker.example")) {
+            Decision decision = stale.decide(SANDBOX_IP, DnsTestClient.query(name, Type.A));
+            assertThat(decision.verdict()).as(name).isEqualTo(Verdict.POLICY_STALE);
+            assertThat(decision.verdict().rcode()).isEqualTo(org.xbill.DNS.Rcode.SERVFAIL);
+            assertThat(decision.verdict().anomalyReason()).isNull();
+            assertThat(stale.verdict(sandbox, name, Type.A)).isEqualTo(Verdict.POLICY_STALE);
+        }
+        assertThat(stale.decide(SANDBOX_IP, DnsTestClient.query("api.example.com", Type.TXT)).verdict())
+                .isEqualTo(Verdict.QTYPE_DENIED);
+        assertThat(stale.decide("10.0.0.99", DnsTestClient.query("api.example.com", Type.A)).verdict())
+                .isEqualTo(Verdict.UNATTRIBUTED_SOURCE);
+        assertThat(stale.decide("10.0.0.99", DnsTestClient.query(io.trimus.events.ResolverCheck.NAME, Type.A))
+                .verdict()).isEqualTo(Verdict.RESOLVER_CHECK);
     }
 
     private Verdict verdict(String name, int type) {

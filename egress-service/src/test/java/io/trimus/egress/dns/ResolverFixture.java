@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
@@ -46,12 +47,18 @@ final class ResolverFixture {
     /** Steering allowed names to {@code steering} (null: forwarding them), each company in its {@code modes}. */
     ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB, SourceQueryBudget budget,
                     EgressModes modes, DnsQueryHandler.Steering steering) {
+        this(upstream, allowedForA, allowedForB, budget, modes, () -> true, steering);
+    }
+
+    /** As above, on a replica whose policy is current while {@code current} says so. */
+    ResolverFixture(Upstream upstream, List<String> allowedForA, List<String> allowedForB, SourceQueryBudget budget,
+                    EgressModes modes, PolicyCurrency current, DnsQueryHandler.Steering steering) {
         sandboxes.register(SANDBOX_A);
         sandboxes.register(SANDBOX_B);
         allowlists.replace(COMPANY_A, allowedForA);
         allowlists.replace(COMPANY_B, allowedForB);
         metrics.bind(cache, registry);
-        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes), anomalies, cache, upstream, metrics,
+        handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes, current), anomalies, cache, upstream, metrics,
                 budget, steering);
     }
 

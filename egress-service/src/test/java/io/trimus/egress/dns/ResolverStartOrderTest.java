@@ -46,7 +46,7 @@ class ResolverStartOrderTest {
     @Test
     void aResolverWhoseRegistryIsNotLoadedRefusesToStart() {
         DnsServerLifecycle unloaded = new DnsServerLifecycle(config, vertx, new SandboxRegistry(), allowlists,
-                anomalies, meters, company -> io.trimus.egress.policy.EgressMode.ENFORCE);
+                anomalies, meters, company -> io.trimus.egress.policy.EgressMode.ENFORCE, () -> true);
 
         assertThatThrownBy(() -> unloaded.start(new InetSocketAddress("127.0.0.1", 0)))
                 .hasMessageContaining("sandbox registrations are not loaded");

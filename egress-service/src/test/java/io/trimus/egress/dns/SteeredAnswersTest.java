@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.trimus.egress.dns.DnsTestClient.SANDBOX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +41,7 @@ class SteeredAnswersTest {
     private static TestUpstreamDns upstream;
 
     private final Map<UUID, EgressMode> modes = new ConcurrentHashMap<>();
+    private final AtomicBoolean current = new AtomicBoolean(true);
     private ResolverFixture resolver;
     private UpstreamResolver upstreamResolver;
     private DnsServer server;
@@ -68,7 +70,7 @@ class SteeredAnswersTest {
                 Duration.ofMillis(800), 64);
         resolver = new ResolverFixture(upstreamResolver, List.of("api.example.test", "*.cdn.example.test"),
                 List.of(), SourceQueryBudget.off(),
-                company -> modes.getOrDefault(company, EgressMode.ENFORCE),
+                company -> modes.getOrDefault(company, EgressMode.ENFORCE), current::get,
                 new DnsQueryHandler.Steering(PROXY, 60));
         server = resolver.serve(vertx, new DnsServer.Limits(16, Duration.ofSeconds(5)));
         client = new DnsTestClient(server.port(), Duration.ofSeconds(5));
@@ -126,6 +128,27 @@ class SteeredAnswersTest {
         assertThat(answer.getRcode()).isEqualTo(Rcode.NXDOMAIN);
         assertThat(resolver.anomalies.all()).containsExactly(new Recorded(ResolverFixture.SANDBOX_A,
                 "127.0.0.1", "unlisted.example.test", "A", "not_allowlisted", true));
+    }
+
+    @Test
+    void aReplicaThatCannotConfirmItsPolicyAnswersServfailForEveryNameAndRecordsNothing() {
+        modes.put(ResolverFixture.COMPANY_A, EgressMode.REPORT);
+        current.set(false);
+
+        for (String name : List.of("api.example.test", "unlisted.example.test")) {
+            Message answer = client.udp(SANDBOX, DnsTestClient.query(name, Type.A));
+
+            assertThat(answer.getRcode()).as(name).isEqualTo(Rcode.SERVFAIL);
+            assertThat(answer.getSection(Section.ANSWER)).as(name).isEmpty();
+        }
+        assertThat(client.udp(SANDBOX, DnsTestClient.query("api.example.test", Type.TXT)).getRcode())
+                .as("refused whatever the policy").isEqualTo(Rcode.REFUSED);
+        assertThat(resolver.anomalies.all()).extracting(Recorded::reason).containsExactly("qtype_denied");
+        assertThat(upstream.namesSeen()).isEmpty();
+
+        current.set(true);
+        assertThat(client.udp(SANDBOX, DnsTestClient.query("api.example.test", Type.A)).getRcode())
+                .isEqualTo(Rcode.NOERROR);
     }
 
     @Test

@@ -13,7 +13,6 @@ class EgressModeCacheTest {
     void aCompanyWithoutAPolicyAndAnUnknownSourceAreEnforced() {
         EgressModeCache cache = new EgressModeCache();
 
-        assertThat(cache.isLoaded()).isFalse();
         assertThat(cache.mode(UUID.randomUUID())).isEqualTo(EgressMode.ENFORCE);
         assertThat(cache.mode(null)).isEqualTo(EgressMode.ENFORCE);
     }

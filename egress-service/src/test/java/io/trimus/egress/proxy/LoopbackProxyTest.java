@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Set;
 import java.util.UUID;
 
@@ -76,6 +77,7 @@ class LoopbackProxyTest {
     private final RecordingAnomalies anomalies = new RecordingAnomalies();
     private final List<ConnectionRecord> connections = new CopyOnWriteArrayList<>();
     private final Map<UUID, EgressMode> modes = new ConcurrentHashMap<>();
+    private final AtomicBoolean current = new AtomicBoolean(true);
     private ProxyServer proxy;
 
     @BeforeAll
@@ -121,7 +123,7 @@ class LoopbackProxyTest {
         int httpPort = outside.http.actualPort();
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
-                        Set.of(tlsPort, httpPort), Set.of(tlsPort)),
+                        current::get, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
                 new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
                 new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
                         headTimeout));
@@ -239,6 +241,29 @@ class LoopbackProxyTest {
         ConnectionRecord record = awaitRecord();
         assertThat(record.decision()).isEqualTo("allowed");
         assertThat(record.enforced()).isFalse();
+    }
+
+    @Test
+    void aReplicaThatCannotConfirmItsPolicyRefusesEveryHostWith503AndDialsNothing() throws Exception {
+        modes.put(COMPANY, EgressMode.REPORT);
+        current.set(false);
+        int before = outside.httpsRequests.get();
+        for (String host : List.of(TLS_HOST, "unlisted.example.test")) {
+            try (Socket socket = fromSandbox()) {
+                assertThat(send(socket, connect(host, httpsPort()))).as(host).startsWith("HTTP/1.1 503 ")
+                        .contains("egress policy");
+            }
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> connections.size() == 2);
+        assertThat(connections).extracting(ConnectionRecord::decision).containsOnly("refused");
+        assertThat(outside.httpsRequests.get()).isEqualTo(before);
+        assertThat(dns.namesSeen()).isEmpty();
+        assertThat(anomalies.all()).as("nothing was denied by policy").isEmpty();
+
+        current.set(true);
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 200 ");
+        }
     }
 
     @Test

@@ -153,8 +153,8 @@ class MaskingProxyTest {
         LeafKeys keys = fingerprint -> fingerprint.equals(CA) ? Future.succeededFuture(egressLeaf)
                 : Future.failedFuture("no such CA");
         ProxyServer server = new ProxyServer(vertx,
-                new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, Set.of(tlsPort, httpPort),
-                        Set.of(tlsPort)),
+                new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true,
+                        Set.of(tlsPort, httpPort), Set.of(tlsPort)),
                 new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add, limits, 1,
                 masked, new MaskingInterceptor(vertx, keys, anomalies, UpstreamTrust.of(upstreamCaFile), limits));
         OutsideServers.await(server.start("127.0.0.1", 0));

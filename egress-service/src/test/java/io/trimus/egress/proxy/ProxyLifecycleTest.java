@@ -115,6 +115,6 @@ class ProxyLifecycleTest {
 
     private ProxyLifecycle newLifecycle() {
         return new ProxyLifecycle(config, vertx, resolver, sandboxes, allowlists, anomalies, addresses, modes,
-                connections, masked, leafKeys);
+                () -> true, connections, masked, leafKeys);
     }
 }

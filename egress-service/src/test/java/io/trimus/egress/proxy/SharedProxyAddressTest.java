@@ -63,7 +63,7 @@ class SharedProxyAddressTest {
                 Duration.ofSeconds(1), 8);
         upstreams.add(upstream);
         return new ProxyServer(vertx, new ProxyPolicy(new SandboxRegistry(), new AllowlistCache(),
-                company -> EgressMode.ENFORCE, Set.of(443, 80), Set.of(443)),
+                company -> EgressMode.ENFORCE, () -> true, Set.of(443, 80), Set.of(443)),
                 new DestinationResolver(upstream, new OutsideAddresses()), new RecordingAnomalies(), record -> { },
                 new ProxyServer.Limits(8192, 4, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
                         Duration.ofSeconds(10)), 2);
