@@ -9,6 +9,7 @@ import io.quarkus.vertx.VertxContextSupport;
 import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.events.Topics;
 import io.trimus.run.repository.RunRepository;
+import io.trimus.run.service.LeaseBook;
 import jakarta.inject.Inject;
 import io.trimus.testing.TrimusInfraResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,6 +48,9 @@ class RunRecoveryTest {
 
     @Inject
     RunRepository runs;
+
+    @Inject
+    LeaseBook book;
 
     @AfterEach
     void stopBeating() {
@@ -205,5 +209,66 @@ class RunRecoveryTest {
         assertThat(Api.runStatus(steady.company, steady.id)).isEqualTo("DISPATCHED");
         assertThat(heldBy(steady)).isEqualTo(worker);
         assertThat(requestIds(steady, Duration.ofSeconds(1))).hasSize(1);
+    }
+
+    /**
+     * The status event naming a new holder can be applied before the holder's first lease beat is read: two topics,
+     * two consumers, and under load the lease consumer is a second or two behind. The recovery took such a process,
+     * never heard of, for long lost (CI: "silent for 244 s", i.e. since the book began reading): the run was dispatched
+     * again and its holder cleared, so when the process then started it and died, nothing ever judged the run. A
+     * holder gets a whole grace from when it took the run; silent for all of it, it is lost.
+     */
+    @Test
+    void aHolderWhoseFirstBeatIsNotReadYetGetsAWholeGraceFromWhenItTookTheRun() {
+        Run run = queuedRun();
+        String process = process();
+        // judged by its silence alone, a process the book never heard of is long lost
+        await().atMost(Duration.ofSeconds(30)).until(() -> book.lost(process));
+        report(run, "DISPATCHED", process);
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(run).equals(process));
+
+        // the recovery passes every second meanwhile; its first beat is still on its way
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() -> heldBy(run).equals(process));
+        assertThat(Db.texts("select dispatch_attempts::text from run.run where id = ?::uuid", run.id))
+                .containsExactly("1");
+
+        // no beat ever comes: a grace after it took the run it is lost, and the run, not started, goes out again
+        assertThat(ids(kafka.awaitRecords(Topics.RUN_REQUESTED, run.id, 2))).hasSize(2).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(run).isEmpty());
+        assertThat(Api.runStatus(run.company, run.id)).isEqualTo("DISPATCHED");
+    }
+
+    /**
+     * Runs whose holder cannot be judged yet (it took them just now) never fill the recovery's batch ahead of a run
+     * whose holder is lost: 101 of them, dispatched a minute before the lost one (well inside the stale-run sweep's
+     * limit), are passed over, and the lost one ends FAILED while they are all still held. (The recovery used to read
+     * 100 runs by dispatch time and only then look at their holders.)
+     */
+    @Test
+    void runsNotYetJudgeableNeverFillTheBatchAheadOfALostOne() {
+        Run lost = queuedRun();
+        String gone = process();
+        String busy = process();
+        await().atMost(Duration.ofSeconds(30)).until(() -> book.lost(gone) && book.lost(busy));
+        try {
+            // taken "a minute from now": however slow this machine, they stay too fresh to judge during the test
+            assertThat(Db.update("insert into run.run (id, company_id, agent_id, adapter_type, status, queued_at,"
+                    + " dispatched_at, held_by, held_since) select md5(random()::text || n)::uuid, company_id,"
+                    + " agent_id, adapter_type, 'DISPATCHED', now() - interval '2 minutes',"
+                    + " now() - interval '2 minutes', ?, now() + interval '1 minute'"
+                    + " from run.run, generate_series(1, 101) n where id = ?::uuid",
+                    busy, lost.id)).isEqualTo(101);
+            Db.update("update run.run set status = 'DISPATCHED', dispatched_at = now() - interval '1 minute',"
+                    + " held_by = ?, held_since = now() - interval '1 minute',"
+                    + " start_recorded_at = now() - interval '1 minute' where id = ?::uuid", gone, lost.id);
+
+            awaitStatus(lost, "FAILED");
+            assertThat(Db.texts("select count(*)::text from run.run where held_by = ? and status = 'DISPATCHED'",
+                    busy)).containsExactly("101");
+            Api.getRun(lost.company, lost.id).statusCode(200).body("error", allOf(
+                    containsString("adapter process " + gone), containsString("began to start")));
+        } finally {
+            Db.update("delete from run.run where held_by = ?", busy);
+        }
     }
 }

@@ -42,16 +42,28 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 List.of(RunState.DISPATCHED, RunState.RUNNING), before).page(0, limit).list();
     }
 
+    /** The processes holding runs in progress (DISPATCHED, RUNNING), other than {@code live}; at most {@code limit}. */
+    public Uni<List<String>> holdersOutside(Set<String> live, int limit) {
+        String query = "select distinct r.heldBy from Run r where r.status in :inProgress and r.heldBy is not null"
+                + (live.isEmpty() ? "" : " and r.heldBy not in :live");
+        return getSession().flatMap(session -> {
+            var select = session.createQuery(query, String.class)
+                    .setParameter("inProgress", List.of(RunState.DISPATCHED, RunState.RUNNING));
+            if (!live.isEmpty()) {
+                select.setParameter("live", live);
+            }
+            return select.setMaxResults(limit).getResultList();
+        });
+    }
+
     /**
-     * Runs in progress (DISPATCHED, RUNNING) held by a process not among {@code live}, oldest first, locked so two
-     * replicas never recover the same run.
+     * Runs in progress held by one of {@code holders} since before {@code takenBefore} (or since an unknown time),
+     * oldest dispatch first. One replica at a time calls this (the recovery's lock), so no two recover the same run.
      */
-    public Uni<List<Run>> inProgressHeldOutside(Set<String> live, int limit) {
-        String held = "status in ?1 and heldBy is not null" + (live.isEmpty() ? "" : " and heldBy not in ?2");
-        var query = live.isEmpty()
-                ? find(held + " order by dispatchedAt", List.of(RunState.DISPATCHED, RunState.RUNNING))
-                : find(held + " order by dispatchedAt", List.of(RunState.DISPATCHED, RunState.RUNNING), live);
-        return query.page(0, limit).list();
+    public Uni<List<Run>> inProgressHeldBy(Collection<String> holders, Instant takenBefore, int limit) {
+        return find("status in ?1 and heldBy in ?2 and (heldSince is null or heldSince < ?3)"
+                        + " order by dispatchedAt, id", List.of(RunState.DISPATCHED, RunState.RUNNING), holders,
+                takenBefore).page(0, limit).list();
     }
 
     /**

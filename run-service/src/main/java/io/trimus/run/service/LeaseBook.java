@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -23,14 +24,19 @@ import java.util.stream.Collectors;
  * its intervals) before such a T: alive, it would have published one. Judging only up to what has been read means a
  * broker outage or a lagging consumer never makes a live process look lost; nothing is judged at all until an
  * observer beat came back recently, and after a gap (the broker was away, this replica just started) every process
- * gets a whole grace again to resume beating, since its producer too has to find the broker. The grace is three of the
- * process's intervals, and never under {@value #MIN_GRACE_SECONDS} s.
+ * gets a whole grace again, counted from when the reading resumed, since its producer too has to find the broker. A
+ * run is judged on its holder and on when the holder took it: a process named holder by a status event before any
+ * beat of it was read (its first beat is still on its way) gets a whole grace from then. The grace is three of the
+ * process's intervals, and never under {@value #MIN_GRACE_SECONDS} s. A beat read again (the consumer resumes from
+ * its last committed offset after a rebalance or a broker restart) changes nothing.
  */
 @ApplicationScoped
 public class LeaseBook {
     private static final Logger LOG = Logger.getLogger(LeaseBook.class);
     static final int MIN_GRACE_SECONDS = 10;
     private static final Duration MIN_GRACE = Duration.ofSeconds(MIN_GRACE_SECONDS);
+    /** How many beat ids are remembered to recognise a beat read again: minutes of beats of a large fleet. */
+    private static final int REMEMBERED_BEATS = 4096;
 
     private final String self = "run-service-" + UUID.randomUUID();
     private final Map<String, Seen> processes = new ConcurrentHashMap<>();
@@ -38,6 +44,7 @@ public class LeaseBook {
     private final Duration observerInterval;
     private final Duration defaultGrace;
     private final Instant openedAt;
+    private final RecentIds readBeats = new RecentIds(REMEMBERED_BEATS);
     private volatile Instant readThrough;
     private volatile Instant readThroughAt;
     /** Since when the reading has been current without a gap; no process is judged on silence from before it. */
@@ -65,10 +72,15 @@ public class LeaseBook {
     /** Takes in a beat just read. */
     public void read(AdapterLease beat) {
         Instant now = clock.instant();
+        if (beat.id() != null && !readBeats.firstTime(beat.id())) {
+            return;   // read before: an older beat must not stand for the process's latest, nor refresh it
+        }
         if (beat.isObserver()) {
             if (self.equals(beat.instance()) && (readThrough == null || beat.sentAt().isAfter(readThrough))) {
                 if (!current()) {
-                    resumedAt = beat.sentAt();
+                    // from now, not from when this beat was sent: one sent while the broker was away comes back
+                    // late, and the adapters' producers only now find the broker again too
+                    resumedAt = now;
                     if (readThroughAt != null) {
                         LOG.infof("reading trimus.adapter.leases again after a gap of %d ms: every adapter process"
                                 + " gets a whole grace again", Duration.between(readThroughAt, now).toMillis());
@@ -98,8 +110,36 @@ public class LeaseBook {
         }
         Seen seen = processes.get(instance);
         Instant last = seen != null && seen.readAt.isAfter(resumedAt) ? seen.readAt : resumedAt;
+        return last.plus(graceOf(instance)).isBefore(through);
+    }
+
+    /**
+     * Whether a run {@code instance} took at {@code takenAt} (its holder since then, this service's clock; null when
+     * unknown) is lost with it: the holder is {@link #lost(String)}, and took it at least a grace before what has been
+     * read. Naming a process holder is a sign of life, so one whose first beat has not been read yet is not lost.
+     */
+    public boolean lost(String instance, Instant takenAt) {
+        Instant through = readThrough;
+        return lost(instance) && (takenAt == null || takenAt.plus(graceOf(instance)).isBefore(through));
+    }
+
+    /**
+     * Before when the runs of these holders must have been taken to be judged now (each holder {@link #lost(String)}
+     * or not): the largest of their graces before what has been read. Empty while nothing can be judged.
+     */
+    public Optional<Instant> takenBefore(Collection<String> holders) {
+        Instant through = readThrough;
+        if (!current() || through == null) {
+            return Optional.empty();
+        }
+        Duration longest = holders.stream().map(this::graceOf).max(Duration::compareTo).orElse(MIN_GRACE);
+        return Optional.of(through.minus(longest));
+    }
+
+    private Duration graceOf(String instance) {
+        Seen seen = processes.get(instance);
         Duration grace = seen != null ? seen.beat.grace() : defaultGrace;
-        return last.plus(grace.compareTo(MIN_GRACE) < 0 ? MIN_GRACE : grace).isBefore(through);
+        return grace.compareTo(MIN_GRACE) < 0 ? MIN_GRACE : grace;
     }
 
     /** The processes read so far that are not lost, i.e. hold their runs. */
@@ -125,10 +165,31 @@ public class LeaseBook {
         return MIN_GRACE;
     }
 
-    /** How long {@code instance} has been silent, for the reason a recovered run gives. */
-    public Duration silence(String instance) {
+    /** Whether a beat of {@code instance} has been read (and not forgotten). */
+    public boolean heard(String instance) {
+        return processes.containsKey(instance);
+    }
+
+    /**
+     * How long {@code instance} has given no sign of life, for the reason a recovered run gives: since its latest beat
+     * read, or since it took the run at {@code takenAt} if that was later (or nothing of it was read).
+     */
+    public Duration silence(String instance, Instant takenAt) {
         Seen seen = processes.get(instance);
-        return Duration.between(seen != null ? seen.readAt : openedAt, clock.instant());
+        Instant last = seen != null ? seen.readAt : takenAt != null ? takenAt : openedAt;
+        if (takenAt != null && takenAt.isAfter(last)) {
+            last = takenAt;
+        }
+        return Duration.between(last, clock.instant());
+    }
+
+    /** How long no observer beat of this replica has come back, while that keeps it from judging; else empty. */
+    public Optional<Duration> stalledFor() {
+        if (current()) {
+            return Optional.empty();
+        }
+        Instant since = readThroughAt;
+        return Optional.of(Duration.between(since != null ? since : openedAt, clock.instant()));
     }
 
     /** Forgets processes lost for a long time (an hour), so a churn of replicas does not grow the book. */

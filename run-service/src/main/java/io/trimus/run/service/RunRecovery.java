@@ -37,6 +37,9 @@ import java.util.UUID;
 public class RunRecovery {
     private static final Logger LOG = Logger.getLogger(RunRecovery.class);
     private static final int BATCH = 100;
+    /** Holders looked at per pass; more are taken up as their runs are recovered. */
+    private static final int MAX_HOLDERS = 1000;
+    private static final Duration STALL_WARNING = Duration.ofMinutes(1);
 
     private final LeaseBook book;
     private final RunRepository runs;
@@ -46,7 +49,8 @@ public class RunRecovery {
     private final ClusterLocks locks;
     private final ObjectMapper json;
     private final TrimusConfig config;
-    private final RecentStarts recentStarts = new RecentStarts(10_000);
+    private final RecentIds recentStarts = new RecentIds(10_000);
+    private volatile boolean warnedStall;
 
     RunRecovery(LeaseBook book, RunRepository runs, OutboxRepository outboxRows, Outbox outbox, RunService lifecycle,
                 ClusterLocks locks, ObjectMapper json, TrimusConfig config) {
@@ -74,12 +78,29 @@ public class RunRecovery {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> onTick() {
         book.forgetLongLost();
+        warnWhileStalled();
         return recover().onFailure().invoke(e -> LOG.warnf("could not recover the runs of lost adapters: %s",
                         e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** Recovers a batch of runs whose holder is lost; returns how many (0 while unsure or another replica recovers). */
+    /** Says once per gap, after a minute, that nothing is recovered while this replica cannot read its own beats. */
+    private void warnWhileStalled() {
+        Optional<Duration> stalled = book.stalledFor();
+        if (stalled.isEmpty()) {
+            warnedStall = false;
+        } else if (!warnedStall && stalled.get().compareTo(STALL_WARNING) > 0) {
+            warnedStall = true;
+            LOG.warnf("no observer beat of this replica has come back from trimus.adapter.leases for %s: the runs of"
+                    + " lost adapter processes are not recovered until one does (is the broker reachable?)",
+                    describe(stalled.get()));
+        }
+    }
+
+    /**
+     * Recovers a batch of runs whose holder is lost; returns how many (0 while unsure or another replica recovers).
+     * Only runs that are lost are fetched, so runs of holders not judged yet never fill the batch ahead of them.
+     */
     @TenantTransaction(Rows.ALL_COMPANIES)
     public Uni<Integer> recover() {
         if (!book.current()) {
@@ -87,11 +108,23 @@ public class RunRecovery {
         }
         Set<String> live = book.live();
         return locks.tryHold(ClusterLocks.Job.RUN_RECOVERY).flatMap(held -> !held ? Uni.createFrom().item(0)
-                : runs.inProgressHeldOutside(live, BATCH)
-                        .map(candidates -> candidates.stream().filter(run -> book.lost(run.heldBy)).toList())
+                : lostRuns(live)
                         .flatMap(orphaned -> recoverAll(orphaned, true))
                         .flatMap(lostOnes -> letGo(List.copyOf(live), 0)
                                 .map(dropped -> lostOnes + dropped)));
+    }
+
+    /** Runs in progress whose holder is lost and that it took at least a grace before what has been read. */
+    private Uni<List<Run>> lostRuns(Set<String> live) {
+        return runs.holdersOutside(live, MAX_HOLDERS).flatMap(holders -> {
+            List<String> lost = holders.stream().filter(book::lost).toList();
+            Optional<Instant> takenBefore = book.takenBefore(lost);
+            if (lost.isEmpty() || takenBefore.isEmpty()) {
+                return Uni.createFrom().item(List.<Run>of());
+            }
+            return runs.inProgressHeldBy(lost, takenBefore.get(), BATCH).map(candidates -> candidates.stream()
+                    .filter(run -> book.lost(run.heldBy, run.heldSince)).toList());
+        });
     }
 
     /** Runs that live processes hold without listing them, one process after the other. */
@@ -123,12 +156,15 @@ public class RunRecovery {
             run.heldSince = Instant.now();
             return Uni.createFrom().voidItem();
         }
-        String silence = describe(book.silence(lost));
+        String silence = describe(book.silence(lost, run.heldSince));
         Instant now = Instant.now();
-        String gone = holderLost
+        String gone = !holderLost
+                ? "the adapter process " + lost + " that held the run let go of it and no other process holds it"
+                : book.heard(lost)
                 ? "the adapter process " + lost + " that held the run stopped renewing its lease (silent for " + silence
                 + ")"
-                : "the adapter process " + lost + " that held the run let go of it and no other process holds it";
+                : "the adapter process " + lost + " that held the run was never heard on its lease (no beat in the "
+                + silence + " since it took the run)";
         if (run.status == RunState.RUNNING || run.startRecordedAt != null) {
             String reason = gone + " after the run " + (run.status == RunState.RUNNING ? "started" : "began to start")
                     + "; it is not started again, since part of its work may have been done";
@@ -143,14 +179,17 @@ public class RunRecovery {
             lifecycle.finish(run, RunState.FAILED, null, null, reason, now);
             return Uni.createFrom().voidItem();
         }
-        return dispatchAgain(run, lost, holderLost ? "silent for " + silence : "let go of it");
+        return dispatchAgain(run, lost, !holderLost ? "let go of it"
+                : book.heard(lost) ? "silent for " + silence : "no beat in the " + silence + " since it took the run");
     }
 
     private Uni<Void> dispatchAgain(Run run, String lost, String why) {
         return outboxRows.latest(EventTypes.RUN_REQUESTED, run.id.toString()).flatMap(original -> {
             if (original == null) {
-                lifecycle.finish(run, RunState.FAILED, null, null, "the adapter process " + lost + " was lost before"
-                        + " the run started, and its request is no longer stored to dispatch it again", Instant.now());
+                String reason = "the adapter process " + lost + " was lost before the run started, and its request is"
+                        + " no longer stored to dispatch it again";
+                LOG.warnf("run %s: %s", run.id, reason);
+                lifecycle.finish(run, RunState.FAILED, null, null, reason, Instant.now());
                 return Uni.createFrom().voidItem();
             }
             UUID eventId = UUID.randomUUID();
