@@ -122,7 +122,7 @@ final class InterceptedRequests {
     /** The server ended the connection: what it wrote is sent, then the sandbox's side closes. */
     private void closeAfterFlush() {
         closed = true;
-        sandbox.write(Buffer.buffer()).onComplete(flushed -> sandbox.close());
+        Relay.closeAfterFlush(sandbox);
     }
 
     private void close() {

@@ -20,6 +20,13 @@ record InterceptedTarget(Sandbox sandbox, String sourceIp, String host, int port
         this(sandbox, sourceIp, host, port, address, masks, policy, new ConcurrentHashMap<>());
     }
 
+    /** All but the address, known once the host is admitted; the address comes with the dial. */
+    record Partial(Sandbox sandbox, String sourceIp, String host, int port, RunMasks masks, ProxyPolicy policy) {
+        InterceptedTarget at(InetAddress address) {
+            return new InterceptedTarget(sandbox, sourceIp, host, port, address, masks, policy);
+        }
+    }
+
     void count(Map<String, Integer> more) {
         more.forEach((name, n) -> swaps.merge(name, n, Integer::sum));
     }

@@ -3,30 +3,27 @@ package io.trimus.egress.proxy;
 import io.trimus.egress.masks.RunMasks;
 import io.trimus.egress.proxy.ClientHelloSni.Hello;
 import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
-import io.trimus.egress.proxy.DestinationResolver.Destinations;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
-import io.vertx.core.net.SocketAddress;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 
 /**
  * One sandbox connection to the proxy, from its first byte to its close. It learns the destination the way its
- * {@link ProxyWay} says (request head; TLS ClientHello's SNI; Host header), asks the policy, resolves and checks the
- * destination, dials the address that passed, then carries the bytes (a raw tunnel for TLS, after checking the
- * ClientHello names the admitted host; request by request for plain HTTP, each one's Host checked). Every handler
- * runs on the client socket's event loop, so the state needs no locks.
+ * {@link ProxyWay} says (request head; TLS ClientHello's SNI, read by {@link ClientHelloSni}; Host header), asks the
+ * policy, resolves and checks the destination, dials the address that passed ({@link DestinationDialer}), then
+ * carries the bytes: a raw tunnel for TLS, after checking the ClientHello names the admitted host and offers no
+ * Encrypted Client Hello; request by request for plain HTTP, read strictly ({@link RequestStream}), each one's Host
+ * checked and each one admitted again. Every handler runs on the client socket's event loop, so the state needs no
+ * locks.
  */
 final class ProxyConnection {
     private static final byte[] ESTABLISHED =
@@ -69,8 +66,6 @@ final class ProxyConnection {
     private long bytesDown;
     /** The sandbox's masked secrets, when it holds any. */
     private RunMasks masks;
-    /** Whether the connection goes to the {@link MaskingInterceptor} instead of the host. */
-    private boolean intercepting;
     /** What the interceptor is told about the connection, once it is dialled. */
     private InterceptedTarget intercepted;
 
@@ -213,7 +208,7 @@ final class ProxyConnection {
         checked = true;
         state = State.CLOSED;
         client.write(Buffer.buffer(CHECKED));
-        closeAfterFlush(client);
+        Relay.closeAfterFlush(client);
     }
 
     private void decide(ProxyTarget target, boolean tunnel, ProxyRequestHead head) {
@@ -232,7 +227,6 @@ final class ProxyConnection {
         tlsRequired = admission.tlsRequired();
         MaskedRoute route = MaskedRoute.of(parts, sourceIp, sandbox, host, head, tlsRequired);
         masks = route.masks();
-        intercepting = route.intercepting();
         if (route.refusal() != null) {
             refuse(route.refusal());
             return;
@@ -246,63 +240,36 @@ final class ProxyConnection {
             enforced = false;
             record(ProxyRefusal.NOT_ALLOWLISTED, false);
         }
-        parts.resolver().resolve(host).onComplete(done -> context.runOnContext(v -> resolved(done, head)));
+        InterceptedTarget.Partial intercept = route.intercepting()
+                ? new InterceptedTarget.Partial(sandbox, sourceIp, host, port, masks, parts.policy()) : null;
+        DestinationDialer.open(parts, host, port, intercept)
+                .onComplete(done -> context.runOnContext(v -> dialled(done, head)));
     }
 
-    private void resolved(AsyncResult<Destinations> done, ProxyRequestHead head) {
+    private void dialled(AsyncResult<DestinationDialer.Dialled> done, ProxyRequestHead head) {
         if (state == State.CLOSED) {
-            return;
-        }
-        if (done.failed() || done.result().resolved().isEmpty()) {
-            refuse(ProxyRefusal.UNRESOLVED);
-            return;
-        }
-        Destinations destinations = done.result();
-        if (destinations.permitted().isEmpty()) {
-            address = destinations.resolved().get(0);
-            refuse(ProxyRefusal.ADDRESS_DENIED);
-            return;
-        }
-        dial(destinations.permitted(), 0, head);
-    }
-
-    /**
-     * Dials the address that passed, the next one when it does not accept; for a host of a masked secret, the
-     * interceptor's loopback server instead, which dials that address itself.
-     */
-    private void dial(List<InetAddress> permitted, int index, ProxyRequestHead head) {
-        address = permitted.get(index);
-        Future<NetSocket> dialled;
-        if (intercepting) {
-            intercepted = new InterceptedTarget(sandbox, sourceIp, host, port, address, masks, parts.policy());
-            dialled = parts.masking().connect(intercepted, parts.dialer());
-        } else {
-            dialled = parts.dialer().connect(SocketAddress.inetSocketAddress(new InetSocketAddress(address, port)));
-        }
-        dialled.onComplete(connected -> context.runOnContext(v -> {
-            if (state == State.CLOSED) {
-                if (connected.succeeded()) {
-                    connected.result().close();
-                }
-            } else if (connected.succeeded()) {
-                opened(connected.result(), head);
-            } else if (!intercepting && index + 1 < permitted.size()) {
-                dial(permitted, index + 1, head);
-            } else {
-                refuse(intercepting ? ProxyRefusal.MASKING_UNAVAILABLE : ProxyRefusal.CONNECT_FAILED);
+            if (done.succeeded()) {
+                done.result().socket().close();
             }
-        }));
+        } else if (done.failed()) {
+            DestinationDialer.NotDialled failure = (DestinationDialer.NotDialled) done.cause();
+            address = failure.address;
+            refuse(failure.refusal);
+        } else {
+            address = done.result().address();
+            intercepted = done.result().intercepted();
+            opened(done.result().socket(), head);
+        }
     }
 
     private void opened(NetSocket socket, ProxyRequestHead head) {
         upstream = socket;
         socket.pause();
-        socket.closeHandler(closed -> closeAfterFlush(client));
+        socket.closeHandler(closed -> Relay.closeAfterFlush(client));
         socket.exceptionHandler(failure -> closeAll());
         if (head == null) {
             // steered TLS: the ClientHello that named the host is the tunnel's first bytes
             tunnel();
-            client.resume();
             return;
         }
         if (head.isConnect()) {
@@ -313,16 +280,13 @@ final class ProxyConnection {
                 // a port an entry names (host:22): its protocol may have the server speak first, so the tunnel opens
                 // at once, to the address that passed, with nothing to check in it
                 tunnel();
-                client.resume();
                 return;
             }
             // a tunnel to a TLS port must open with a ClientHello naming its host
             state = State.PEEKING;
             hello = new ClientHelloSni();
             client.resume();
-            if (pending.length() > 0) {
-                peek(hello.feed(pending));
-            }
+            peek(hello.feed(pending));
             return;
         }
         state = State.HTTP;
@@ -354,6 +318,7 @@ final class ProxyConnection {
         Relay.forward(client, upstream, first, n -> bytesUp += n);
         Relay.pipe(client, upstream, n -> bytesUp += n);
         Relay.pipe(upstream, client, n -> bytesDown += n);
+        client.resume();
     }
 
     /**
@@ -397,16 +362,13 @@ final class ProxyConnection {
         if (answerable) {
             client.write(Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)));
         }
-        closeAfterFlush(client);
+        Relay.closeAfterFlush(client);
     }
 
+    /** An anomaly for this connection's host (cut to a DNS name's length: a Host may be longer). */
     private void record(ProxyRefusal why, boolean enforcedHere) {
-        parts.anomalies().record(sandbox, sourceIp, anomalyName(), protocol, why.reason(), enforcedHere);
-    }
-
-    private String anomalyName() {
-        String name = host == null ? "" : host;
-        return name.length() > 253 ? name.substring(0, 253) : name;
+        String name = host == null ? "" : host.length() > 253 ? host.substring(0, 253) : host;
+        parts.anomalies().record(sandbox, sourceIp, name, protocol, why.reason(), enforcedHere);
     }
 
     private void closeAll() {
@@ -415,11 +377,6 @@ final class ProxyConnection {
             upstream.close();
         }
         client.close();
-    }
-
-    /** Closes once what was written is sent, so a refusal's response or a tunnel's last bytes arrive. */
-    private static void closeAfterFlush(NetSocket socket) {
-        socket.write(Buffer.buffer()).onComplete(flushed -> socket.close());
     }
 
     private void finished() {
