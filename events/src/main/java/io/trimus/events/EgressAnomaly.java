@@ -22,8 +22,13 @@ import java.util.UUID;
  *               absolute-form through the explicit proxy)
  * @param reason the resolver's {@code not_allowlisted}, {@code qtype_denied} or {@code unattributed_source}; the
  *               proxy's {@code proxy_not_allowlisted}, {@code proxy_address_denied}, {@code proxy_port_denied} or
- *               {@code proxy_host_mismatch}, or {@code masked_secret_out_of_scope} (a masked secret's surrogate
- *               sent to a host outside its scope; qtype {@code HTTP}) (an unattributed source of the proxy is {@code unattributed_source} too)
+ *               {@code proxy_host_mismatch}, {@code proxy_malformed_request} (a request whose syntax or body
+ *               framing the proxy does not read unambiguously: request smuggling lives there) or
+ *               {@code proxy_encrypted_client_hello} (a TLS ClientHello with Encrypted Client Hello, whose real
+ *               server name the proxy cannot see), or {@code masked_secret_out_of_scope} (a masked secret's
+ *               surrogate sent to a host outside its scope; qtype {@code HTTP}) or {@code masked_request_refused}
+ *               (a request to a masked secret's host in a form that could echo the value or send it elsewhere:
+ *               TRACE, TRACK, CONNECT) (an unattributed source of the proxy is {@code unattributed_source} too)
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
@@ -56,10 +61,20 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
     public static final String PROXY_PORT_DENIED = "proxy_port_denied";
     /** The TLS SNI or HTTP Host differed from the host the connection was allowed for (domain fronting), or no TLS. */
     public static final String PROXY_HOST_MISMATCH = "proxy_host_mismatch";
+    /**
+     * A request the proxy refused because its syntax or body framing is ambiguous (bare LF, obsolete line folding,
+     * Transfer-Encoding with Content-Length, …): a peer further on could read another request out of it.
+     */
+    public static final String PROXY_MALFORMED_REQUEST = "proxy_malformed_request";
+    /** A TLS ClientHello offered Encrypted Client Hello: its outer server name says nothing of where it goes. */
+    public static final String PROXY_ENCRYPTED_CLIENT_HELLO = "proxy_encrypted_client_hello";
     /** A request carried a masked secret's surrogate to a host outside that secret's scope; it was refused. */
     public static final String MASKED_SECRET_OUT_OF_SCOPE = "masked_secret_out_of_scope";
+    /** A request to a masked secret's host that could echo the value back or carry it on (TRACE, TRACK, CONNECT). */
+    public static final String MASKED_REQUEST_REFUSED = "masked_request_refused";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
             PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
-            MASKED_SECRET_OUT_OF_SCOPE);
+            PROXY_MALFORMED_REQUEST, PROXY_ENCRYPTED_CLIENT_HELLO, MASKED_SECRET_OUT_OF_SCOPE,
+            MASKED_REQUEST_REFUSED);
 }

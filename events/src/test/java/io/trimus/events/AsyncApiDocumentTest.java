@@ -97,7 +97,9 @@ class AsyncApiDocumentTest {
         String description = doc.at("/channels/egressAnomalies/description").asText();
 
         assertThat(description).contains(EgressAnomaly.PROXY_NOT_ALLOWLISTED, EgressAnomaly.PROXY_ADDRESS_DENIED,
-                EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH);
+                EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
+                EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
+                EgressAnomaly.MASKED_REQUEST_REFUSED);
     }
 
     @Test

@@ -203,12 +203,14 @@ class EventSchemaTest {
         assertThat(EgressAnomaly.REASONS).containsExactlyInAnyOrder(EgressAnomaly.NOT_ALLOWLISTED,
                 EgressAnomaly.QTYPE_DENIED, EgressAnomaly.UNATTRIBUTED_SOURCE, EgressAnomaly.PROXY_NOT_ALLOWLISTED,
                 EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
-                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE);
+                EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
+                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"proxy_not_allowlisted", "proxy_address_denied", "proxy_port_denied",
-            "proxy_host_mismatch", "masked_secret_out_of_scope"})
+            "proxy_host_mismatch", "proxy_malformed_request", "proxy_encrypted_client_hello",
+            "masked_secret_out_of_scope", "masked_request_refused"})
     void aRefusedProxyConnectionIsAnAnomalyOfTheSameShape(String reason) {
         ObjectNode json = Json.tree(Fixtures.proxyAnomaly(reason));
 

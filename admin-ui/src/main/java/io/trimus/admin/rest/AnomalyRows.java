@@ -48,7 +48,10 @@ final class AnomalyRows {
             case EgressAnomaly.PROXY_ADDRESS_DENIED -> "proxy: forbidden address";
             case EgressAnomaly.PROXY_PORT_DENIED -> "proxy: port not allowed";
             case EgressAnomaly.PROXY_HOST_MISMATCH -> "proxy: TLS name or Host mismatch";
+            case EgressAnomaly.PROXY_MALFORMED_REQUEST -> "proxy: malformed request";
+            case EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO -> "proxy: encrypted ClientHello";
             case EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE -> "masked secret sent outside its hosts";
+            case EgressAnomaly.MASKED_REQUEST_REFUSED -> "masked secret's host: request refused";
             default -> reason;
         };
     }

@@ -26,8 +26,13 @@ public final class MaskSwap {
     private MaskSwap() {
     }
 
-    /** The outcome: the headers to forward and the swaps per secret name, or the secret that was out of scope. */
-    public record Outcome(List<Entry<String, String>> headers, Map<String, Integer> swaps, String outOfScope) {
+    /**
+     * The outcome: the headers to forward and the swaps per secret name, or the secret that was out of scope; and
+     * {@code encoded}, each encoded form of a credential sent with a value (base64 of Basic {@code user:value}) with the
+     * form the sandbox sent, so that an answer echoing it can be given the sandbox's form back ({@link EchoSwap}).
+     */
+    public record Outcome(List<Entry<String, String>> headers, Map<String, Integer> swaps, String outOfScope,
+                          Map<String, String> encoded) {
         /** Whether the request may be forwarded. */
         public boolean allowed() {
             return outOfScope == null;
@@ -45,10 +50,11 @@ public final class MaskSwap {
                 inScope.add(mask);
             } else if (carries(uri, mask.surrogate()) || headers.stream().anyMatch(h -> carries(h.getValue(),
                     mask.surrogate()))) {
-                return new Outcome(List.of(), Map.of(), mask.name());
+                return new Outcome(List.of(), Map.of(), mask.name(), Map.of());
             }
         }
         Map<String, Integer> swaps = new LinkedHashMap<>();
+        Map<String, String> encoded = new LinkedHashMap<>();
         List<Entry<String, String>> forwarded = new ArrayList<>(headers.size());
         for (Entry<String, String> header : headers) {
             String name = header.getKey().toLowerCase(Locale.ROOT);
@@ -60,22 +66,27 @@ public final class MaskSwap {
                 forwarded.add(header);
                 continue;
             }
-            String swapped = swap(header.getValue(), riders, swaps);
+            String swapped = swap(header.getValue(), riders, swaps, encoded);
             if (swapped != null) {
                 forwarded.add(Map.entry(header.getKey(), swapped));
             }
         }
-        return new Outcome(forwarded, swaps, null);
+        return new Outcome(forwarded, swaps, null, encoded);
     }
 
     /** The value with the riders' surrogates replaced, counted in {@code swaps}; null when it held none of them. */
-    private static String swap(String value, List<SandboxMask> riders, Map<String, Integer> swaps) {
+    private static String swap(String value, List<SandboxMask> riders, Map<String, Integer> swaps,
+                               Map<String, String> encoded) {
         if (value.regionMatches(true, 0, BASIC, 0, BASIC.length())) {
             String decoded = basic(value);
             if (decoded != null) {
                 String swapped = replace(decoded, riders, swaps);
-                return swapped == null ? null : value.substring(0, BASIC.length())
-                        + Base64.getEncoder().encodeToString(swapped.getBytes(StandardCharsets.UTF_8));
+                if (swapped == null) {
+                    return null;
+                }
+                String sent = Base64.getEncoder().encodeToString(swapped.getBytes(StandardCharsets.UTF_8));
+                encoded.put(sent, value.substring(BASIC.length()).trim());
+                return value.substring(0, BASIC.length()) + sent;
             }
         }
         return replace(value, riders, swaps);

@@ -1,9 +1,13 @@
 package io.trimus.egress.proxy;
 
+import io.trimus.egress.connection.ConnectionRecord;
+import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.sandbox.Sandbox;
 import org.jboss.logging.Logger;
 
 import java.net.InetAddress;
+import java.time.Instant;
+import java.util.Map;
 
 /**
  * The proxy's one structured line per connection, allowed or refused, written when it ends: who (source, run,
@@ -16,6 +20,27 @@ final class DecisionLog {
     private static final Logger LOG = Logger.getLogger("io.trimus.egress.proxy.decision");
 
     private DecisionLog() {
+    }
+
+    /**
+     * A connection ended: its log line, and for an attributed sandbox its record in the run's connections (with the
+     * masked secrets swapped in, per secret name).
+     */
+    static void ended(ConnectionRecorder connections, ProxyWay way, String sourceIp, Sandbox sandbox, String host,
+                      int port, InetAddress address, String decision, String reason, boolean enforced, long bytesUp,
+                      long bytesDown, Instant startedAt, long durationMillis, Map<String, Integer> maskedSwaps) {
+        log(way, sourceIp, sandbox, host, port, address, decision, reason, enforced, bytesUp, bytesDown,
+                durationMillis);
+        if (sandbox == null) {
+            return;
+        }
+        try {
+            connections.record(new ConnectionRecord(sandbox, way.label(), host == null ? "" : host, port,
+                    address == null ? null : address.getHostAddress(), decision, reason, enforced, bytesUp,
+                    bytesDown, startedAt, durationMillis, maskedSwaps));
+        } catch (RuntimeException e) {
+            // the connection is over either way; the recorder counts and logs its own failures
+        }
     }
 
     static void log(ProxyWay way, String sourceIp, Sandbox sandbox, String host, int port, InetAddress address,

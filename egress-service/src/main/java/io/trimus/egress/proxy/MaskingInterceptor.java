@@ -1,6 +1,7 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.masks.EchoSwap;
 import io.trimus.egress.masks.MaskSwap;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -19,6 +20,11 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.net.TrustOptions;
 
@@ -35,12 +41,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where a sandbox's TLS connection to a host of a masked secret ends. The proxy connection, having admitted the host
- * and checked the ClientHello names it, pipes the sandbox's TLS bytes to a loopback HTTPS server of this class, one per
- * egress CA, whose leaf certificate for the SNI name is signed by the CA placed in the sandbox. Each request is read
- * (head only), its masked secrets swapped by {@link MaskSwap}, and forwarded over a new TLS connection to the address
- * that passed the proxy's checks, verifying the real server's certificate for the host; the response streams back as
- * it arrives (SSE and chunked bodies are never buffered whole). The loopback connection is matched to its sandbox by
- * the port the proxy dialled from, registered before the first byte is sent.
+ * and checked the ClientHello names it, pipes the sandbox's TLS bytes to a loopback TLS server of this class, one per
+ * egress CA, whose leaf certificate for the SNI name is signed by the CA placed in the sandbox. The requests inside are
+ * read strictly and checked ({@link InterceptedRequests}: malformed framing, TRACE, another authority refused), then
+ * handed over loopback to this class's HTTP server, which swaps each request's masked secrets ({@link MaskSwap}) and
+ * forwards it over a new TLS connection to the address that passed the proxy's checks, verifying the real server's
+ * certificate for the host. The response streams back as it arrives (SSE and chunked bodies are never buffered
+ * whole), every real value it echoes swapped back for the surrogate ({@link EchoSwap}). Each loopback connection is
+ * matched to its sandbox by the port it was dialled from, registered before its first byte is sent.
  */
 public final class MaskingInterceptor {
     /**
@@ -57,13 +65,18 @@ public final class MaskingInterceptor {
     private final LeafKeys keys;
     private final AnomalyRecorder anomalies;
     private final HttpClient upstream;
+    private final NetClient loopback;
     private final int maxHeadBytes;
-    private final Map<String, Future<HttpServer>> servers = new ConcurrentHashMap<>();
+    private final Map<String, Future<NetServer>> servers = new ConcurrentHashMap<>();
+    private volatile Future<HttpServer> http;
+    /** Connections from the proxy to a TLS server, by the proxy's local port. */
     private final Map<Integer, InterceptedTarget> targets = new ConcurrentHashMap<>();
+    /** Connections from an {@link InterceptedRequests} to the HTTP server, by their local port. */
+    private final Map<Integer, InterceptedTarget> requests = new ConcurrentHashMap<>();
 
     /**
      * @param trust        whom to trust for the real hosts ({@link UpstreamTrust})
-     * @param maxHeadBytes the largest request head read from a sandbox
+     * @param limits       the largest request head read from a sandbox; timeouts
      */
     public MaskingInterceptor(Vertx vertx, LeafKeys keys, AnomalyRecorder anomalies, X509ExtendedTrustManager trust,
                               ProxyServer.Limits limits) {
@@ -71,6 +84,7 @@ public final class MaskingInterceptor {
         this.keys = keys;
         this.anomalies = anomalies;
         this.maxHeadBytes = limits.maxHeadBytes();
+        this.loopback = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
         this.upstream = vertx.createHttpClient(new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(TrustOptions.wrap(trust))
@@ -88,47 +102,81 @@ public final class MaskingInterceptor {
                 .setDecompressionSupported(false));
     }
 
-    /** The loopback port whose HTTPS server signs with the CA {@code caFingerprint}; started on first use. */
-    Future<Integer> port(String caFingerprint) {
-        Future<HttpServer> server = servers.computeIfAbsent(caFingerprint, this::start);
-        return server.map(HttpServer::actualPort).onFailure(failed -> servers.remove(caFingerprint, server));
+    /**
+     * Dials the TLS server for {@code target}'s CA from {@code dialer} and registers the connection as carrying
+     * {@code target}, before the socket is handed back (so before its first byte).
+     */
+    Future<NetSocket> connect(InterceptedTarget target, NetClient dialer) {
+        String ca = target.masks().caFingerprint();
+        Future<NetServer> server = servers.computeIfAbsent(ca, this::start);
+        return server.onFailure(failed -> servers.remove(ca, server))
+                .compose(started -> dialer.connect(started.actualPort(), "127.0.0.1"))
+                .onSuccess(socket -> targets.put(socket.localAddress().port(), target));
     }
 
-    /** The connection from {@code localPort} (the proxy's end of a loopback connection) carries {@code target}. */
-    void expect(int localPort, InterceptedTarget target) {
-        targets.put(localPort, target);
-    }
-
-    /** Forgets the connection from {@code localPort}. */
-    void forget(int localPort) {
-        targets.remove(localPort);
-    }
-
-    /** Stops every server and the upstream client. */
+    /** Stops every server and both clients. */
     public Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
-        servers.values().forEach(server -> closing.add(server.compose(HttpServer::close).recover(e ->
+        servers.values().forEach(server -> closing.add(server.compose(NetServer::close).recover(e ->
                 Future.succeededFuture())));
         servers.clear();
-        return Future.join(closing).<Void>mapEmpty().eventually(() -> upstream.close());
+        Future<HttpServer> started = http;
+        if (started != null) {
+            closing.add(started.compose(HttpServer::close).recover(e -> Future.succeededFuture()));
+        }
+        return Future.join(closing).<Void>mapEmpty().eventually(() -> upstream.close())
+                .eventually(() -> loopback.close());
     }
 
-    private Future<HttpServer> start(String caFingerprint) {
-        return keys.of(caFingerprint).compose(keyManager -> vertx.createHttpServer(new HttpServerOptions()
-                        .setSsl(true)
-                        .setKeyCertOptions(KeyCertOptions.wrap(keyManager))
-                        .setUseAlpn(false)
-                        .setHandle100ContinueAutomatically(true)
-                        .setMaxHeaderSize(maxHeadBytes)
-                        .setMaxInitialLineLength(maxHeadBytes)
-                        .setHost("127.0.0.1")
-                        .setPort(0))
-                .requestHandler(this::handle)
+    /** The TLS server of one egress CA: each connection it accepts goes through {@link InterceptedRequests}. */
+    private Future<NetServer> start(String caFingerprint) {
+        return httpServer().compose(plain -> keys.of(caFingerprint)).compose(keyManager -> vertx.createNetServer(
+                        new NetServerOptions()
+                                .setSsl(true)
+                                .setKeyCertOptions(KeyCertOptions.wrap(keyManager))
+                                .setTcpNoDelay(true)
+                                .setHost("127.0.0.1")
+                                .setPort(0))
+                .connectHandler(this::accepted)
                 .listen());
     }
 
+    private void accepted(NetSocket socket) {
+        InterceptedTarget target = targets.remove(socket.remoteAddress().port());
+        if (target == null) {
+            socket.close();
+            return;
+        }
+        new InterceptedRequests(socket, target, anomalies, maxHeadBytes).start(this::toHttpServer);
+    }
+
+    /** A loopback connection to the HTTP server, matched to {@code target} before its first byte. */
+    private Future<NetSocket> toHttpServer(InterceptedTarget target) {
+        return httpServer().compose(server -> loopback.connect(server.actualPort(), "127.0.0.1"))
+                .onSuccess(socket -> {
+                    int port = socket.localAddress().port();
+                    requests.put(port, target);
+                    socket.closeHandler(gone -> requests.remove(port));
+                });
+    }
+
+    private synchronized Future<HttpServer> httpServer() {
+        if (http == null || http.failed()) {
+            http = vertx.createHttpServer(new HttpServerOptions()
+                            .setHandle100ContinueAutomatically(true)
+                            // a head the request reader passed, with a Host it may have added
+                            .setMaxHeaderSize(maxHeadBytes + 1024)
+                            .setMaxInitialLineLength(maxHeadBytes)
+                            .setHost("127.0.0.1")
+                            .setPort(0))
+                    .requestHandler(this::handle)
+                    .listen();
+        }
+        return http;
+    }
+
     private void handle(HttpServerRequest request) {
-        InterceptedTarget target = targets.get(request.remoteAddress().port());
+        InterceptedTarget target = requests.get(request.remoteAddress().port());
         if (target == null) {
             refuse(request, 502, "the proxy lost track of this connection");
             return;
@@ -151,10 +199,11 @@ public final class MaskingInterceptor {
             return;
         }
         target.count(swapped.swaps());
-        forward(request, target, swapped.headers());
+        forward(request, target, swapped.headers(), EchoSwap.of(target.masks(), swapped.encoded()));
     }
 
-    private void forward(HttpServerRequest request, InterceptedTarget target, List<Entry<String, String>> headers) {
+    private void forward(HttpServerRequest request, InterceptedTarget target, List<Entry<String, String>> headers,
+                         EchoSwap echo) {
         request.pause();
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
@@ -188,13 +237,17 @@ public final class MaskingInterceptor {
                 if (answered.failed()) {
                     refuse(request, 502, "the host failed the request");
                 } else {
-                    relay(request, answered.result());
+                    relay(request, answered.result(), echo);
                 }
             });
         });
     }
 
-    private static void relay(HttpServerRequest request, HttpClientResponse answer) {
+    /**
+     * The host's answer back to the sandbox as it arrives, every real value in its headers and body swapped back for
+     * the surrogate; when a surrogate is not as long as its value the body goes chunked, its length unknown.
+     */
+    private static void relay(HttpServerRequest request, HttpClientResponse answer, EchoSwap echo) {
         HttpServerResponse response = request.response();
         response.setStatusCode(answer.statusCode());
         response.setStatusMessage(answer.statusMessage());
@@ -202,15 +255,29 @@ public final class MaskingInterceptor {
         answer.headers().forEach(header -> {
             String name = header.getKey().toLowerCase(Locale.ROOT);
             if (!HOP_BY_HOP.contains(name) && !named.contains(name)) {
-                response.headers().add(header.getKey(), header.getValue());
+                response.headers().add(header.getKey(), echo.apply(header.getValue()));
             }
         });
         boolean bodiless = request.method() == HttpMethod.HEAD || answer.statusCode() == 204
                 || answer.statusCode() == 304 || answer.statusCode() / 100 == 1;
-        if (!bodiless && !response.headers().contains("content-length")) {
+        if (!bodiless && (echo.changesLength() || !response.headers().contains("content-length"))) {
+            response.headers().remove("content-length");
             response.setChunked(true);
         }
-        answer.pipeTo(response).onFailure(broken -> request.connection().close());
+        EchoSwap.Stream body = echo.stream();
+        answer.exceptionHandler(broken -> request.connection().close());
+        answer.handler(data -> {
+            byte[] swapped = body.feed(data.getBytes());
+            if (swapped.length > 0) {
+                response.write(Buffer.buffer(swapped));
+            }
+            if (response.writeQueueFull()) {
+                answer.pause();
+                response.drainHandler(drained -> answer.resume());
+            }
+        });
+        answer.endHandler(ended -> response.end(Buffer.buffer(body.finish()))
+                .onFailure(broken -> request.connection().close()));
     }
 
     /** The header names a Connection header lists: hop-by-hop for that message. */

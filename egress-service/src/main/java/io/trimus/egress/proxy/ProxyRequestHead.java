@@ -7,18 +7,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One request head a sandbox sent the proxy, parsed strictly: {@code CONNECT host:port HTTP/1.x}, an absolute-form
- * {@code http://} request (what a client configured with HTTP_PROXY sends), or an origin-form {@code /path} request
- * (what a client steered to the transparent port 80 sends; its target is its Host header). Anything else
- * ({@code https://} targets, {@code *}, obsolete line folding, control characters) is malformed: the proxy answers
- * 400 rather than guess what a peer further on would make of it.
+ * One request head a sandbox sent the proxy, parsed strictly (RFC 9112 without its leniencies): {@code CONNECT
+ * host:port HTTP/1.x}, an absolute-form {@code http://} or {@code https://} request (what a client configured with
+ * HTTP_PROXY sends; {@code https://} only makes sense inside TLS the proxy terminates), or an origin-form
+ * {@code /path} request (a steered client's; its target is its Host header). Every line ends with CR LF; a bare LF
+ * or CR, obsolete line folding, a space before a header's colon, control characters, two Host headers, the
+ * asterisk-form, fragments and any version but HTTP/1.0 and 1.1 are malformed: the proxy answers 400 rather than
+ * guess what a peer further on would make of them.
  *
  * @param target       where the request goes; for origin-form, the Host header's authority, null without one
- * @param absoluteForm whether the request named its target itself (CONNECT or {@code http://}), as a request to a
- *                     proxy does
+ * @param absoluteForm whether the request named its target itself (CONNECT, {@code http://}, {@code https://}), as
+ *                     a request to a proxy does
+ * @param scheme       {@code http} or {@code https} for an absolute-form request, else null
  */
 public record ProxyRequestHead(String method, ProxyTarget target, String originForm, String version,
-                               List<Header> headers, boolean absoluteForm) {
+                               List<Header> headers, boolean absoluteForm, String scheme) {
 
     /** One header line as sent. */
     public record Header(String name, String value) {
@@ -45,28 +48,38 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
     }
 
     /**
-     * Parses a head: the bytes up to and including the blank line.
+     * Parses a head: the bytes up to and including the blank line (empty lines before the request line, which a
+     * server should ignore, are skipped).
      *
-     * @throws MalformedRequest when it is not a request the proxy serves
+     * @throws MalformedRequest when it is not a request the proxy reads unambiguously
      */
     static ProxyRequestHead parse(byte[] head) throws MalformedRequest {
         String text = new String(head, StandardCharsets.ISO_8859_1);
-        if (!text.endsWith("\r\n\r\n")) {
+        int from = 0;
+        while (text.startsWith("\r\n", from)) {
+            from += 2;
+        }
+        if (!text.endsWith("\r\n\r\n") || text.length() - from < 4) {
             throw new MalformedRequest("no blank line ends the head");
         }
-        String[] lines = text.substring(0, text.length() - 4).split("\r\n", -1);
+        String[] lines = text.substring(from, text.length() - 4).split("\r\n", -1);
+        for (String line : lines) {
+            if (line.indexOf('\r') >= 0 || line.indexOf('\n') >= 0) {
+                throw new MalformedRequest("a line ends with a bare CR or LF");
+            }
+        }
         String[] requestLine = lines[0].split(" ", -1);
         if (requestLine.length != 3) {
-            throw new MalformedRequest("request line '" + lines[0] + "'");
+            throw new MalformedRequest("request line");
         }
         String method = requestLine[0];
         String uri = requestLine[1];
         String version = requestLine[2];
-        if (!method.chars().allMatch(ProxyRequestHead::isTokenChar) || method.isEmpty()) {
+        if (method.isEmpty() || !method.chars().allMatch(ProxyRequestHead::isTokenChar)) {
             throw new MalformedRequest("method");
         }
         if (!version.equals("HTTP/1.1") && !version.equals("HTTP/1.0")) {
-            throw new MalformedRequest("version '" + version + "'");
+            throw new MalformedRequest("version");
         }
         if (uri.isEmpty() || !uri.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
             throw new MalformedRequest("request target");
@@ -75,35 +88,37 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
         for (int i = 1; i < lines.length; i++) {
             headers.add(parseHeader(lines[i]));
         }
-        ProxyTarget target;
-        String originForm;
+        Header host = oneHost(headers);
         if (method.equals("CONNECT")) {
-            target = ProxyTarget.parseAuthority(uri, -1);
-            originForm = null;
-        } else if (uri.startsWith("/")) {
+            return new ProxyRequestHead(method, ProxyTarget.parseAuthority(uri, -1), null, version,
+                    List.copyOf(headers), true, null);
+        }
+        if (uri.startsWith("/")) {
             if (uri.indexOf('#') >= 0) {
                 throw new MalformedRequest("fragment in an origin-form request target");
             }
-            return new ProxyRequestHead(method, originTarget(headers), uri, version, List.copyOf(headers), false);
-        } else {
-            if (!uri.regionMatches(true, 0, "http://", 0, 7)) {
-                throw new MalformedRequest("not an absolute-form http:// request target");
-            }
-            int pathStart = firstOf(uri, 7, "/?#");
-            String authority = uri.substring(7, pathStart);
-            target = ProxyTarget.parseAuthority(authority, 80);
-            String rest = uri.substring(pathStart);
-            int fragment = rest.indexOf('#');
-            if (fragment >= 0) {
-                rest = rest.substring(0, fragment);
-            }
-            originForm = rest.isEmpty() ? "/" : rest.startsWith("?") ? "/" + rest : rest;
+            ProxyTarget target = host == null ? null : ProxyTarget.parseAuthority(host.value(), 80);
+            return new ProxyRequestHead(method, target, uri, version, List.copyOf(headers), false, null);
         }
-        return new ProxyRequestHead(method, target, originForm, version, List.copyOf(headers), true);
+        String scheme = uri.regionMatches(true, 0, "http://", 0, 7) ? "http"
+                : uri.regionMatches(true, 0, "https://", 0, 8) ? "https" : null;
+        if (scheme == null) {
+            throw new MalformedRequest("not an origin-form or absolute-form http(s):// request target");
+        }
+        int authorityStart = scheme.length() + 3;
+        int pathStart = firstOf(uri, authorityStart, "/?#");
+        ProxyTarget target = ProxyTarget.parseAuthority(uri.substring(authorityStart, pathStart),
+                scheme.equals("http") ? 80 : 443);
+        String rest = uri.substring(pathStart);
+        if (rest.indexOf('#') >= 0) {
+            throw new MalformedRequest("fragment in an absolute-form request target");
+        }
+        String originForm = rest.isEmpty() ? "/" : rest.startsWith("?") ? "/" + rest : rest;
+        return new ProxyRequestHead(method, target, originForm, version, List.copyOf(headers), true, scheme);
     }
 
-    /** An origin-form request's target: its one Host header, port 80 when it names none; null without a Host. */
-    private static ProxyTarget originTarget(List<Header> headers) throws MalformedRequest {
+    /** The one Host header, or null; two are malformed (which one would a peer further on believe?). */
+    private static Header oneHost(List<Header> headers) throws MalformedRequest {
         Header host = null;
         for (Header header : headers) {
             if (header.name().equalsIgnoreCase("Host")) {
@@ -113,15 +128,23 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
                 host = header;
             }
         }
-        return host == null ? null : ProxyTarget.parseAuthority(host.value(), 80);
+        return host;
     }
 
-    /** The head forwarded upstream: origin-form, hop-by-hop proxy headers dropped, Host present. */
+    /** The head forwarded upstream: origin-form, the proxy's own headers dropped, Host present. */
     byte[] forwardedHead() {
+        return forwardedHead(authority());
+    }
+
+    /**
+     * The head forwarded upstream: origin-form, {@code Proxy-Connection} and {@code Proxy-Authorization} dropped, a
+     * Host header {@code hostIfMissing} added when the request had none.
+     */
+    byte[] forwardedHead(String hostIfMissing) {
         StringBuilder out = new StringBuilder(256);
         out.append(method).append(' ').append(originForm).append(' ').append(version).append("\r\n");
         if (header("Host") == null) {
-            out.append("Host: ").append(authority()).append("\r\n");
+            out.append("Host: ").append(hostIfMissing).append("\r\n");
         }
         for (Header header : headers) {
             String name = header.name().toLowerCase(Locale.ROOT);
@@ -145,13 +168,26 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
         String name = line.substring(0, colon);
         if (!name.chars().allMatch(ProxyRequestHead::isTokenChar)) {
             // also refuses obsolete line folding (a line starting with a space) and "Name : value"
-            throw new MalformedRequest("header name '" + name + "'");
+            throw new MalformedRequest("header name");
         }
-        String value = line.substring(colon + 1).strip();
+        String value = trimOptionalWhitespace(line.substring(colon + 1));
         if (!value.chars().allMatch(c -> c == '\t' || c >= 0x20 && c != 0x7f)) {
             throw new MalformedRequest("control character in header " + name);
         }
         return new Header(name, value);
+    }
+
+    /** Without leading and trailing spaces and tabs (and nothing else: a control byte stays, to be refused). */
+    private static String trimOptionalWhitespace(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return value.substring(start, end);
     }
 
     private static int firstOf(String text, int from, String chars) {
@@ -163,7 +199,7 @@ public record ProxyRequestHead(String method, ProxyTarget target, String originF
         return text.length();
     }
 
-    private static boolean isTokenChar(int c) {
+    static boolean isTokenChar(int c) {
         return c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0;
     }
 }

@@ -32,4 +32,9 @@ final class Relay {
             sink.drainHandler(drained -> source.resume());
         }
     }
+
+    /** Closes {@code socket} once what was written to it is sent, so a refusal's answer or a tunnel's last bytes arrive. */
+    static void closeAfterFlush(NetSocket socket) {
+        socket.write(Buffer.buffer()).onComplete(flushed -> socket.close());
+    }
 }

@@ -61,8 +61,7 @@ public class AnomalyResource {
     /**
      * The company's latest anomalies, newest {@code last_seen} first. Page on with {@code before} = the
      * {@code last_seen} of the last item received. {@code reason} keeps one reason (exact match, one of
-     * not_allowlisted, qtype_denied, unattributed_source, proxy_not_allowlisted, proxy_address_denied,
-     * proxy_port_denied, proxy_host_mismatch); {@code qname} keeps names that contain the text, ignoring
+     * {@code EgressAnomaly.REASONS}); {@code qname} keeps names that contain the text, ignoring
      * case ({@code github} matches {@code api.GitHub.com}).
      */
     @GET

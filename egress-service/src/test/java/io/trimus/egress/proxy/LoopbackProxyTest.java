@@ -636,6 +636,81 @@ class LoopbackProxyTest {
         assertThat(anomalies.all()).isEmpty();
     }
 
+    @Test
+    void aHeadThatCouldBeReadTwoWaysIsRefusedWithItsAnomaly() throws Exception {
+        int before = outside.httpRequests.get();
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/ HTTP/1.1\r\nHost: " + PLAIN_HOST
+                    + ":" + httpPort() + "\nX-Hidden: 1\r\n\r\n")).startsWith("HTTP/1.1 400 ");
+            assertThat(readsEndOfStream(socket)).isTrue();
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, "", "HTTP", "proxy_malformed_request");
+        assertThat(outside.httpRequests.get()).isEqualTo(before);
+    }
+
+    /**
+     * Request smuggling: a chunked body whose last chunk ends with a bare LF, a second request for a host not on the
+     * allowlist behind it. A lenient server ends the body at the bare LF and serves the second request; the proxy
+     * read it as trailers of the first and relayed it. Now the body is refused where it stops being unambiguous, on
+     * the explicit port and on the steered one alike.
+     */
+    @Test
+    void aRequestSmuggledBehindABareLfAfterTheLastChunkIsRefusedOnBothPlainWays() throws Exception {
+        String hidden = "GET /hidden HTTP/1.1\r\nHost: hidden.example.test:" + httpPort() + "\r\n\r\n";
+        String authority = PLAIN_HOST + ":" + httpPort();
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, "POST http://" + authority + "/ HTTP/1.1\r\nHost: " + authority
+                    + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n" + hidden)).startsWith("HTTP/1.1 400 ");
+        }
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_HTTP)) {
+            assertThat(send(socket, "POST / HTTP/1.1\r\nHost: " + authority + "\r\nTransfer-Encoding: chunked"
+                    + "\r\n\r\n3\r\nabc\r\n0\r\n\n" + hidden)).startsWith("HTTP/1.1 400 ");
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all())
+                .extracting(Recorded::qname, Recorded::qtype, Recorded::reason).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(PLAIN_HOST, "HTTP", "proxy_malformed_request"),
+                        org.assertj.core.groups.Tuple.tuple(PLAIN_HOST, "HTTP", "proxy_malformed_request")));
+        assertThat(outside.seen).noneMatch(request -> request.contains("hidden"));
+    }
+
+    @Test
+    void eachRequestOnAKeptAliveConnectionIsAdmittedAgain() throws Exception {
+        int before = outside.httpRequests.get();
+        try (Socket socket = fromSandbox()) {
+            String first = send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/1 HTTP/1.1\r\n\r\n");
+            allowlists.replace(COMPANY, List.of(TLS_HOST, OTHER_PLAIN_HOST));
+            String second = send(socket, "GET http://" + PLAIN_HOST + ":" + httpPort() + "/2 HTTP/1.1\r\n\r\n");
+
+            assertThat(first).startsWith("HTTP/1.1 200 ");
+            assertThat(second).startsWith("HTTP/1.1 403 ");
+        }
+        assertRecorded(SANDBOX, SANDBOX_IP, PLAIN_HOST, "HTTP", "proxy_not_allowlisted");
+        assertThat(outside.httpRequests.get()).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aClientHelloOfferingEncryptedClientHelloIsRefusedOnBothTlsWays() throws Exception {
+        byte[] hello = ClientHellos.withExtension(ClientHellos.jdk(TLS_HOST, "TLSv1.3"), ClientHellos.ECH,
+                new byte[] {0, 0, 1, 0, 1, 7, 0, 0, 0, 0});
+        int before = outside.httpsRequests.get();
+        try (Socket socket = from(SANDBOX_IP, ProxyWay.TRANSPARENT_TLS)) {
+            socket.getOutputStream().write(hello);
+
+            assertThat(readsEndOfStream(socket)).isTrue();
+        }
+        try (Socket socket = fromSandbox()) {
+            assertThat(send(socket, connect(TLS_HOST, httpsPort()))).startsWith("HTTP/1.1 200 ");
+            socket.getOutputStream().write(hello);
+
+            assertThat(readsEndOfStream(socket)).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all())
+                .extracting(Recorded::qname, Recorded::qtype, Recorded::reason).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(TLS_HOST, "TLS", "proxy_encrypted_client_hello"),
+                        org.assertj.core.groups.Tuple.tuple(TLS_HOST, "CONNECT", "proxy_encrypted_client_hello")));
+        assertThat(outside.httpsRequests.get()).isEqualTo(before);
+    }
+
     private void assertRecorded(Sandbox sandbox, String source, String name, String type, String reason) {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(anomalies.all())
                 .containsExactly(new Recorded(sandbox, source, name, type, reason)));

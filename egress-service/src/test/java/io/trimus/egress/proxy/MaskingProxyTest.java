@@ -76,7 +76,7 @@ class MaskingProxyTest {
     private static final SandboxMask TOKEN = new SandboxMask("GITHUB_TOKEN", "ghp_Surrogate0123456789abcdefABCDEF0123",
             "ghp_RealValue9876543210zyxwvuZYXWVU9876", List.of(SCOPED), List.of("authorization", "x-api-key"));
     private static final SandboxMask ELSEWHERE = new SandboxMask("OTHER_KEY", "sk-Surrogate000000000000000000",
-            "sk-RealValue11111111111111111111", List.of("elsewhere.test"), List.of("authorization"));
+            "sk-RealValue111111111111111111", List.of("elsewhere.test"), List.of("authorization"));
 
     private static Vertx vertx;
     private static TestUpstreamDns dns;
@@ -89,6 +89,8 @@ class MaskingProxyTest {
     private static final AtomicInteger httpsRequests = new AtomicInteger();
     private static final AtomicInteger httpRequests = new AtomicInteger();
     private static final AtomicReference<Promise<Void>> streamGate = new AtomicReference<>();
+    /** What the outside hosts received: method, target and Authorization of every request. */
+    private static final List<String> received = new CopyOnWriteArrayList<>();
 
     private final SandboxRegistry sandboxes = new SandboxRegistry();
     private final AllowlistCache allowlists = new AllowlistCache();
@@ -115,9 +117,22 @@ class MaskingProxyTest {
                 64);
     }
 
-    /** Echoes the credentials it got; {@code /stream} sends one chunk, then the next only once the test opens it. */
+    /**
+     * Echoes the credentials it got, as a host that reflects its request does (TRACE too); {@code /stream} sends one
+     * chunk, then the next only once the test opens it; {@code /split} echoes the Authorization in a chunked body
+     * whose chunks cut it in two.
+     */
     private static void echo(HttpServerRequest request, AtomicInteger counter) {
         counter.incrementAndGet();
+        received.add(request.method() + " " + request.uri() + " " + request.getHeader("Authorization"));
+        if (request.path().equals("/split")) {
+            String authorization = String.valueOf(request.getHeader("Authorization"));
+            int half = authorization.length() / 2 + 3;
+            request.response().setChunked(true).putHeader("X-Echo", authorization)
+                    .write("echo=" + authorization.substring(0, half));
+            vertx.setTimer(50, t -> request.response().end(authorization.substring(half) + "\n"));
+            return;
+        }
         if (request.path().equals("/stream")) {
             request.response().setChunked(true).putHeader("content-type", "text/event-stream");
             request.response().write("data: first\n\n");
@@ -165,6 +180,7 @@ class MaskingProxyTest {
     @AfterEach
     void stopProxy() {
         OutsideServers.await(proxy.close());
+        received.clear();
     }
 
     @Test
@@ -172,8 +188,10 @@ class MaskingProxyTest {
         String answer = throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
                 + TOKEN.surrogate() + "\r\n\r\n");
 
-        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Bearer " + TOKEN.value() + "\n")
-                .doesNotContain(TOKEN.surrogate());
+        assertThat(received).contains("GET /headers Bearer " + TOKEN.value());
+        // the host echoed the value: the sandbox gets its surrogate back
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Bearer " + TOKEN.surrogate() + "\n")
+                .doesNotContain(TOKEN.value());
         assertThat(anomalies.all()).isEmpty();
         ConnectionRecord record = awaitRecord();
         assertThat(record.maskedSwaps()).containsExactly(Map.entry("GITHUB_TOKEN", 1));
@@ -193,7 +211,9 @@ class MaskingProxyTest {
 
         String expected = Base64.getEncoder().encodeToString(("x-access-token:" + TOKEN.value())
                 .getBytes(StandardCharsets.UTF_8));
-        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Basic " + expected + "\n");
+        assertThat(received).contains("GET /headers Basic " + expected);
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("authorization=Basic " + basic + "\n")
+                .doesNotContain(expected);
     }
 
     @Test
@@ -215,7 +235,7 @@ class MaskingProxyTest {
                 assertThat(readUntil(tls, "\r\n\r\n")).startsWith("HTTP/1.1 100 Continue");
 
                 assertThat(send(tls, "hello")).startsWith("HTTP/1.1 200").contains("authorization=Bearer "
-                        + TOKEN.value() + "\n").contains("body=hello");
+                        + TOKEN.surrogate() + "\n").contains("body=hello");
             }
         }
     }
@@ -322,8 +342,9 @@ class MaskingProxyTest {
             assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 503 ");
         }
         masked.put(SANDBOX_IP, new RunMasks(SANDBOX.runId(), List.of(TOKEN), CA));
-        assertThat(throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
-                + TOKEN.surrogate() + "\r\n\r\n")).contains("authorization=Bearer " + TOKEN.value());
+        assertThat(throughMaskedTunnel("GET /after HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                + TOKEN.surrogate() + "\r\n\r\n")).startsWith("HTTP/1.1 200");
+        assertThat(received).contains("GET /after Bearer " + TOKEN.value());
     }
 
     @Test
@@ -337,6 +358,111 @@ class MaskingProxyTest {
 
         assertThat(answer).startsWith("HTTP/1.1 502");
         assertThat(httpsRequests.get()).isEqualTo(before);
+    }
+
+    @Test
+    void traceTrackAndConnectAreRefusedSoNoEchoCarriesTheValueBack() throws Exception {
+        for (String method : List.of("TRACE / HTTP/1.1", "TRACK / HTTP/1.1", "CONNECT " + UNSCOPED_TLS + ":443 HTTP/1.1")) {
+            String answer = throughMaskedTunnel(method + "\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                    + TOKEN.surrogate() + "\r\n\r\n");
+
+            assertThat(answer).as(method).startsWith("HTTP/1.1 405").doesNotContain(TOKEN.value());
+        }
+        assertThat(received).isEmpty();
+        assertThat(anomalies.all()).extracting(Recorded::reason).containsOnly("masked_request_refused");
+    }
+
+    @Test
+    void anAbsoluteFormTargetIsForwardedOnlyForTheConnectionsOwnAuthorityRewrittenToOriginForm() throws Exception {
+        String elsewhere = throughMaskedTunnel("GET https://" + UNSCOPED_TLS + "/steal HTTP/1.1\r\nHost: " + SCOPED
+                + "\r\nAuthorization: Bearer " + TOKEN.surrogate() + "\r\n\r\n");
+        String plain = throughMaskedTunnel("GET http://" + SCOPED + ":" + https.actualPort() + "/plain HTTP/1.1\r\n"
+                + "Host: " + SCOPED + "\r\nAuthorization: Bearer " + TOKEN.surrogate() + "\r\n\r\n");
+        String own = throughMaskedTunnel("GET https://" + SCOPED + ":" + https.actualPort() + "/own?q=1 HTTP/1.1\r\n"
+                + "Host: " + SCOPED + "\r\nAuthorization: Bearer " + TOKEN.surrogate() + "\r\n\r\n");
+
+        assertThat(elsewhere).startsWith("HTTP/1.1 403");
+        assertThat(plain).startsWith("HTTP/1.1 403");
+        assertThat(own).startsWith("HTTP/1.1 200");
+        assertThat(received).containsExactly("GET /own?q=1 Bearer " + TOKEN.value());
+        assertThat(anomalies.all()).extracting(Recorded::reason).containsExactly("proxy_host_mismatch",
+                "proxy_host_mismatch");
+    }
+
+    @Test
+    void aHostOtherThanTheServerNameIsRefused() throws Exception {
+        String answer = throughMaskedTunnel("GET /headers HTTP/1.1\r\nHost: " + UNSCOPED_TLS + "\r\nAuthorization:"
+                + " Bearer " + TOKEN.surrogate() + "\r\n\r\n");
+
+        assertThat(answer).startsWith("HTTP/1.1 403");
+        assertThat(received).isEmpty();
+        assertRecorded(SCOPED, "TLS", "proxy_host_mismatch");
+    }
+
+    @Test
+    void aRequestInsideTheTerminatedTlsThatCouldBeReadTwoWaysIsRefused() throws Exception {
+        List<String> malformed = List.of(
+                "POST /a HTTP/1.1\r\nHost: " + SCOPED + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\n"
+                        + "GET /hidden HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: " + SCOPED + "\r\nContent-Length: 4\r\nTransfer-Encoding: chunked"
+                        + "\r\n\r\n0\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: " + SCOPED + "\r\nX-A: 1\r\n folded\r\n\r\n",
+                "GET /a HTTP/1.1\nHost: " + SCOPED + "\r\n\r\n");
+        for (String request : malformed) {
+            assertThat(throughMaskedTunnel(request)).as(request).startsWith("HTTP/1.1 400");
+        }
+        assertThat(received).noneMatch(r -> r.contains("/hidden")).noneMatch(r -> r.startsWith("GET /a"));
+        assertThat(anomalies.all()).extracting(Recorded::reason).containsOnly("proxy_malformed_request");
+    }
+
+    @Test
+    void aValueTheHostEchoesInHeadersOrInAChunkedBodyCutAcrossReadsComesBackAsTheSurrogate() throws Exception {
+        String answer;
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+                write(tls, "GET /split HTTP/1.1\r\nHost: " + SCOPED + "\r\nAuthorization: Bearer "
+                        + TOKEN.surrogate() + "\r\n\r\n");
+                answer = readUntil(tls, "0\r\n\r\n");
+            }
+        }
+
+        assertThat(received).containsExactly("GET /split Bearer " + TOKEN.value());
+        assertThat(answer).startsWith("HTTP/1.1 200").doesNotContain(TOKEN.value())
+                .contains("X-Echo: Bearer " + TOKEN.surrogate());
+        assertThat(dechunk(answer)).contains("echo=Bearer " + TOKEN.surrogate() + "\n");
+    }
+
+    @Test
+    void eachRequestOnAKeptAliveInterceptedConnectionIsAdmittedAgain() throws Exception {
+        try (Socket socket = from(ProxyWay.EXPLICIT)) {
+            assertThat(send(socket, connect(SCOPED))).startsWith("HTTP/1.1 200 ");
+            try (SSLSocket tls = tls(socket, SCOPED, egressPki.trust())) {
+                assertThat(send(tls, "GET /first HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n"))
+                        .startsWith("HTTP/1.1 200");
+                allowlists.replace(COMPANY, List.of(UNSCOPED_TLS, PLAIN));
+
+                assertThat(send(tls, "GET /second HTTP/1.1\r\nHost: " + SCOPED + "\r\n\r\n"))
+                        .startsWith("HTTP/1.1 403");
+            }
+        }
+        assertThat(received).containsExactly("GET /first null");
+        assertRecorded(SCOPED, "TLS", "proxy_not_allowlisted");
+    }
+
+    /** The body of a chunked response read raw. */
+    private static String dechunk(String response) {
+        String rest = response.substring(response.indexOf("\r\n\r\n") + 4);
+        StringBuilder body = new StringBuilder();
+        while (true) {
+            int lineEnd = rest.indexOf("\r\n");
+            int size = Integer.parseInt(rest.substring(0, lineEnd), 16);
+            if (size == 0) {
+                return body.toString();
+            }
+            body.append(rest, lineEnd + 2, lineEnd + 2 + size);
+            rest = rest.substring(lineEnd + 2 + size + 2);
+        }
     }
 
     private String throughMaskedTunnel(String request) throws Exception {

@@ -10,6 +10,8 @@ import io.vertx.core.net.PfxOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,20 +26,23 @@ final class OutsideServers implements AutoCloseable {
     final HttpServer http;
     final AtomicInteger httpsRequests = new AtomicInteger();
     final AtomicInteger httpRequests = new AtomicInteger();
+    /** Every request either server received, as {@code <Host> <path>}. */
+    final List<String> seen = new CopyOnWriteArrayList<>();
 
     OutsideServers(Vertx vertx, String httpsHost, String httpsName, String httpHost) throws Exception {
         Path keystore = selfSigned(httpsName);
         https = await(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
                         .setKeyCertOptions(new PfxOptions().setPath(keystore.toString()).setPassword(PASSWORD)))
-                .requestHandler(request -> echo(request, httpsRequests))
+                .requestHandler(request -> echo(request, httpsRequests, seen))
                 .listen(0, httpsHost));
         http = await(vertx.createHttpServer()
-                .requestHandler(request -> echo(request, httpRequests))
+                .requestHandler(request -> echo(request, httpRequests, seen))
                 .listen(0, httpHost));
     }
 
-    private static void echo(HttpServerRequest request, AtomicInteger counter) {
+    private static void echo(HttpServerRequest request, AtomicInteger counter, List<String> seen) {
         counter.incrementAndGet();
+        seen.add(request.getHeader("Host") + " " + request.uri());
         request.body().onSuccess(body -> request.response().end(
                 "host=" + request.getHeader("Host") + " path=" + request.uri() + " body=" + body));
     }
