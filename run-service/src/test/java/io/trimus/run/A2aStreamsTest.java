@@ -97,7 +97,7 @@ class A2aStreamsTest {
             for (int i = 0; i < MAX_PER_CALLER; i++) {
                 open.add(Stream.open(agent.url(), caller, resubscribe));
             }
-            assertThat(post(agent.url(), caller, resubscribe)).contains("\"error\"")
+            assertThat(firstLine(agent.url(), caller, resubscribe)).contains("\"error\"")
                     .contains("TRIMUS_STREAMS_MAX_PER_CALLER");
             String blocking = post(agent.url(), caller, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"message/send\","
                     + "\"params\":{\"configuration\":{\"blocking\":true},\"message\":{\"kind\":\"message\",\"role\":"
@@ -129,7 +129,7 @@ class A2aStreamsTest {
                     open.add(Stream.open(agent.url(), token, resubscribe));
                 }
             }
-            assertThat(post(agent.url(), "Bearer " + agent.member(), resubscribe)).contains("\"error\"")
+            assertThat(firstLine(agent.url(), "Bearer " + agent.member(), resubscribe)).contains("\"error\"")
                     .contains("20 A2A streams and blocking sends open");
         } finally {
             open.forEach(Stream::close);
@@ -174,8 +174,13 @@ class A2aStreamsTest {
     }
 
     private static boolean opensAndCloses(String url, String authorization, String body) throws Exception {
+        return firstLine(url, authorization, body).contains("\"kind\":\"task\"");
+    }
+
+    /** The first line of a stream's answer (its first event, or the error that refused it); then closes it. */
+    private static String firstLine(String url, String authorization, String body) throws Exception {
         try (Stream stream = Stream.tryOpen(url, authorization, body)) {
-            return stream.firstLine().contains("\"kind\":\"task\"");
+            return stream.firstLine();
         }
     }
 
