@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Live feeds end when their credential does: the dashboard asks run-service again who the caller of an open stream
- * is (every second here, {@code %test.trimus.dashboard.live-recheck}), so a revoked session or a removed member stops
+ * is (every second here, {@code %test.trimus.streams.recheck}), so a revoked session or a removed member stops
  * receiving events at the next check instead of at the stream's 10-minute end, and a company the caller lost stops
  * sending its runs. One credential holds at most 10 feeds (trimus.streams.max-per-caller's default) and gets its
  * place back when one ends. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses
