@@ -28,9 +28,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Live feeds end when their credential does: the dashboard asks run-service again who the caller of an open stream
- * is (every second here, {@code %test.trimus.dashboard.live-recheck}), so a revoked session or a removed member stops
+ * is (every second here, {@code %test.trimus.streams.recheck}), so a revoked session or a removed member stops
  * receiving events at the next check instead of at the stream's 10-minute end, and a company the caller lost stops
- * sending its runs. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses nothing.
+ * sending its runs. One credential holds at most 10 feeds (trimus.streams.max-per-caller's default) and gets its
+ * place back when one ends. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses
+ * nothing.
  */
 @QuarkusTest
 @WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
@@ -38,6 +40,14 @@ class DashboardLiveFeedTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration RECHECKS = Duration.ofSeconds(3);
     private static final Duration ENDS_WITHIN = Duration.ofSeconds(10);
+    private static final int MAX_PER_CALLER = 10;
+    // one reader per open feed: the common pool has a thread per core, too few for ten feeds at once
+    private static final java.util.concurrent.ExecutorService READERS =
+            java.util.concurrent.Executors.newCachedThreadPool(runnable -> {
+                Thread thread = new Thread(runnable, "feed-reader");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     @TestHTTPResource("/")
     URI dashboard;
@@ -89,6 +99,45 @@ class DashboardLiveFeedTest {
     }
 
     @Test
+    void oneSessionHoldsAtMostTenFeedsAndGetsAPlaceBackWhenOneEnds() throws Exception {
+        String company = Stack.createCompany(Stack.unique("LiveCap"));
+        String email = Accounts.withPassword(company, "viewer");
+        String session = new Http(dashboard).signIn(email, Accounts.PASSWORD);
+        List<Feed> feeds = new ArrayList<>();
+        try {
+            for (int i = 0; i < MAX_PER_CALLER; i++) {
+                feeds.add(open(i % 2 == 0 ? "/live/runs" : "/companies/" + company + "/egress/live", session));
+            }
+            Attempt refused = attempt("/live/runs", session);
+            assertThat(refused.status()).isEqualTo(429);
+            assertThat(refused.contentType()).isEqualTo("application/problem+json");
+            assertThat(refused.body()).contains("TRIMUS_STREAMS_MAX_PER_CALLER");
+            Feed other = open("/live/runs", new Http(dashboard).signIn(email, Accounts.PASSWORD));
+            other.close();
+
+            feeds.remove(0).close();
+            await().atMost(ENDS_WITHIN).until(() -> attempt("/live/runs", session).status() == 200);
+        } finally {
+            feeds.forEach(Feed::close);
+        }
+    }
+
+    /** The answer to a feed opened and closed at once: its status, content type, and body unless 200. */
+    private record Attempt(int status, String contentType, String body) {
+    }
+
+    private Attempt attempt(String path, String session) throws Exception {
+        HttpResponse<java.io.InputStream> answer = CLIENT.send(HttpRequest.newBuilder(dashboard.resolve(path))
+                .header("Accept", "text/event-stream").header("Cookie", "trimus_session=" + session).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = answer.body()) {
+            return new Attempt(answer.statusCode(), answer.headers().firstValue("Content-Type").orElse(""),
+                    answer.statusCode() == 200 ? "" : new String(body.readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void aSecondReplicaSeesEveryEventThisOneSeesFromWhenItJoins() {
         String company = Stack.createCompany(Stack.unique("LiveReplicas"));
         Feed feed = open("/companies/" + company + "/egress/live",
@@ -121,8 +170,12 @@ class DashboardLiveFeedTest {
                 1, Instant.now(), true);
     }
 
-    /** An open SSE stream: the lines read so far and a future that completes when the server ends it. */
-    private record Feed(List<String> lines, CompletableFuture<Void> ended) {
+    /** An open SSE stream: the lines read so far, a future that completes when the server ends it, and its body. */
+    private record Feed(List<String> lines, CompletableFuture<Void> ended, Stream<String> body) {
+        /** Closes the stream from this side, as a browser leaving the page. */
+        void close() {
+            body.close();
+        }
     }
 
     private Feed open(String path, String session) {
@@ -139,12 +192,15 @@ class DashboardLiveFeedTest {
         }
         assertThat(answer.statusCode()).isEqualTo(200);
         List<String> lines = new CopyOnWriteArrayList<>();
+        Stream<String> body = answer.body();
         CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
-            try (Stream<String> body = answer.body()) {
+            try (body) {
                 body.forEach(lines::add);
+            } catch (RuntimeException closed) {
+                // the test closed the stream
             }
-        });
+        }, READERS);
         await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream().anyMatch(l -> l.contains("stream open")));
-        return new Feed(lines, ended);
+        return new Feed(lines, ended, body);
     }
 }

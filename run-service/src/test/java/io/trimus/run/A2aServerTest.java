@@ -51,7 +51,8 @@ import static org.hamcrest.Matchers.equalTo;
 /**
  * run-service serves a published agent over A2A: publishing and its refusals, the agent card, message/send starting a
  * run exactly as the REST API does, tasks/get showing each run state as its task state, tasks/cancel, and streams,
- * spoken to by the A2A SDK's own JSON-RPC client; the adapter is played by status events on trimus.run.status.
+ * spoken to by the A2A SDK's own JSON-RPC client; the adapter is played by status events on trimus.run.status. What a
+ * stream holds and how long: {@link A2aStreamsTest}.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -60,10 +61,11 @@ class A2aServerTest {
     private static final KafkaTopics kafka = KafkaTopics.shared();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private record Published(String company, String agent, String member, String url) {
+    /** A published agent: its company, its id, a member token of its company and its A2A url. */
+    record Published(String company, String agent, String member, String url) {
     }
 
-    private static Published published() {
+    static Published published() {
         String company = Api.createCompany("A2A " + UUID.randomUUID());
         String agent = Api.createDockerAgent(company, Map.of("image", "trimus-test/busybox:latest",
                 "command", List.of("cat")));
@@ -111,7 +113,8 @@ class A2aServerTest {
                 .configuration(new MessageSendConfiguration.Builder().blocking(false).build()).build();
     }
 
-    private static void report(Published agent, String run, String status, Map<String, String> fields) {
+    /** Plays the adapter: a status event of the run on trimus.run.status. */
+    static void report(Published agent, String run, String status, Map<String, String> fields) {
         ObjectNode event = JSON.createObjectNode().put("id", UUID.randomUUID().toString()).put("run_id", run)
                 .put("company_id", agent.company).put("agent_id", agent.agent).put("status", status)
                 .put("occurred_at", Instant.now().toString());
@@ -336,42 +339,6 @@ class A2aServerTest {
         assertThat(data).extracting(node -> node.at("/result/kind").asText())
                 .containsExactly("task", "artifact-update", "status-update");
         assertThat(data.get(2).at("/result/final").asBoolean()).isTrue();
-    }
-
-    @Test
-    void aCompanyHoldsAtMostTwentyStreamsAndAStreamWhoseCallerLeftGivesItsPlaceBack() throws Exception {
-        Published agent = published();
-        String run = ((Task) client(agent).sendMessage(params(text("long")), as(agent.member))).getId();
-        String resubscribe = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/resubscribe\",\"params\":{\"id\":\""
-                + run + "\"}}";
-        List<java.io.InputStream> open = new java.util.ArrayList<>();
-        try {
-            for (int i = 0; i < 20; i++) {
-                HttpResponse<java.io.InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(agent.url))
-                        .header("Content-Type", "application/json").header("Authorization", "Bearer " + agent.member)
-                        .POST(HttpRequest.BodyPublishers.ofString(resubscribe)).build(),
-                        HttpResponse.BodyHandlers.ofInputStream());
-                open.add(stream.body());
-                assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(stream.body())).readLine())
-                        .contains("\"kind\":\"task\"");
-            }
-            HttpResponse<String> refused = post(agent.company, agent.agent, "Bearer " + agent.member, resubscribe);
-            assertThat(refused.body()).contains("\"error\"").contains("20 A2A streams open");
-        } finally {
-            for (java.io.InputStream stream : open) {
-                stream.close();
-            }
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            var again = http.send(HttpRequest.newBuilder(URI.create(agent.url))
-                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + agent.member)
-                    .POST(HttpRequest.BodyPublishers.ofString(resubscribe)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            try (java.io.InputStream body = again.body()) {
-                return new java.io.BufferedReader(new java.io.InputStreamReader(body)).readLine()
-                        .contains("\"kind\":\"task\"");
-            }
-        });
     }
 
     private static JsonNode readTree(String json) {

@@ -4,6 +4,8 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.trimus.admin.client.BackendException;
+import io.trimus.commons.streams.Places;
+import io.trimus.commons.streams.Recheck;
 import io.trimus.events.auth.Caller;
 import org.jboss.logging.Logger;
 
@@ -14,9 +16,10 @@ import java.util.function.Supplier;
 
 /**
  * The caller of one open live feed, kept current: every period it asks run-service again ({@code GET /api/me}, the
- * same call as every page), one call at a time and never more often. Filters read {@link #current()}, so a company the
- * caller lost stops sending its events at the next check; {@link #ending()} fails with {@link Ended} once the
- * credential is revoked or expired, or the feed's condition (e.g. still an operator) no longer holds.
+ * same call as every page) by commons' {@link Recheck} rule, one call at a time. Filters read {@link #current()}, so a
+ * company the caller lost stops sending its events at the next check; {@link #whileAllowed} ends the feed once the
+ * credential is revoked or expired, the feed's condition (e.g. still an operator) no longer holds, or run-service
+ * cannot say (as a new page would not be served then either), and gives back the feed's place of its credential.
  */
 public final class LiveCaller {
     private static final Logger LOG = Logger.getLogger(LiveCaller.class);
@@ -25,12 +28,14 @@ public final class LiveCaller {
     private final Predicate<Caller> allowed;
     private final Duration every;
     private final Supplier<Caller> me;
+    private final Places.Place place;
 
-    LiveCaller(Caller caller, Predicate<Caller> allowed, Duration every, Supplier<Caller> me) {
+    LiveCaller(Caller caller, Predicate<Caller> allowed, Duration every, Supplier<Caller> me, Places.Place place) {
         this.current = new AtomicReference<>(caller);
         this.allowed = allowed;
         this.every = every;
         this.me = me;
+        this.place = place;
     }
 
     /** The caller as run-service last described it. */
@@ -38,40 +43,28 @@ public final class LiveCaller {
         return current.get();
     }
 
-    /** A stream without items that runs the checks while subscribed and fails with {@link Ended} when one says so. */
-    public <T> Multi<T> ending() {
-        // repeating subscribes to the next check only after the last one is done: one in flight, one per period
-        return Multi.createBy().repeating()
-                .uni(() -> Uni.createFrom().item(Boolean.TRUE).onItem().delayIt().by(every)
-                        .emitOn(Infrastructure.getDefaultWorkerPool()) // the REST call blocks
-                        .map(tick -> recheck()))
-                .indefinitely()
-                .onItem().transformToMultiAndConcatenate(caller -> Multi.createFrom().empty());
+    /** {@code feed} while the caller stays allowed; completes at the first check that says no, then or at any end
+     * gives the place back. */
+    public <T> Multi<T> whileAllowed(Multi<T> feed) {
+        return Recheck.whileAllowed(feed, every, () -> Uni.createFrom().item(this::recheck)
+                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())) // the REST call blocks
+                .onTermination().invoke(place::giveBack);
     }
 
-    private Caller recheck() {
+    private boolean recheck() {
         Caller caller;
         try {
             caller = me.get();
         } catch (BackendException e) {
-            if (e.kind() == BackendException.Kind.UNAUTHENTICATED) {
-                throw new Ended();
+            if (e.kind() != BackendException.Kind.UNAUTHENTICATED) {
+                LOG.debugf("Live feed re-check failed, the feed ends: %s", e.getMessage());
             }
-            // run-service not answering is no verdict on the credential: keep the last answer until the next check
-            LOG.debugf("Live feed re-check failed: %s", e.getMessage());
-            return current.get();
+            return false;
         }
         if (!allowed.test(caller)) {
-            throw new Ended();
+            return false;
         }
         current.set(caller);
-        return caller;
-    }
-
-    /** Why a live feed ends early: its credential or its caller's role no longer allows it. */
-    public static final class Ended extends RuntimeException {
-        Ended() {
-            super("the live feed's caller is no longer allowed", null, false, false);
-        }
+        return true;
     }
 }

@@ -4,18 +4,25 @@ import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.config.TrimusConfig;
+import io.trimus.commons.streams.CredentialKey;
+import io.trimus.commons.streams.Places;
+import io.trimus.commons.streams.TooManyStreams;
 import io.trimus.events.auth.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.function.Predicate;
 
-/** Hands a live feed its {@link LiveCaller}: the request's caller, asked again while the stream is open. */
+/**
+ * Hands a live feed its {@link LiveCaller}: the request's caller, asked again while the stream is open, holding one of
+ * its credential's {@code trimus.streams.max-per-caller} places on this instance.
+ */
 @ApplicationScoped
 public class LiveCallers {
     private final SignedIn signedIn;
     private final Backends backends;
     private final IdentityApi identity;
     private final TrimusConfig config;
+    private final Places<CredentialKey> places = new Places<>();
 
     LiveCallers(SignedIn signedIn, Backends backends, IdentityApi identity, TrimusConfig config) {
         this.signedIn = signedIn;
@@ -25,12 +32,16 @@ public class LiveCallers {
     }
 
     /**
-     * The current request's caller, to be asked again every {@code trimus.dashboard.live-recheck}; the feed ends when
-     * the credential stops working or {@code allowed} no longer holds for the caller run-service then answers.
+     * The current request's caller, to be asked again every {@code trimus.streams.recheck}; the feed ends when the
+     * credential stops working or {@code allowed} no longer holds for the caller run-service then answers.
+     * {@link TooManyStreams} when the credential already holds as many feeds as it may.
      */
     public LiveCaller watch(Predicate<Caller> allowed) {
         String authorization = signedIn.authorization(); // the stream outlives the request
-        return new LiveCaller(signedIn.caller(), allowed, config.dashboard().liveRecheck(),
-                () -> backends.callAs(authorization, Backend.RUN_SERVICE, identity::me));
+        int max = config.streams().maxPerCaller();
+        Places.Place place = places.take(CredentialKey.of(authorization), max)
+                .orElseThrow(() -> new TooManyStreams(max));
+        return new LiveCaller(signedIn.caller(), allowed, config.streams().recheck(),
+                () -> backends.callAs(authorization, Backend.RUN_SERVICE, identity::me), place);
     }
 }

@@ -2,6 +2,7 @@ package io.trimus.admin.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.trimus.commons.streams.StreamLimits;
 
 import java.net.URI;
 import java.time.Duration;
@@ -39,12 +40,10 @@ public interface TrimusConfig {
          * true or false (TRIMUS_DASHBOARD_SECURE_COOKIES, default auto). */
         @WithDefault("auto")
         SecureCookies secureCookies();
-
-        /** How often an open live feed asks run-service again who its caller is: a revoked credential ends the stream,
-         * a lost role or company stops its events (TRIMUS_DASHBOARD_LIVE_RECHECK, default 30s). */
-        @WithDefault("30s")
-        Duration liveRecheck();
     }
+
+    /** The live feeds' bounds: how often their caller is asked again, how many one credential holds open. */
+    StreamLimits streams();
 
     /** Values of {@link Dashboard#secureCookies()}. */
     enum SecureCookies { AUTO, TRUE, FALSE }

@@ -2,9 +2,12 @@ package io.trimus.admin.rest;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.BackendException;
+import io.trimus.commons.problem.Problem;
+import io.trimus.commons.streams.TooManyStreams;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -31,6 +34,12 @@ public class ErrorPages {
             case FAILED -> e.backend().displayName() + " failed";
         };
         return page(e.httpStatus(), title, e.getMessage());
+    }
+
+    /** A live feed (server-sent events, read by scripts too) refused over its credential's cap: problem+json. */
+    @ServerExceptionMapper
+    public Response tooManyStreams(TooManyStreams e) {
+        return Response.status(e.status()).type(Problem.MEDIA_TYPE).entity(e.problem()).build();
     }
 
     @ServerExceptionMapper

@@ -12,7 +12,7 @@ import java.time.Duration;
  * Server-sent event streams for htmx's SSE extension: a comment at once (so the browser sees the stream open), a
  * comment every 15 s (keeps proxies from closing it and notices browsers that left), and the live events, each one
  * HTML fragment on one line. A stream ends when its {@link LiveCaller} says the credential or role no longer allows
- * it (checked every {@code trimus.dashboard.live-recheck}); a browser that falls 256 events behind is cut off, and
+ * it (checked every {@code trimus.streams.recheck}); a browser that falls 256 events behind is cut off, and
  * every stream ends after {@link #MAX_LIFETIME}; EventSource reconnects by itself, through the sign-in check again.
  */
 final class SseStreams {
@@ -35,10 +35,9 @@ final class SseStreams {
                 Multi.createFrom().item(sse.newEventBuilder().comment("stream open").build()),
                 Multi.createFrom().ticks().startingAfter(HEARTBEAT).every(HEARTBEAT)
                         .map(tick -> sse.newEventBuilder().comment("keep-alive").build()));
-        return Multi.createBy().merging().streams(events, heartbeats, caller.ending())
+        return caller.whileAllowed(Multi.createBy().merging().streams(events, heartbeats))
                 .select().first(MAX_LIFETIME)
-                .onFailure(BackPressureFailure.class).recoverWithCompletion()
-                .onFailure(LiveCaller.Ended.class).recoverWithCompletion();
+                .onFailure(BackPressureFailure.class).recoverWithCompletion();
     }
 
     // an SSE data field ends at a line break; the fragments are HTML, where a line break is just white space

@@ -80,10 +80,20 @@ class OriginCheckTest {
                     public SecureCookies secureCookies() {
                         return SecureCookies.AUTO;
                     }
+                };
+            }
+
+            @Override
+            public io.trimus.commons.streams.StreamLimits streams() {
+                return new io.trimus.commons.streams.StreamLimits() {
+                    @Override
+                    public Duration recheck() {
+                        return Duration.ofSeconds(30);
+                    }
 
                     @Override
-                    public Duration liveRecheck() {
-                        return Duration.ofSeconds(30);
+                    public int maxPerCaller() {
+                        return 10;
                     }
                 };
             }

@@ -67,32 +67,53 @@ public class AccessFilter {
                 return unknownCredential();
             }
             current.set(caller);
-            return decide(level.get(), caller, request, current);
+            String named = companyOf(request);
+            Refusal refusal = refusal(level.get(), caller, named);
+            if (refusal != null) {
+                return refusal.response();
+            }
+            if (level.get().companyRole().isPresent() && !caller.operator()) {
+                current.setCompany(parse(named));
+            }
+            current.setAdmission(new CurrentCaller.Admission(credential.get(), level.get(), named));
+            return null;
         });
     }
 
-    private static Response decide(Access level, Caller caller, ContainerRequestContext request,
-                                   CurrentCaller current) {
+    /**
+     * Whether {@code caller} may call an endpoint of {@code level} in the company the request named ({@code named}, or
+     * null): the rule of {@link #authorize}, also what an open stream asks again ({@link StreamAccess}).
+     */
+    static boolean admits(Access level, Caller caller, String named) {
+        return refusal(level, caller, named) == null;
+    }
+
+    private static Refusal refusal(Access level, Caller caller, String named) {
         if (level == Access.SIGNED_IN || caller.operator()) {
             return null;
         }
         if (level == Access.OPERATOR) {
-            return refusal(403, "Forbidden", "only the platform's operators may do this");
+            return new Refusal(403, "Forbidden", "only the platform's operators may do this");
         }
         CompanyRole needed = level.companyRole().orElseThrow();
-        String named = companyOf(request);
         UUID company = parse(named);
         Optional<CompanyRole> role = company == null ? Optional.empty() : caller.roleIn(company);
         if (role.isEmpty()) {
-            return named == null ? refusal(400, "Invalid request", "company_id is required")
-                    : refusal(404, "Not found", "company " + named + " does not exist");
+            return named == null ? new Refusal(400, "Invalid request", "company_id is required")
+                    : new Refusal(404, "Not found", "company " + named + " does not exist");
         }
         if (role.get().covers(needed)) {
-            current.setCompany(company);
             return null;
         }
-        return refusal(403, "Forbidden", "this needs the " + needed.wireName()
+        return new Refusal(403, "Forbidden", "this needs the " + needed.wireName()
                 + " role in company " + company + "; yours is " + role.get().wireName());
+    }
+
+    /** A refused request: its status and words. */
+    private record Refusal(int status, String title, String detail) {
+        Response response() {
+            return AccessFilter.refusal(status, title, detail);
+        }
     }
 
     private static Optional<Access> levelOf(ResourceInfo resource) {

@@ -14,9 +14,19 @@ public class CurrentCaller {
     private boolean service;
     private UUID company;
     private AuditRecord.Source source = AuditRecord.Source.NONE;
+    private Admission admission;
 
     void set(Caller caller) {
         this.caller = caller;
+    }
+
+    void setAdmission(Admission admission) {
+        this.admission = admission;
+    }
+
+    /** What the caller was admitted with, for {@link StreamAccess} to ask again; null before or without admission. */
+    Admission admission() {
+        return admission;
     }
 
     void setSource(AuditRecord.Source source) {
@@ -61,6 +71,13 @@ public class CurrentCaller {
                     : AuditRecord.Actor.TOKEN, caller.id(), caller.name());
         }
         return service ? new AuditRecord.Actor(AuditRecord.Actor.SERVICE, null, "trimus-service") : null;
+    }
+
+    /**
+     * How a caller was let in: the credential it presented (kept for this request only, unless a stream it opens holds
+     * it to ask again), the endpoint's level and the company the request named (null when it named none).
+     */
+    record Admission(String credential, Access level, String namedCompany) {
     }
 
     /** True when Trimus's own service called. */

@@ -2,6 +2,7 @@ package io.trimus.egress.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.trimus.commons.streams.StreamLimits;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +17,9 @@ public interface TrimusConfig {
 
     /** run-service, which says who a bearer credential speaks for. */
     RunService runService();
+
+    /** The anomaly stream's bounds: how often its caller is asked again, how many one credential holds open. */
+    StreamLimits streams();
 
     /** run-service, asked {@code GET /api/me} for the caller of every API request. */
     interface RunService {

@@ -2,6 +2,7 @@ package io.trimus.egress.rest;
 
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.StreamAccess;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
@@ -39,10 +40,12 @@ public class AnomalyResource {
 
     private final AnomalyService anomalies;
     private final AnomalyBroadcast broadcast;
+    private final StreamAccess streams;
 
-    AnomalyResource(AnomalyService anomalies, AnomalyBroadcast broadcast) {
+    AnomalyResource(AnomalyService anomalies, AnomalyBroadcast broadcast, StreamAccess streams) {
         this.anomalies = anomalies;
         this.broadcast = broadcast;
+        this.streams = streams;
     }
 
     /**
@@ -80,7 +83,10 @@ public class AnomalyResource {
     /**
      * The company's anomalies as they are persisted, as server-sent events named {@value #SSE_EVENT} with the
      * anomaly as JSON data; a comment line every {@code 15 s} keeps the connection alive. Only anomalies persisted
-     * after the client connected are sent: read the list first to catch up.
+     * after the client connected are sent: read the list first to catch up. The caller is asked again every
+     * {@code trimus.streams.recheck} (30 s) as a new request would be: the stream ends once its credential is revoked
+     * or expired or the caller is no longer in the company. One credential holds at most
+     * {@code trimus.streams.max-per-caller} (10) streams on this instance; one more is 429.
      */
     @GET
     @Path("/stream")
@@ -88,6 +94,7 @@ public class AnomalyResource {
     @Allowed(Access.VIEWER)
     public Multi<OutboundSseEvent> stream(@PathParam("company_id") String companyId, @Context Sse sse) {
         UUID company = Ids.parse("company_id", companyId);
+        StreamAccess.Lease lease = streams.open();
         Multi<OutboundSseEvent> live = broadcast.of(company)
                 .onOverflow().buffer(CLIENT_BUFFER)
                 .map(row -> sse.newEventBuilder()
@@ -101,7 +108,7 @@ public class AnomalyResource {
                 Multi.createFrom().item(sse.newEventBuilder().comment("stream open").build()),
                 Multi.createFrom().ticks().startingAfter(HEARTBEAT).every(HEARTBEAT)
                         .map(tick -> sse.newEventBuilder().comment("keep-alive").build()));
-        return Multi.createBy().merging().streams(live, heartbeats)
+        return lease.guard(Multi.createBy().merging().streams(live, heartbeats))
                 .onFailure(BackPressureFailure.class).recoverWithCompletion();
     }
 

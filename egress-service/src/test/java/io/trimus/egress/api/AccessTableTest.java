@@ -86,6 +86,14 @@ class AccessTableTest {
         assertThat(health.statusCode()).isEqualTo(200);
     }
 
+    /** An API token: its id (to revoke it) and its value. */
+    record Token(String id, String value) {
+    }
+
+    /** A person in a company: its email and the session it signed in with. */
+    record Member(String email, String session) {
+    }
+
     /** The run-service child, where companies and tokens are made. */
     static final class RunService {
         private final String url = ConfigProvider.getConfig().getValue(RunServiceResource.URL_KEY, String.class);
@@ -99,6 +107,40 @@ class AccessTableTest {
             return RestAssured.given().baseUri(url).contentType(ContentType.JSON)
                     .body(Map.of("name", role, "role", role)).post("/api/companies/{c}/tokens", company)
                     .then().statusCode(201).extract().path("token");
+        }
+
+        /** A new token of {@code company} with {@code role}: its id and its value. */
+        Token newToken(String company, String role) {
+            var created = RestAssured.given().baseUri(url).contentType(ContentType.JSON)
+                    .body(Map.of("name", role, "role", role)).post("/api/companies/{c}/tokens", company)
+                    .then().statusCode(201).extract();
+            return new Token(created.path("id"), created.path("token"));
+        }
+
+        void revoke(String company, Token token) {
+            RestAssured.given().baseUri(url).delete("/api/companies/{c}/tokens/{t}", company, token.id())
+                    .then().statusCode(204);
+        }
+
+        /** A new person with {@code role} in {@code company}, signed in: its email and session. */
+        Member signedInMember(String company, String role) {
+            String email = "streams-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
+            String setup = RestAssured.given().baseUri(url).contentType(ContentType.JSON).body(Map.of("role", role))
+                    .put("/api/companies/{c}/members/{e}", company, email).then().statusCode(200)
+                    .extract().path("setup_url");
+            String password = "correct horse battery staple";
+            RestAssured.given().baseUri(url).contentType(ContentType.JSON)
+                    .body(Map.of("token", java.net.URI.create(setup).getFragment(), "password", password))
+                    .post("/api/setup").then().statusCode(200);
+            String session = RestAssured.given().baseUri(url).contentType(ContentType.JSON)
+                    .body(Map.of("email", email, "password", password)).post("/api/sessions")
+                    .then().statusCode(201).extract().path("token");
+            return new Member(email, session);
+        }
+
+        void removeMember(String company, Member member) {
+            RestAssured.given().baseUri(url).delete("/api/companies/{c}/members/{e}", company, member.email())
+                    .then().statusCode(204);
         }
 
         String revokedToken(String company) {

@@ -6,6 +6,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.EgressAnomaly;
+import io.trimus.testing.RunServiceResource;
 import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.Test;
 
@@ -22,18 +23,31 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import static io.trimus.egress.api.AnomalyTopic.anomaly;
 import static io.trimus.testing.Problems.assertInvalidField;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+/**
+ * The live anomaly stream: a company's anomalies once each as they are persisted, for as long as its caller may read
+ * them. The caller is asked again every second here ({@code %test.trimus.streams.recheck}, 30 s by default), through
+ * run-service as any request is, so a revoked token or a removed member's session ends the stream; one credential
+ * holds at most 10 streams (the default) and gets its place back when one ends.
+ */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = RunServiceResource.class, scope = TestResourceScope.GLOBAL)
 class AnomalyStreamTest {
     private static final Duration FIRST = Duration.ofSeconds(30);
+    private static final Duration RECHECKS = Duration.ofSeconds(3);
+    private static final Duration ENDS_WITHIN = Duration.ofSeconds(10);
+    private static final int MAX_PER_CALLER = 10;
 
     @TestHTTPResource("/")
     URL base;
@@ -69,9 +83,74 @@ class AnomalyStreamTest {
     }
 
     @Test
+    void aViewersStreamEndsOnceItsTokenIsRevokedOrItsMembershipRemovedAndGetsNoLaterDenial() throws Exception {
+        AccessTableTest.RunService run = new AccessTableTest.RunService();
+        String company = run.company("Stream revoked");
+        AccessTableTest.Token token = run.newToken(company, "viewer");
+        AccessTableTest.Member member = run.signedInMember(company, "viewer");
+        URI streamUri = URI.create(base + "api/companies/" + company + "/egress/anomalies/stream");
+        try (SseClient byToken = SseClient.open(streamUri, "Bearer " + token.value());
+             SseClient bySession = SseClient.open(streamUri, "Bearer " + member.session());
+             SseClient control = SseClient.open(streamUri, io.trimus.testing.TestOperator.HEADER);
+             AnomalyTopic topic = new AnomalyTopic()) {
+            for (SseClient stream : List.of(byToken, bySession, control)) {
+                stream.awaitLine(": stream open", Duration.ofSeconds(10));
+            }
+            await().during(RECHECKS).atMost(RECHECKS.plusSeconds(5))
+                    .until(() -> !byToken.ended() && !bySession.ended());
+
+            run.revoke(company, token);
+            run.removeMember(company, member);
+            await().atMost(ENDS_WITHIN).untilAsserted(() -> {
+                assertThat(byToken.ended()).as("the revoked token's stream ended").isTrue();
+                assertThat(bySession.ended()).as("the removed member's stream ended").isTrue();
+            });
+
+            EgressAnomaly after = anomaly(UUID.fromString(company), "after-revocation.example");
+            topic.publish(after);
+            assertThat(AnomalyTopic.JSON.readTree(control.nextEvent(FIRST).data).get("id").asText())
+                    .isEqualTo(after.id().toString());
+            assertThat(byToken.all()).noneMatch(line -> line.contains(after.id().toString()));
+            assertThat(bySession.all()).noneMatch(line -> line.contains(after.id().toString()));
+            assertThat(control.ended()).isFalse();
+        }
+    }
+
+    @Test
+    void oneCredentialHoldsAtMostTenStreamsAndGetsAPlaceBackWhenOneEnds() throws Exception {
+        AccessTableTest.RunService run = new AccessTableTest.RunService();
+        String company = run.company("Stream cap");
+        String viewer = "Bearer " + run.token(company, "viewer");
+        URI streamUri = URI.create(base + "api/companies/" + company + "/egress/anomalies/stream");
+        List<SseClient> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < MAX_PER_CALLER; i++) {
+                SseClient stream = SseClient.open(streamUri, viewer);
+                open.add(stream);
+                stream.awaitLine(": stream open", Duration.ofSeconds(10));
+            }
+            Attempt refused = SseClient.attempt(streamUri, viewer);
+            assertThat(refused.status()).isEqualTo(429);
+            assertThat(refused.contentType()).isEqualTo("application/problem+json");
+            assertThat(refused.body()).contains("TRIMUS_STREAMS_MAX_PER_CALLER");
+            assertThat(SseClient.attempt(streamUri, "Bearer " + run.token(company, "viewer")).status())
+                    .as("another credential of the same company").isEqualTo(200);
+
+            open.remove(0).close();
+            await().atMost(ENDS_WITHIN).until(() -> SseClient.attempt(streamUri, viewer).status() == 200);
+        } finally {
+            open.forEach(SseClient::close);
+        }
+    }
+
+    @Test
     void aStreamForAMalformedCompanyIdIsAProblem() {
         assertInvalidField(given().accept("text/event-stream")
                 .get("/api/companies/{c}/egress/anomalies/stream", "acme").then(), "company_id");
+    }
+
+    /** The answer to an open that was closed at once: status, content type, and the body unless 200. */
+    record Attempt(int status, String contentType, String body) {
     }
 
     /** One server-sent event. */
@@ -80,7 +159,11 @@ class AnomalyStreamTest {
 
     /** A plain HTTP client reading an event stream line by line, as a browser's EventSource would. */
     static final class SseClient implements AutoCloseable {
+        private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .build();
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final List<String> all = new CopyOnWriteArrayList<>();
+        private final AtomicBoolean ended = new AtomicBoolean();
         private final Stream<String> body;
         final String contentType;
 
@@ -89,9 +172,14 @@ class AnomalyStreamTest {
             this.contentType = response.headers().firstValue("content-type").orElse("");
             Thread reader = new Thread(() -> {
                 try {
-                    body.forEach(lines::add);
+                    body.forEach(line -> {
+                        all.add(line);
+                        lines.add(line);
+                    });
                 } catch (RuntimeException closed) {
                     // the test closed the stream
+                } finally {
+                    ended.set(true);
                 }
             }, "sse-reader");
             reader.setDaemon(true);
@@ -99,12 +187,40 @@ class AnomalyStreamTest {
         }
 
         static SseClient open(URI uri) throws IOException, InterruptedException {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-            HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
-                    .header("Authorization", io.trimus.testing.TestOperator.HEADER).GET().build();
-            HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+            return open(uri, io.trimus.testing.TestOperator.HEADER);
+        }
+
+        static SseClient open(URI uri, String authorization) throws IOException, InterruptedException {
+            HttpResponse<Stream<String>> response = CLIENT.send(request(uri, authorization),
+                    HttpResponse.BodyHandlers.ofLines());
             assertThat(response.statusCode()).isEqualTo(200);
             return new SseClient(response);
+        }
+
+        /** Opens the stream and closes it at once: the answer's status and headers, and its body unless 200. */
+        static Attempt attempt(URI uri, String authorization) throws IOException, InterruptedException {
+            HttpResponse<java.io.InputStream> response = CLIENT.send(request(uri, authorization),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            try (java.io.InputStream body = response.body()) {
+                return new Attempt(response.statusCode(), response.headers().firstValue("content-type").orElse(""),
+                        response.statusCode() == 200 ? "" : new String(body.readAllBytes(),
+                                java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+
+        private static HttpRequest request(URI uri, String authorization) {
+            return HttpRequest.newBuilder(uri).header("Accept", "text/event-stream")
+                    .header("Authorization", authorization).GET().build();
+        }
+
+        /** True once the server ended the stream (or the test closed it). */
+        boolean ended() {
+            return ended.get();
+        }
+
+        /** Every line read so far. */
+        List<String> all() {
+            return all;
         }
 
         void awaitLine(String expected, Duration atMost) throws InterruptedException {

@@ -3,6 +3,7 @@ package io.trimus.run.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.trimus.commons.streams.StreamLimits;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
@@ -299,6 +300,9 @@ public interface TrimusConfig {
 
     /** Agents served over A2A (docs/a2a.md, "Serving agents over A2A"). */
     A2a a2a();
+
+    /** Open A2A streams and blocking sends: how often their caller is asked again, how many one credential holds. */
+    StreamLimits streams();
 
     /** Agents served over A2A: where callers reach them and the bounds of what one caller can hold open. */
     interface A2a {

@@ -37,6 +37,7 @@ import io.a2a.spec.UnsupportedOperationError;
 import io.a2a.util.Utils;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.access.StreamAccess;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.messaging.OutboxRelay;
 import io.trimus.run.repository.Run;
@@ -74,8 +75,11 @@ public class A2aJsonRpc {
         this.config = config.a2a();
     }
 
-    /** The answer to one JSON-RPC request to agent {@code agentId} of {@code companyId}. */
-    Uni<A2aAnswer> answer(UUID companyId, UUID agentId, byte[] body) {
+    /**
+     * The answer to one JSON-RPC request of {@code caller} to agent {@code agentId} of {@code companyId}; a stream or a
+     * blocking send holds one of the company's and one of the caller's places while it lasts.
+     */
+    Uni<A2aAnswer> answer(UUID companyId, UUID agentId, byte[] body, StreamAccess.Holder caller) {
         JsonNode node;
         try {
             node = Utils.OBJECT_MAPPER.readTree(body);
@@ -97,8 +101,8 @@ public class A2aJsonRpc {
             return error(idOf(node), new InvalidParamsError("the params are missing or invalid"));
         }
         Object id = request.getId();
-        Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> streaming ? stream(companyId, agentId, request)
-                : call(companyId, agentId, request));
+        Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> streaming ? stream(companyId, agentId, request, caller)
+                : call(companyId, agentId, request, caller));
         return answer.onFailure(A2aRefusal.class).recoverWithUni(e -> streaming
                         ? Uni.createFrom().item(events(Multi.createFrom().item(
                                 new JSONRPCErrorResponse(id, ((A2aRefusal) e).error()))))
@@ -110,7 +114,7 @@ public class A2aJsonRpc {
                 });
     }
 
-    private Uni<A2aAnswer> call(UUID companyId, UUID agentId, JSONRPCRequest<?> request) {
+    private Uni<A2aAnswer> call(UUID companyId, UUID agentId, JSONRPCRequest<?> request, StreamAccess.Holder caller) {
         Object id = request.getId();
         if (request instanceof SendMessageRequest send) {
             MessageSendParams params = send.getParams();
@@ -119,8 +123,10 @@ public class A2aJsonRpc {
             }
             boolean blocking = params.configuration() != null
                     && Boolean.TRUE.equals(params.configuration().blocking());
+            if (blocking) {
+                return blockingSend(companyId, agentId, params, id, streams.take(companyId, caller));
+            }
             return tasks.start(companyId, agentId, params.message()).invoke(relay::wake)
-                    .flatMap(run -> blocking ? tasks.awaitEnd(run, config.blockingWait()) : Uni.createFrom().item(run))
                     .map(run -> json(new SendMessageResponse(id, TaskMapping.task(run))));
         }
         if (request instanceof GetTaskRequest get) {
@@ -142,14 +148,31 @@ public class A2aJsonRpc {
         return error(id, new UnsupportedOperationError());
     }
 
-    private Uni<A2aAnswer> stream(UUID companyId, UUID agentId, JSONRPCRequest<?> request) {
+    // Holds its places like a stream (taken before the run starts, so a refused call starts nothing); a caller no
+    // longer admitted while it waits gets an error instead of the task
+    private Uni<A2aAnswer> blockingSend(UUID companyId, UUID agentId, MessageSendParams params, Object id,
+                                        StreamAccess.Lease lease) {
+        return tasks.start(companyId, agentId, params.message()).invoke(relay::wake)
+                .flatMap(run -> lease.guard(tasks.awaitEnd(run, config.blockingWait()).toMulti()).toUni())
+                .onTermination().invoke(lease::giveBack)
+                .map(run -> {
+                    if (run == null) {
+                        throw new A2aRefusal(new InternalError("this call's credential no longer allows it (revoked,"
+                                + " expired, or its role in the company lowered) while it waited for the task"));
+                    }
+                    return json(new SendMessageResponse(id, TaskMapping.task(run)));
+                });
+    }
+
+    private Uni<A2aAnswer> stream(UUID companyId, UUID agentId, JSONRPCRequest<?> request,
+                                  StreamAccess.Holder caller) {
         Object id = request.getId();
-        TaskStreams.Place place = streams.take(companyId);
+        StreamAccess.Lease lease = streams.take(companyId, caller);
         Uni<Run> first = request instanceof SendStreamingMessageRequest send
                 ? tasks.start(companyId, agentId, send.getParams().message()).invoke(relay::wake)
                 : tasks.get(companyId, agentId, ((TaskResubscriptionRequest) request).getParams().id());
-        return first.onFailure().invoke(place::giveBack).onCancellation().invoke(place::giveBack)
-                .map(run -> events(streams.follow(run, place)
+        return first.onFailure().invoke(lease::giveBack).onCancellation().invoke(lease::giveBack)
+                .map(run -> events(streams.follow(run, lease)
                         .map(event -> new SendStreamingMessageResponse(id, event))));
     }
 

@@ -6,6 +6,7 @@ import io.a2a.util.Utils;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.StreamAccess;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.Problem;
 import io.trimus.commons.problem.ProblemException;
@@ -39,8 +40,11 @@ public class A2aResource {
     private final A2aUrls urls;
     private final TrimusConfig.A2a config;
     private final ObjectMapper json;
+    private final StreamAccess streams;
 
-    A2aResource(A2aPublishing publishing, A2aJsonRpc jsonRpc, A2aUrls urls, TrimusConfig config, ObjectMapper json) {
+    A2aResource(A2aPublishing publishing, A2aJsonRpc jsonRpc, A2aUrls urls, TrimusConfig config, ObjectMapper json,
+                StreamAccess streams) {
+        this.streams = streams;
         this.publishing = publishing;
         this.jsonRpc = jsonRpc;
         this.urls = urls;
@@ -63,12 +67,13 @@ public class A2aResource {
     @Allowed(Access.MEMBER)
     public RestMulti<byte[]> call(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId,
                                   byte[] body) {
+        StreamAccess.Holder caller = streams.caller(); // a stream or blocking send asks again who called, later
         Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> {
             UUID company = Ids.parse("company_id", companyId);
             UUID agent = Ids.parse("agent_id", agentId);
             return publishing.published(company, agent).flatMap(found -> body != null
                     && body.length > config.maxRequestBytes() ? Uni.createFrom().failure(tooLarge(body.length))
-                    : jsonRpc.answer(company, agent, body == null ? new byte[0] : body));
+                    : jsonRpc.answer(company, agent, body == null ? new byte[0] : body, caller));
         }).onFailure(ProblemException.class).recoverWithItem(e -> problem((ProblemException) e));
         return RestMulti.fromUniResponse(answer, A2aAnswer::body, A2aAnswer::headers, A2aAnswer::status);
     }

@@ -5,17 +5,15 @@ import io.a2a.spec.InvalidParamsError;
 import io.a2a.spec.Message;
 import io.a2a.spec.TaskNotCancelableError;
 import io.a2a.spec.TaskNotFoundError;
-import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.FreshContext;
 import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Run;
 import io.trimus.run.repository.RunRepository;
 import io.trimus.run.service.RunService;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -119,10 +117,7 @@ public class A2aTasks {
 
     // Hibernate Reactive wants a safe Vert.x sub-context; the ticks come on a plain thread
     private <T> Uni<T> inDatabase(Supplier<Uni<T>> work) {
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        VertxContextSafetyToggle.setContextSafe(context, true);
-        return Uni.createFrom().emitter(emitter -> context.runOnContext(ignored -> Uni.createFrom().deferred(work::get)
-                .subscribe().with(emitter::complete, emitter::fail)));
+        return FreshContext.run(vertx, work);
     }
 
     private static UUID runId(String taskId) {

@@ -4,29 +4,31 @@ import io.a2a.spec.InternalError;
 import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.TaskState;
 import io.smallrye.mutiny.Multi;
+import io.trimus.commons.access.StreamAccess;
+import io.trimus.commons.streams.Places;
+import io.trimus.commons.streams.TooManyStreams;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.Run;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The event stream of a task (message/stream, tasks/resubscribe): the task as it is, then one status-update event per
  * change of its state (completed preceded by its output artifact), the last one final, then the end. Bounded in life
- * (TRIMUS_A2A_STREAM_MAX_LIFE) and in number per company on this instance (TRIMUS_A2A_MAX_STREAMS_PER_COMPANY).
+ * (TRIMUS_A2A_STREAM_MAX_LIFE), in number per company on this instance (TRIMUS_A2A_MAX_STREAMS_PER_COMPANY) and per
+ * credential (TRIMUS_STREAMS_MAX_PER_CALLER), where blocking message/send calls count as streams too, and by its
+ * caller's access, asked again every TRIMUS_STREAMS_RECHECK.
  */
 @ApplicationScoped
 public class TaskStreams {
     private final A2aTasks tasks;
     private final TrimusConfig.A2a config;
-    private final Map<UUID, AtomicInteger> open = new ConcurrentHashMap<>();
+    private final Places<UUID> companies = new Places<>();
 
     TaskStreams(A2aTasks tasks, TrimusConfig config) {
         this.tasks = tasks;
@@ -34,43 +36,33 @@ public class TaskStreams {
     }
 
     /**
-     * Takes one of the company's stream places; an {@link A2aRefusal} when all are taken. The place is given back by
-     * the stream {@link #follow} returns, when it ends or its caller goes away.
+     * Takes one of the company's places and one of the caller's for a stream or a blocking send; an {@link A2aRefusal}
+     * when all of either are taken. The places are given back when the stream {@link #follow} returns (or the wait the
+     * lease guards) ends, or by {@link StreamAccess.Lease#giveBack()}.
      */
-    public Place take(UUID companyId) {
-        AtomicInteger count = open.computeIfAbsent(companyId, id -> new AtomicInteger());
-        if (count.incrementAndGet() > config.maxStreamsPerCompany()) {
-            count.decrementAndGet();
-            throw new A2aRefusal(new InternalError("company " + companyId + " already has "
-                    + config.maxStreamsPerCompany() + " A2A streams open on this instance (the limit); close one, or"
-                    + " poll with tasks/get"));
-        }
-        return new Place(count);
-    }
-
-    /** A stream place of a company, given back once. */
-    public static final class Place {
-        private final AtomicInteger count;
-        private final AtomicBoolean given = new AtomicBoolean();
-
-        private Place(AtomicInteger count) {
-            this.count = count;
-        }
-
-        /** Gives the place back; later calls do nothing. */
-        public void giveBack() {
-            if (given.compareAndSet(false, true)) {
-                count.decrementAndGet();
-            }
+    public StreamAccess.Lease take(UUID companyId, StreamAccess.Holder caller) {
+        Places.Place company = companies.take(companyId, config.maxStreamsPerCompany())
+                .orElseThrow(() -> new A2aRefusal(new InternalError("company " + companyId + " already has "
+                        + config.maxStreamsPerCompany() + " A2A streams and blocking sends open on this instance (the"
+                        + " limit, TRIMUS_A2A_MAX_STREAMS_PER_COMPANY); close one, or poll with tasks/get")));
+        try {
+            return caller.take().and(company);
+        } catch (TooManyStreams e) {
+            company.giveBack();
+            throw new A2aRefusal(new InternalError(e.getMessage() + "; A2A blocking sends count as streams; or poll"
+                    + " with tasks/get"));
         }
     }
 
-    /** The events of the run's task from {@code first} (as just read or started) on; gives {@code place} back at the end. */
-    public Multi<StreamingEventKind> follow(Run first, Place place) {
+    /**
+     * The events of the run's task from {@code first} (as just read or started) on, while the caller stays admitted;
+     * gives the lease's places back at the end.
+     */
+    public Multi<StreamingEventKind> follow(Run first, StreamAccess.Lease lease) {
         Multi<StreamingEventKind> head = Multi.createFrom().item(TaskMapping.task(first));
         if (first.status.isTerminal()) {
-            return Multi.createBy().concatenating().streams(head, Multi.createFrom().iterable(changeEvents(first)))
-                    .onTermination().invoke(place::giveBack);
+            return lease.guard(Multi.createBy().concatenating().streams(head,
+                    Multi.createFrom().iterable(changeEvents(first))));
         }
         AtomicReference<TaskState> shown = new AtomicReference<>(TaskMapping.state(first.status));
         AtomicBoolean ended = new AtomicBoolean();
@@ -80,7 +72,7 @@ public class TaskStreams {
                 .select().first(run -> !ended.getAndSet(run.status.isTerminal()))
                 .filter(run -> shown.getAndSet(TaskMapping.state(run.status)) != TaskMapping.state(run.status))
                 .onItem().transformToIterable(TaskStreams::changeEvents);
-        return Multi.createBy().concatenating().streams(head, changes).onTermination().invoke(place::giveBack);
+        return lease.guard(Multi.createBy().concatenating().streams(head, changes));
     }
 
     private static List<StreamingEventKind> changeEvents(Run run) {
