@@ -54,6 +54,10 @@ public final class TestUpstreamDns implements AutoCloseable {
     public static final long NEGATIVE_TTL = 60;
     /** TTL of records added without one. */
     public static final long DEFAULT_TTL = 300;
+    /** The system property holding the sockets {@link #reserve()} bound. */
+    private static final String RESERVED = "trimus-test.upstream-dns-sockets";
+    /** How often a server on reserved sockets checks whether it was closed. */
+    private static final int POLL_MILLIS = 100;
 
     /** One query as the upstream received it. */
     public record SeenQuery(String transport, InetSocketAddress from, Message message) {
@@ -76,8 +80,10 @@ public final class TestUpstreamDns implements AutoCloseable {
     private final List<SeenQuery> seen = new CopyOnWriteArrayList<>();
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
     private final SOARecord soa;
+    private final List<Thread> servers = new CopyOnWriteArrayList<>();
     private DatagramSocket udp;
     private ServerSocket tcp;
+    private boolean reserved;
     private volatile boolean closed;
 
     public TestUpstreamDns() {
@@ -131,11 +137,51 @@ public final class TestUpstreamDns implements AutoCloseable {
 
     /** Starts on 127.0.0.1, UDP and TCP on one free port. */
     public TestUpstreamDns start() {
+        Object[] both = bindBoth();
+        return start((DatagramSocket) both[0], (ServerSocket) both[1]);
+    }
+
+    /**
+     * Binds UDP and TCP on one free loopback port now and keeps both sockets for the whole test JVM, for a server
+     * whose address must be in a service's configuration before the test class that serves it runs: the port is
+     * never released between being chosen and being served, so nothing else can take it. The sockets are kept in
+     * the system properties (JDK types, so the test resource's and the test's class loaders both see them); each
+     * {@link #startReserved()} serves them until its {@link #close()}, which leaves them bound for the next one.
+     *
+     * @return the reserved port
+     */
+    public static synchronized int reserve() {
+        Object[] held = (Object[]) System.getProperties().get(RESERVED);
+        if (held == null) {
+            held = bindBoth();
+            System.getProperties().put(RESERVED, held);
+        }
+        return ((DatagramSocket) held[0]).getLocalPort();
+    }
+
+    /** Serves the sockets {@link #reserve()} holds; fails when none were reserved. */
+    public TestUpstreamDns startReserved() {
+        Object[] held = (Object[]) System.getProperties().get(RESERVED);
+        if (held == null) {
+            throw new IllegalStateException("no upstream DNS port was reserved: call TestUpstreamDns.reserve() in the"
+                    + " test resource that configures the service");
+        }
+        reserved = true;
+        try {
+            ((DatagramSocket) held[0]).setSoTimeout(POLL_MILLIS);
+            ((ServerSocket) held[1]).setSoTimeout(POLL_MILLIS);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot use the reserved upstream DNS sockets", e);
+        }
+        return start((DatagramSocket) held[0], (ServerSocket) held[1]);
+    }
+
+    private static Object[] bindBoth() {
         for (int attempt = 0; ; attempt++) {
             try {
                 DatagramSocket datagrams = new DatagramSocket(new InetSocketAddress(loopback(), 0));
                 try {
-                    return start(datagrams, new ServerSocket(datagrams.getLocalPort(), 50, loopback()));
+                    return new Object[] {datagrams, new ServerSocket(datagrams.getLocalPort(), 50, loopback())};
                 } catch (BindException taken) {
                     datagrams.close();
                     if (attempt == 20) {
@@ -143,26 +189,16 @@ public final class TestUpstreamDns implements AutoCloseable {
                     }
                 }
             } catch (IOException e) {
-                throw new IllegalStateException("cannot start the test upstream DNS server", e);
+                throw new IllegalStateException("cannot reserve a port for the test upstream DNS server", e);
             }
-        }
-    }
-
-    /** Starts on 127.0.0.1:{@code port}, UDP and TCP. */
-    public TestUpstreamDns start(int port) {
-        try {
-            DatagramSocket datagrams = new DatagramSocket(new InetSocketAddress(loopback(), port));
-            return start(datagrams, new ServerSocket(port, 50, loopback()));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start the test upstream DNS server on port " + port, e);
         }
     }
 
     private TestUpstreamDns start(DatagramSocket datagrams, ServerSocket server) {
         udp = datagrams;
         tcp = server;
-        daemon("test-upstream-dns-udp", this::serveUdp);
-        daemon("test-upstream-dns-tcp", this::acceptTcp);
+        servers.add(daemon("test-upstream-dns-udp", this::serveUdp));
+        servers.add(daemon("test-upstream-dns-tcp", this::acceptTcp));
         return this;
     }
 
@@ -194,15 +230,26 @@ public final class TestUpstreamDns implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        if (udp != null) {
-            udp.close();
-        }
-        try {
-            if (tcp != null) {
-                tcp.close();
+        if (reserved) {
+            // the sockets stay bound for the next class; wait until this server's threads have let go of them
+            for (Thread server : servers) {
+                try {
+                    server.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-        } catch (IOException ignored) {
-            // closing anyway
+        } else {
+            if (udp != null) {
+                udp.close();
+            }
+            try {
+                if (tcp != null) {
+                    tcp.close();
+                }
+            } catch (IOException ignored) {
+                // closing anyway
+            }
         }
         for (Socket connection : connections) {
             try {
@@ -219,6 +266,8 @@ public final class TestUpstreamDns implements AutoCloseable {
             DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
             try {
                 udp.receive(packet);
+            } catch (java.net.SocketTimeoutException poll) {
+                continue;
             } catch (IOException e) {
                 return;
             }
@@ -239,6 +288,8 @@ public final class TestUpstreamDns implements AutoCloseable {
             Socket connection;
             try {
                 connection = tcp.accept();
+            } catch (java.net.SocketTimeoutException poll) {
+                continue;
             } catch (IOException e) {
                 return;
             }
@@ -331,10 +382,11 @@ public final class TestUpstreamDns implements AutoCloseable {
         }
     }
 
-    private static void daemon(String name, Runnable body) {
+    private static Thread daemon(String name, Runnable body) {
         Thread thread = new Thread(body, name);
         thread.setDaemon(true);
         thread.start();
+        return thread;
     }
 
     private static Name name(String text) {

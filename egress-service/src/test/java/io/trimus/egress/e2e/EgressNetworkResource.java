@@ -6,7 +6,7 @@ import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.trimus.testing.DockerClients;
 import io.trimus.egress.proxy.TestPki;
-import io.trimus.testing.Ports;
+import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.testing.TestImages;
 
 import java.util.List;
@@ -15,14 +15,14 @@ import java.util.Map;
 /**
  * The egress network as the adapter service creates it, made before egress-service boots so the resolver and the
  * proxy can bind its gateway address (DNS on 53, the explicit proxy on 3128, the transparent proxy on 443 and 80);
- * plus a free loopback port for the test's stand-in upstream DNS server, and the proxy allowed to dial the test's
+ * plus the loopback port of the test's stand-in upstream DNS server, bound here and held for the whole run
+ * ({@link TestUpstreamDns#reserve()}: never released between being chosen and being served), and the proxy allowed to dial the test's
  * "outside" network {@value #OUTSIDE_SUBNET}.
  */
 public class EgressNetworkResource implements QuarkusTestResourceLifecycleManager {
     static final String NETWORK = "trimus-egress-allowlist";
     static final String SUBNET = "172.30.0.0/24";
     static final String GATEWAY = "172.30.0.1";
-    static final String UPSTREAM_PORT_KEY = "trimus-test.upstream-port";
     /** The private network the end-to-end tests put their "outside" hosts on: the proxy may dial it. */
     static final String OUTSIDE_SUBNET = "10.123.0.0/24";
     static final int PROXY_PORT = 3128;
@@ -43,7 +43,7 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
         } catch (Exception e) {
             throw new IllegalStateException("cannot make the outside hosts' test CA", e);
         }
-        int upstreamPort = Ports.free();
+        int upstreamPort = TestUpstreamDns.reserve();
         return Map.of(
                 "trimus.egress.dns.addr", GATEWAY + ":53",
                 "trimus.egress.dns.upstream", "127.0.0.1:" + upstreamPort,
@@ -52,8 +52,7 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
                 "trimus.egress.proxy.allow-private", OUTSIDE_SUBNET + "," + OUTSIDE_GATEWAY + "/32",
                 "trimus.egress.proxy.upstream-ca-file", outside.caPem.toString(),
                 "trimus.encryption-key", ENCRYPTION_KEY,
-                OUTSIDE_PKI_KEY, outside.dir().toString(),
-                UPSTREAM_PORT_KEY, String.valueOf(upstreamPort));
+                OUTSIDE_PKI_KEY, outside.dir().toString());
     }
 
     /** The deployment's TRIMUS_ENCRYPTION_KEY in these tests: egress-service's, and the adapter service's they start. */

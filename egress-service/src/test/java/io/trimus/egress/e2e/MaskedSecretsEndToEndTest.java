@@ -120,8 +120,7 @@ class MaskedSecretsEndToEndTest {
                     request.response().end(go.get() ? "go" : "wait");
                 })
                 .listen(80, OUTSIDE).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
-        upstream = new TestUpstreamDns().a(SCOPED, OUTSIDE).a(UNSCOPED, OUTSIDE).start(upstreamPort);
+        upstream = new TestUpstreamDns().a(SCOPED, OUTSIDE).a(UNSCOPED, OUTSIDE).startReserved();
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 

@@ -87,11 +87,10 @@ class ProxyEgressEndToEndTest {
         tools = TestImages.httpTools(DOCKER);
         outside = startOutsideHost();
         vhosts = new LenientVirtualHosts(EgressNetworkResource.OUTSIDE_GATEWAY, 80);
-        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
         upstream = new TestUpstreamDns().a(ALLOWED, OUTSIDE_IP).a(OTHER_ALLOWED, OUTSIDE_IP).a(UNLISTED, OUTSIDE_IP)
                 .a(METADATA, "169.254.169.254").a(LOOPBACK, "127.0.0.1")
                 .a(VHOST, EgressNetworkResource.OUTSIDE_GATEWAY).a(HIDDEN, EgressNetworkResource.OUTSIDE_GATEWAY)
-                .start(upstreamPort);
+                .startReserved();
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 

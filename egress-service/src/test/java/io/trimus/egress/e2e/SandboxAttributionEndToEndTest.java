@@ -92,8 +92,7 @@ class SandboxAttributionEndToEndTest {
 
     @BeforeAll
     static void startUpstream() {
-        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
-        upstream = new TestUpstreamDns().a(ALLOWED, ALLOWED_IP).start(upstreamPort);
+        upstream = new TestUpstreamDns().a(ALLOWED, ALLOWED_IP).startReserved();
         image = TestImages.busybox();
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }

@@ -58,9 +58,8 @@ class SandboxEgressEndToEndTest {
 
     @BeforeAll
     static void startAdapterAndUpstream() {
-        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
         upstream = new TestUpstreamDns().a(ALLOWED, ALLOWED_IP).a("denied.trimus.test", "198.51.100.66")
-                .start(upstreamPort);
+                .startReserved();
         image = TestImages.busybox();
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }

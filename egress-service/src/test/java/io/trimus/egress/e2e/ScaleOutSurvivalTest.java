@@ -78,8 +78,7 @@ class ScaleOutSurvivalTest {
 
     @BeforeAll
     static void outsideParts() throws Exception {
-        int upstreamPort = ConfigProvider.getConfig().getValue(EgressNetworkResource.UPSTREAM_PORT_KEY, Integer.class);
-        upstream = new TestUpstreamDns().start(upstreamPort);
+        upstream = new TestUpstreamDns().startReserved();
         endpoint = LambdaEndpoint.start();
         engine = EngineRecord.start();
     }
