@@ -54,8 +54,6 @@ public final class TestUpstreamDns implements AutoCloseable {
     public static final long NEGATIVE_TTL = 60;
     /** TTL of records added without one. */
     public static final long DEFAULT_TTL = 300;
-    /** The system property holding the sockets {@link #reserve()} bound. */
-    private static final String RESERVED = "trimus-test.upstream-dns-sockets";
     /** How often a server on reserved sockets checks whether it was closed. */
     private static final int POLL_MILLIS = 100;
 
@@ -144,24 +142,20 @@ public final class TestUpstreamDns implements AutoCloseable {
     /**
      * Binds UDP and TCP on one free loopback port now and keeps both sockets for the whole test JVM, for a server
      * whose address must be in a service's configuration before the test class that serves it runs: the port is
-     * never released between being chosen and being served, so nothing else can take it. The sockets are kept in
-     * the system properties (JDK types, so the test resource's and the test's class loaders both see them); each
+     * never released between being chosen and being served, so nothing else can take it. The sockets are kept by
+     * {@link Reserved} as loaded by the system class loader (the test resource and the test class may run in
+     * different Quarkus class loaders; the sockets are JDK types, so both can use them); each
      * {@link #startReserved()} serves them until its {@link #close()}, which leaves them bound for the next one.
      *
      * @return the reserved port
      */
-    public static synchronized int reserve() {
-        Object[] held = (Object[]) System.getProperties().get(RESERVED);
-        if (held == null) {
-            held = bindBoth();
-            System.getProperties().put(RESERVED, held);
-        }
-        return ((DatagramSocket) held[0]).getLocalPort();
+    public static int reserve() {
+        return ((DatagramSocket) reservedSockets(true)[0]).getLocalPort();
     }
 
     /** Serves the sockets {@link #reserve()} holds; fails when none were reserved. */
     public TestUpstreamDns startReserved() {
-        Object[] held = (Object[]) System.getProperties().get(RESERVED);
+        Object[] held = reservedSockets(false);
         if (held == null) {
             throw new IllegalStateException("no upstream DNS port was reserved: call TestUpstreamDns.reserve() in the"
                     + " test resource that configures the service");
@@ -174,6 +168,36 @@ public final class TestUpstreamDns implements AutoCloseable {
             throw new IllegalStateException("cannot use the reserved upstream DNS sockets", e);
         }
         return start((DatagramSocket) held[0], (ServerSocket) held[1]);
+    }
+
+    /**
+     * The one holder of the reserved sockets in this JVM: always reached through the system class loader's copy of
+     * this class, whichever class loader the caller's copy of {@link TestUpstreamDns} came from.
+     */
+    public static final class Reserved {
+        private static Object[] sockets;
+
+        private Reserved() {
+        }
+
+        /** The reserved UDP and TCP sockets, bound first when {@code bind} and none are held; else null. */
+        public static synchronized Object[] get(boolean bind) {
+            if (sockets == null && bind) {
+                sockets = bindBoth();
+            }
+            return sockets;
+        }
+    }
+
+    private static Object[] reservedSockets(boolean bind) {
+        try {
+            Class<?> holder = Class.forName(Reserved.class.getName(), true, ClassLoader.getSystemClassLoader());
+            return (Object[]) holder.getMethod("get", boolean.class).invoke(null, bind);
+        } catch (ClassNotFoundException notOnTheClassPath) {
+            return Reserved.get(bind);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot reach the reserved upstream DNS sockets", e);
+        }
     }
 
     private static Object[] bindBoth() {
