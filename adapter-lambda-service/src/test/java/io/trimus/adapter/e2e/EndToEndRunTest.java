@@ -66,7 +66,9 @@ class EndToEndRunTest {
                 .body("adapter_type", equalTo("docker"))
                 .body("started_at", notNullValue())
                 .body("finished_at", notNullValue());
-        assertThat(Containers.findByLabel(DockerClients.local(), "trimus.run_id", run)).isEmpty();
+        // the final status is reported first, then the container is removed (DockerContainerRunner's order)
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Containers.findByLabel(DockerClients.local(), "trimus.run_id", run).isEmpty());
     }
 
     @Test
@@ -84,7 +86,9 @@ class EndToEndRunTest {
                 Map.of());
         api.awaitStatus(company, run, "TIMED_OUT", RUN_TIMEOUT)
                 .body("output", containsString("before the long sleep"));
-        assertThat(Containers.findByLabel(DockerClients.local(), "trimus.run_id", run)).isEmpty();
+        // the final status is reported first, then the container is removed (DockerContainerRunner's order)
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Containers.findByLabel(DockerClients.local(), "trimus.run_id", run).isEmpty());
     }
 
     @Test
