@@ -19,7 +19,6 @@ import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.secrets.DispatchKey;
 import io.trimus.events.secrets.TaskMacs;
 import io.trimus.testing.Containers;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TrimusInfraResource;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -369,6 +368,6 @@ class RemoteWorkerTest {
         props.put("trimus.docker.instance", instance);
         // a worker holds the dispatch key only (the TRIMUS_ENCRYPTION_KEY it inherits from surefire is ignored)
         props.put("trimus.dispatch-key", Keys.dispatchKey().toHex());
-        return ServiceProcess.start(Path.of(""), Ports.free(), props);
+        return ServiceProcess.start(Path.of(""), props);
     }
 }

@@ -12,7 +12,6 @@ import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.testing.Containers;
 import io.trimus.testing.InfraControl;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TrimusInfraResource;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -267,7 +266,7 @@ class WorkersShareATagTest {
         props.put("trimus.worker.id", instance(name));
         props.put("trimus.worker.heartbeat-interval", "1s");
         props.put("trimus.worker.max-concurrent-runs", String.valueOf(PLACES));
-        return ServiceProcess.start(Path.of(""), Ports.free(), props);
+        return ServiceProcess.start(Path.of(""), props);
     }
 
     /** A dispatcher reading this test's own request topic, so the app under test (claim timeout 5 s) stays out. */
@@ -276,6 +275,6 @@ class WorkersShareATagTest {
         props.put("mp.messaging.incoming.\"trimus.run.requested\".topic", REQUESTS);
         props.put("mp.messaging.incoming.\"trimus.run.requested\".group.id", "crowd-dispatcher-" + SUFFIX);
         props.put("trimus.remote.claim-timeout", "60s");
-        return ServiceProcess.start(Path.of(""), Ports.free(), props);
+        return ServiceProcess.start(Path.of(""), props);
     }
 }

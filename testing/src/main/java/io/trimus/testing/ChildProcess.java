@@ -17,10 +17,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A child process whose merged output is copied to a log file, keeping the last lines for error messages.
- * Optionally it waits for a line that announces readiness (e.g. {@code KAFKA_READY 127.0.0.1:9092}).
+ * Optionally it waits for a line that announces readiness (e.g. {@code KAFKA_READY 127.0.0.1:9092}, or Quarkus's
+ * {@code Listening on: http://127.0.0.1:PORT}).
  */
 public final class ChildProcess {
     private static final int TAIL_LINES = 40;
@@ -29,16 +33,16 @@ public final class ChildProcess {
     private final String name;
     private final Process process;
     private final Path logFile;
-    private final String readyPrefix;
+    private final Function<String, String> readyLine;
     private final Deque<String> tail = new ArrayDeque<>();
     private final CompletableFuture<String> ready = new CompletableFuture<>();
     private final long startedAt = System.nanoTime();
 
-    private ChildProcess(String name, Process process, Path logFile, String readyPrefix) {
+    private ChildProcess(String name, Process process, Path logFile, Function<String, String> readyLine) {
         this.name = name;
         this.process = process;
         this.logFile = logFile;
-        this.readyPrefix = readyPrefix;
+        this.readyLine = readyLine;
     }
 
     /** Starts {@code command}; {@code readyPrefix} may be null when readiness is checked some other way. */
@@ -49,6 +53,24 @@ public final class ChildProcess {
     /** Starts {@code command} with {@code env} added to this JVM's environment. */
     static ChildProcess start(String name, List<String> command, java.util.Map<String, String> env, Path logFile,
                               String readyPrefix) {
+        return start(name, command, env, logFile, readyPrefix == null ? null
+                : line -> line.startsWith(readyPrefix) ? line.substring(readyPrefix.length()).trim() : null);
+    }
+
+    /**
+     * Starts {@code command}; the first line {@code readyPattern} finds anywhere in completes {@link #ready()} with
+     * the pattern's first group (e.g. the port a server bound, from its "Listening on" line).
+     */
+    static ChildProcess start(String name, List<String> command, java.util.Map<String, String> env, Path logFile,
+                              Pattern readyPattern) {
+        return start(name, command, env, logFile, line -> {
+            Matcher matcher = readyPattern.matcher(line);
+            return matcher.find() ? matcher.group(1) : null;
+        });
+    }
+
+    private static ChildProcess start(String name, List<String> command, java.util.Map<String, String> env,
+                                      Path logFile, Function<String, String> readyLine) {
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
             Files.writeString(logFile, "# " + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
@@ -56,7 +78,7 @@ public final class ChildProcess {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(env);
             Process process = builder.start();
-            ChildProcess child = new ChildProcess(name, process, logFile, readyPrefix);
+            ChildProcess child = new ChildProcess(name, process, logFile, readyLine);
             Thread pump = new Thread(child::pumpOutput, "trimus-" + name + "-output");
             pump.setDaemon(true);
             pump.start();
@@ -167,8 +189,11 @@ public final class ChildProcess {
                 log.newLine();
                 log.flush();
                 remember(line);
-                if (readyPrefix != null && !ready.isDone() && line.startsWith(readyPrefix)) {
-                    ready.complete(line.substring(readyPrefix.length()).trim());
+                if (readyLine != null && !ready.isDone()) {
+                    String announced = readyLine.apply(line);
+                    if (announced != null) {
+                        ready.complete(announced);
+                    }
                 }
             }
         } catch (IOException e) {

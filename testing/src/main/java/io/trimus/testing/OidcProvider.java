@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * A real OpenID Connect provider for the sign-in tests: navikt's mock-oauth2-server (Maven Central, an optional
- * dependency of this module) in a child JVM on 127.0.0.1 at a free port (named {@code localhost}), with interactive
+ * dependency of this module) in a child JVM on 127.0.0.1 at a port it binds itself
+ * ({@link OidcProviderMain}, port 0; named {@code localhost}), with interactive
  * login: its sign-in page asks for a subject and a JSON object of claims, which end up in the ID token it signs.
  * Discovery, JWKS, code flow with state, nonce and PKCE are its own. {@link #issuer()} is
  * {@code http://localhost:PORT/trimus}; any other path ({@link #otherIssuer(String)}) is another issuer with keys of
@@ -29,7 +30,8 @@ public final class OidcProvider implements AutoCloseable {
     public static final String CLIENT_ID = "trimus-dashboard";
     /** The client secret the tests configure. */
     public static final String CLIENT_SECRET = "trimus-test-client-secret";
-    private static final String MAIN = "no.nav.security.mock.oauth2.StandaloneMockOAuth2ServerKt";
+    private static final String MAIN = OidcProviderMain.class.getName();
+    private static final java.util.concurrent.atomic.AtomicInteger STARTED = new java.util.concurrent.atomic.AtomicInteger();
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern CODE = Pattern.compile("[?&]code=([^&]+)");
     private static final Pattern ID_TOKEN = Pattern.compile("\"id_token\"\\s*:\\s*\"([^\"]+)\"");
@@ -48,16 +50,24 @@ public final class OidcProvider implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
-    /** Starts the provider and waits until it answers. */
+    /** Starts the provider on a port it binds itself (port 0) and waits until it answers. */
     public static OidcProvider start() {
-        int port = Ports.free(1).get(0);
-        Map<String, String> env = Map.of("SERVER_HOSTNAME", "127.0.0.1", "SERVER_PORT", String.valueOf(port),
+        Map<String, String> env = Map.of("SERVER_HOSTNAME", "127.0.0.1",
                 "JSON_CONFIG", "{\"interactiveLogin\": true, \"httpServer\": \"NettyWrapper\"}", "LOG_LEVEL", "WARN");
         // two SLF4J providers are on the recorded classpath; the provider logs through its own logback
         List<String> command = ChildJvm.command(MAIN, List.of("-Xmx128m",
                 "-Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider"), List.of());
-        Path log = Path.of(System.getProperty("user.dir"), "target", "oidc-provider-" + port + ".log");
-        OidcProvider provider = new OidcProvider(ChildProcess.start("oidc-provider", command, env, log, null), port);
+        Path log = Path.of(System.getProperty("user.dir"), "target",
+                "oidc-provider-" + ProcessHandle.current().pid() + "-" + STARTED.incrementAndGet() + ".log");
+        ChildProcess child = ChildProcess.start("oidc-provider", command, env, log, OidcProviderMain.READY);
+        int port;
+        try {
+            port = Integer.parseInt(child.awaitReady(READY_TIMEOUT));
+        } catch (RuntimeException e) {
+            child.terminate(Duration.ofSeconds(5));
+            throw e;
+        }
+        OidcProvider provider = new OidcProvider(child, port);
         try {
             provider.awaitReady();
             return provider;
@@ -144,7 +154,7 @@ public final class OidcProvider implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for the OIDC provider", e);
             }
             try {
-                Thread.sleep(100); // the child's start has no line to wait for; its discovery answering is the sign
+                Thread.sleep(100); // bound, but discovery answering is the sign it serves
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for the OIDC provider", e);

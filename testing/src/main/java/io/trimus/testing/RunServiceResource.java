@@ -25,8 +25,7 @@ public class RunServiceResource implements QuarkusTestResourceLifecycleManager {
         Map<String, String> infraConfig = infra.start();
         synchronized (LOCK) {
             if (runService == null) {
-                runService = ServiceProcess.start(Path.of("..", "run-service"), Ports.free(1).get(0),
-                        childConfig(infraConfig));
+                runService = ServiceProcess.start(Path.of("..", "run-service"), childConfig(infraConfig));
             }
             users++;
             Map<String, String> config = new HashMap<>(infraConfig);

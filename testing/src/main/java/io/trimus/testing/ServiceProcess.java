@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
  * A built Quarkus service ({@code <module>/target/quarkus-app/quarkus-run.jar}) in a child JVM, for tests that need
@@ -25,6 +27,9 @@ public final class ServiceProcess implements AutoCloseable {
             "-XX:+UseSerialGC");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** Quarkus's start line, "... Listening on: http://127.0.0.1:PORT": the port it bound. */
+    private static final Pattern LISTENING = Pattern.compile("Listening on: http://[^\\s:/]+:(\\d+)");
+    private static final AtomicInteger STARTED = new AtomicInteger();
 
     private final String module;
     private final int port;
@@ -40,17 +45,19 @@ public final class ServiceProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
-    /** Starts the service with {@link #DEFAULT_JVM_OPTIONS}; see {@link #start(Path, int, Map, List)}. */
-    public static ServiceProcess start(Path moduleDir, int httpPort, Map<String, String> systemProperties) {
-        return start(moduleDir, httpPort, systemProperties, DEFAULT_JVM_OPTIONS);
+    /** Starts the service with {@link #DEFAULT_JVM_OPTIONS}; see {@link #start(Path, Map, List)}. */
+    public static ServiceProcess start(Path moduleDir, Map<String, String> systemProperties) {
+        return start(moduleDir, systemProperties, DEFAULT_JVM_OPTIONS);
     }
 
     /**
-     * Starts {@code moduleDir/target/quarkus-app/quarkus-run.jar} on 127.0.0.1:{@code httpPort} with the given
-     * system properties (datasource URLs, kafka.bootstrap.servers, ...), its output in
-     * {@code target/<module>-<port>.log} of the calling module, and waits up to 90 s for readiness.
+     * Starts {@code moduleDir/target/quarkus-app/quarkus-run.jar} on 127.0.0.1 with the given system properties
+     * (datasource URLs, kafka.bootstrap.servers, ...), its output in {@code target/<module>-<pid>-<n>.log} of the
+     * calling module, and waits up to 90 s for readiness. The service binds {@code quarkus.http.port=0}: the system
+     * gives it a free port at the bind itself, and {@link #port()} is the one its "Listening on" line announces (no
+     * port is chosen here and bound later, so none can be taken in between).
      */
-    public static ServiceProcess start(Path moduleDir, int httpPort, Map<String, String> systemProperties,
+    public static ServiceProcess start(Path moduleDir, Map<String, String> systemProperties,
                                        List<String> jvmOptions) {
         Path dir = moduleDir.toAbsolutePath().normalize();
         String module = dir.getFileName().toString();
@@ -62,7 +69,7 @@ public final class ServiceProcess implements AutoCloseable {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("quarkus.http.host", "127.0.0.1");
         properties.putAll(systemProperties);
-        properties.put("quarkus.http.port", String.valueOf(httpPort));
+        properties.put("quarkus.http.port", "0");
 
         List<String> command = new ArrayList<>();
         command.add(ChildJvm.javaExecutable());
@@ -71,9 +78,17 @@ public final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
 
-        Path log = Path.of(System.getProperty("user.dir"), "target", module + "-" + httpPort + ".log");
-        ServiceProcess service = new ServiceProcess(module, httpPort,
-                ChildProcess.start(module, command, log, null));
+        Path log = Path.of(System.getProperty("user.dir"), "target",
+                module + "-" + ProcessHandle.current().pid() + "-" + STARTED.incrementAndGet() + ".log");
+        ChildProcess child = ChildProcess.start(module, command, Map.of(), log, LISTENING);
+        int port;
+        try {
+            port = Integer.parseInt(child.awaitReady(READY_TIMEOUT));
+        } catch (RuntimeException e) {
+            child.terminate(STOP_GRACE);
+            throw e;
+        }
+        ServiceProcess service = new ServiceProcess(module, port, child);
         try {
             service.awaitReady();
             return service;

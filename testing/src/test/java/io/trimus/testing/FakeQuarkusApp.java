@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-/** Stands in for a Quarkus fast-jar in {@link ServiceProcessTest}: readiness on quarkus.http.port, echoes a property. */
+/** Stands in for a Quarkus fast-jar in {@link ServiceProcessTest}: readiness on quarkus.http.port (0: any free one,
+ * announced as Quarkus does), echoes a property. */
 public final class FakeQuarkusApp {
     private FakeQuarkusApp() {
     }
@@ -25,6 +26,9 @@ public final class FakeQuarkusApp {
         server.createContext("/greeting", exchange -> respond(exchange, System.getProperty("fake.greeting", "")));
         server.start();
         System.out.println("fake service listening");
+        // what Quarkus prints once it is up, with the port it bound (quarkus.http.port=0: one the system chose)
+        System.out.println("fake-service started in 0.1s. Listening on: http://" + System.getProperty("quarkus.http.host")
+                + ":" + server.getAddress().getPort());
     }
 
     private static void respond(HttpExchange exchange, String body) throws IOException {

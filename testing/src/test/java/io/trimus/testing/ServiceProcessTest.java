@@ -28,10 +28,10 @@ class ServiceProcessTest {
     @Test
     void aStartedServiceIsReadyWithItsPropertiesAndGoneAfterClose() throws Exception {
         Path module = fakeModule("fake-service");
-        int port = Ports.free();
-
-        ServiceProcess service = ServiceProcess.start(module, port, Map.of("fake.greeting", "hello from a property"));
+        ServiceProcess service = ServiceProcess.start(module, Map.of("fake.greeting", "hello from a property"));
+        int port = service.port();
         try {
+            assertThat(port).isPositive();
             assertThat(get(service.baseUri().resolve("/q/health/ready")).statusCode()).isEqualTo(200);
             assertThat(get(service.baseUri().resolve("/greeting")).body()).isEqualTo("hello from a property");
             assertThat(service.logFile()).exists().content().contains("fake service listening");
@@ -46,7 +46,7 @@ class ServiceProcessTest {
     void aServiceThatDiesWhileStartingFailsWithItsLogTail() throws Exception {
         Path module = fakeModule("dying-service");
 
-        assertThatThrownBy(() -> ServiceProcess.start(module, Ports.free(), Map.of("fake.fail", "datasource is down")))
+        assertThatThrownBy(() -> ServiceProcess.start(module, Map.of("fake.fail", "datasource is down")))
                 .hasMessageContaining("dying-service exited before it was ready with code 3")
                 .hasMessageContaining("datasource is down");
     }
@@ -55,7 +55,7 @@ class ServiceProcessTest {
     void aMissingJarSaysHowToBuildIt() {
         Path module = modules.resolve("run-service");
 
-        assertThatThrownBy(() -> ServiceProcess.start(module, Ports.free(), Map.of()))
+        assertThatThrownBy(() -> ServiceProcess.start(module, Map.of()))
                 .hasMessageContaining("build run-service first: ./mvnw -pl run-service package");
     }
 

@@ -6,7 +6,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.support.Keys;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
@@ -43,7 +42,7 @@ class RemoteEndToEndTest {
     static void start() {
         image = TestImages.busybox();
         api = RunServiceApi.start();
-        worker = ServiceProcess.start(Path.of(""), Ports.free(), Map.of(
+        worker = ServiceProcess.start(Path.of(""), Map.of(
                 "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 "trimus.worker.tags", TAG,
                 "trimus.worker.id", INSTANCE,

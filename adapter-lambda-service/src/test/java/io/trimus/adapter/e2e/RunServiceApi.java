@@ -4,7 +4,6 @@ import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -32,7 +31,7 @@ final class RunServiceApi implements AutoCloseable {
 
     static RunServiceApi start() {
         Config config = ConfigProvider.getConfig();
-        ServiceProcess process = ServiceProcess.start(Path.of("..", "run-service"), Ports.free(), Map.of(
+        ServiceProcess process = ServiceProcess.start(Path.of("..", "run-service"), Map.of(
                 "kafka.bootstrap.servers", config.getValue("kafka.bootstrap.servers", String.class),
                 "quarkus.datasource.reactive.url", config.getValue("quarkus.datasource.reactive.url", String.class),
                 "quarkus.datasource.jdbc.url", config.getValue("quarkus.datasource.jdbc.url", String.class),

@@ -20,7 +20,6 @@ import io.trimus.egress.sandbox.SandboxRegistryLoader;
 import io.trimus.events.Topics;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
@@ -199,14 +198,13 @@ class SandboxAttributionEndToEndTest {
             kafka.topics().createAndWait(topicOf("a"), 1);
             kafka.topics().createAndWait(topicOf("b"), 1);
         }
-        List<Integer> ports = Ports.free(2);
-        CompletableFuture<ServiceProcess> a = CompletableFuture.supplyAsync(() -> adapter("a", ports.get(0)));
-        CompletableFuture<ServiceProcess> b = CompletableFuture.supplyAsync(() -> adapter("b", ports.get(1)));
+        CompletableFuture<ServiceProcess> a = CompletableFuture.supplyAsync(() -> adapter("a"));
+        CompletableFuture<ServiceProcess> b = CompletableFuture.supplyAsync(() -> adapter("b"));
         first = a.join();
         second = b.join();
     }
 
-    private ServiceProcess adapter(String name, int port) {
+    private ServiceProcess adapter(String name) {
         Map<String, String> config = new HashMap<>();
         config.put("kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers",
                 String.class));
@@ -216,7 +214,7 @@ class SandboxAttributionEndToEndTest {
         config.put("trimus.docker.instance", "attribution-" + name);
         config.put("trimus.docker.max-concurrent-runs", String.valueOf(RUNS));
         config.put("mp.messaging.incoming.\"trimus.run.requested\".topic", topicOf(name));
-        return ServiceProcess.start(Path.of("..", "adapter-lambda-service"), port, config);
+        return ServiceProcess.start(Path.of("..", "adapter-lambda-service"), config);
     }
 
     private static String topicOf(String adapter) {

@@ -12,7 +12,6 @@ import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.events.Topics;
 import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
@@ -67,7 +66,7 @@ class SandboxEgressEndToEndTest {
     /** The real adapter service, pointed at this egress-service (whose port is known only once tests run). */
     private void startAdapter() {
         if (adapter == null) {
-            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Ports.free(), Map.of(
+            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Map.of(
                     "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                     "trimus.egress.service-url", egressService.toString(),
                     "trimus.encryption-key", ENCRYPTION_KEY));

@@ -55,7 +55,7 @@ final class SandboxRuns {
         config.put("trimus.docker.instance", instance);
         config.putAll(extra);
         return io.trimus.testing.ServiceProcess.start(java.nio.file.Path.of("..", "adapter-lambda-service"),
-                io.trimus.testing.Ports.free(), config);
+                config);
     }
 
     /**
@@ -72,7 +72,7 @@ final class SandboxRuns {
         config.put("trimus.encryption-key", EgressNetworkResource.ENCRYPTION_KEY);
         config.putAll(extra);
         return io.trimus.testing.ServiceProcess.start(java.nio.file.Path.of("..", "run-service"),
-                io.trimus.testing.Ports.free(), config);
+                config);
     }
 
     /** A run request for a docker agent on the egress network running {@code /bin/sh -c script} in {@code image}. */
