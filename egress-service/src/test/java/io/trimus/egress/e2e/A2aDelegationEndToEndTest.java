@@ -7,12 +7,12 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import io.trimus.testing.RunServiceResource;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -37,29 +37,15 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
 @WithTestResource(value = EgressNetworkResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = RunServiceResource.class, scope = TestResourceScope.GLOBAL)
 class A2aDelegationEndToEndTest {
     private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELLED", "REJECTED");
 
-    private static ServiceProcess runService;
     private static ServiceProcess adapter;
 
     @TestHTTPResource("/")
     URI egressService;
 
-    @BeforeAll
-    static void startRunService() {
-        runService = SandboxRuns.runService(Map.of());
-    }
-
-    @AfterAll
-    static void stopAll() {
-        if (adapter != null) {
-            adapter.close();
-        }
-        if (runService != null) {
-            runService.close();
-        }
-    }
 
     /** Company B's side: three published docker agents, and a token B hands to A. */
     private record Peer(String company, String token, String echo, String sleeper, String failing) {
@@ -112,7 +98,7 @@ class A2aDelegationEndToEndTest {
 
     private void ensureAdapter() {
         if (adapter == null) {
-            adapter = SandboxRuns.adapter(egressService, "a2a-e2e", Map.of("trimus.a2a.allow-private", "127.0.0.1/32"));
+            adapter = SandboxRuns.sharedAdapter(egressService);
         }
     }
 
@@ -176,6 +162,6 @@ class A2aDelegationEndToEndTest {
     }
 
     private static RequestSpecification api() {
-        return given().baseUri(runService.baseUri().toString()).header("Authorization", TestOperator.HEADER);
+        return given().baseUri(ConfigProvider.getConfig().getValue(RunServiceResource.URL_KEY, String.class)).header("Authorization", TestOperator.HEADER);
     }
 }

@@ -8,6 +8,7 @@ import io.trimus.testing.DockerClients;
 import io.trimus.egress.proxy.TestPki;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.testing.TestImages;
+import io.trimus.testing.TestOperator;
 
 import java.util.List;
 import java.util.Map;
@@ -55,8 +56,11 @@ public class EgressNetworkResource implements QuarkusTestResourceLifecycleManage
                 OUTSIDE_PKI_KEY, outside.dir().toString());
     }
 
-    /** The deployment's TRIMUS_ENCRYPTION_KEY in these tests: egress-service's, and the adapter service's they start. */
-    static final String ENCRYPTION_KEY = SandboxRuns.randomEncryptionKey();
+    /**
+     * The deployment's TRIMUS_ENCRYPTION_KEY in these tests: egress-service's, the adapter service's and run-service's
+     * they start, the one key of every test stack ({@link TestOperator#ENCRYPTION_KEY}).
+     */
+    static final String ENCRYPTION_KEY = TestOperator.ENCRYPTION_KEY;
 
     /** The bridge network the tests' "outside" hosts live on, {@value #OUTSIDE_SUBNET}. */
     static void ensureOutsideNetwork(DockerClient docker) {

@@ -159,9 +159,6 @@ class MaskedSecretsEndToEndTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (adapter != null) {
-            adapter.close();
-        }
         if (upstream != null) {
             upstream.close();
         }
@@ -268,10 +265,10 @@ class MaskedSecretsEndToEndTest {
         return request;
     }
 
-    /** The real adapter service, re-sending masked registrations every second. */
+    /** The real adapter service the end-to-end classes share, re-sending masked registrations every second. */
     private void startAdapter() {
         if (adapter == null) {
-            adapter = SandboxRuns.adapter(egressService, "masked-e2e", Map.of("trimus.egress.masks-refresh", "1s"));
+            adapter = SandboxRuns.sharedAdapter(egressService);
         }
     }
 

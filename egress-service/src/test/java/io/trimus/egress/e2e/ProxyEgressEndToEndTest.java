@@ -99,9 +99,6 @@ class ProxyEgressEndToEndTest {
         if (vhosts != null) {
             vhosts.close();
         }
-        if (adapter != null) {
-            adapter.close();
-        }
         if (upstream != null) {
             upstream.close();
         }
@@ -326,10 +323,13 @@ class ProxyEgressEndToEndTest {
                 SandboxRuns.sandboxRequest(run, company, tools, script, 120), Duration.ofSeconds(180));
     }
 
-    /** The real adapter service; a run finding the proxy gone waits 3 s for it before it fails (30 s by default). */
+    /**
+     * The real adapter service the end-to-end classes share; a run finding the proxy gone waits 3 s for it before it
+     * fails (30 s by default; {@link SandboxRuns#SHARED_ADAPTER_KNOBS}).
+     */
     private void startAdapter() {
         if (adapter == null) {
-            adapter = SandboxRuns.adapter(egressService, "proxy-e2e", Map.of("trimus.egress.ready-timeout", "3s"));
+            adapter = SandboxRuns.sharedAdapter(egressService);
         }
     }
 

@@ -63,21 +63,15 @@ class SandboxEgressEndToEndTest {
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 
-    /** The real adapter service, pointed at this egress-service (whose port is known only once tests run). */
+    /** The real adapter service the end-to-end classes share, pointed at this egress-service. */
     private void startAdapter() {
         if (adapter == null) {
-            adapter = ServiceProcess.start(Path.of("..", "adapter-lambda-service"), Map.of(
-                    "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
-                    "trimus.egress.service-url", egressService.toString(),
-                    "trimus.encryption-key", ENCRYPTION_KEY));
+            adapter = SandboxRuns.sharedAdapter(egressService);
         }
     }
 
     @AfterAll
     static void stop() {
-        if (adapter != null) {
-            adapter.close();
-        }
         if (upstream != null) {
             upstream.close();
         }

@@ -9,11 +9,9 @@ import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.trimus.events.Topics;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +32,28 @@ final class SandboxRuns {
     private SandboxRuns() {
     }
 
-    /** A fresh random TRIMUS_ENCRYPTION_KEY for an adapter service under test (weak keys are refused at start). */
-    static String randomEncryptionKey() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return Base64.getEncoder().encodeToString(key);
+    /**
+     * The knobs of the one adapter service the end-to-end classes share ({@link #sharedAdapter}), each needed by one
+     * class and harmless to the others: A2A peers on loopback (A2aDelegationEndToEndTest), masked registrations sent
+     * again every second (MaskedSecretsEndToEndTest), a run finding the proxy gone waits 3 s for it before it fails
+     * (ProxyEgressEndToEndTest; 30 s by default).
+     */
+    static final Map<String, String> SHARED_ADAPTER_KNOBS = Map.of(
+            "trimus.a2a.allow-private", "127.0.0.1/32",
+            "trimus.egress.masks-refresh", "1s",
+            "trimus.egress.ready-timeout", "3s");
+    private static io.trimus.testing.ServiceProcess shared;
+
+    /**
+     * The real adapter service the end-to-end classes share, started by the first that needs it and left running for
+     * the rest of the test JVM (its shutdown hook stops it): one boot instead of one per class. Pointed at this
+     * egress-service, the shared broker and the tests' TRIMUS_ENCRYPTION_KEY, with {@link #SHARED_ADAPTER_KNOBS}.
+     */
+    static synchronized io.trimus.testing.ServiceProcess sharedAdapter(java.net.URI egressService) {
+        if (shared == null || !shared.isAlive()) {
+            shared = adapter(egressService, "egress-e2e", SHARED_ADAPTER_KNOBS);
+        }
+        return shared;
     }
 
     /**
