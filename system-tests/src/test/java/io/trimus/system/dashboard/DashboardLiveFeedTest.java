@@ -1,9 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.trimus.events.EgressAnomaly;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
@@ -34,8 +32,7 @@ import static org.awaitility.Awaitility.await;
  * place back when one ends. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses
  * nothing.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardLiveFeedTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration RECHECKS = Duration.ofSeconds(3);
@@ -49,8 +46,7 @@ class DashboardLiveFeedTest {
                 return thread;
             });
 
-    @TestHTTPResource("/")
-    URI dashboard;
+    URI dashboard = SystemStack.dashboard();
 
     @Test
     void theRunFeedOfASessionRevokedMidStreamEndsWithinTheRecheckPeriod() {

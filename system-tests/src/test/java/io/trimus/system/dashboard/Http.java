@@ -1,4 +1,4 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
 import java.io.IOException;
 import java.net.URI;

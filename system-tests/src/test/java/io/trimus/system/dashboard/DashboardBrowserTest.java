@@ -1,12 +1,10 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.testing.TestImages;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -26,13 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sandbox appearing without a reload, and a finished run's detail. Saves the screenshots docs/dashboard.md shows in
  * target/screenshots.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardBrowserTest {
     private static Chromium chromium;
 
-    @TestHTTPResource("/")
-    URL dashboard;
+    URL dashboard = SystemStack.dashboardUrl();
 
     private BrowserContext context;
     private Page page;
@@ -99,7 +95,7 @@ class DashboardBrowserTest {
         String company = Stack.createCompany(Stack.unique("Globex"));
         Stack.setAllowlist(company, "api.github.com", "*.npmjs.org");
         String agent = Stack.createAgent(company, "resolver-probe", "docker", Map.of(
-                "image", TestImages.busybox(), "network", DashboardStack.NETWORK, "timeout_sec", 60,
+                "image", TestImages.busybox(), "network", SystemStack.NETWORK, "timeout_sec", 60,
                 "command", List.of("/bin/sh", "-c", "nslookup something.denied.test; echo lookup-done")));
         page.navigate("/companies/" + company + "/egress");
         assertThat(page.locator("[data-live]")).hasAttribute("data-live", "open");

@@ -1,9 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -20,13 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by email (its setup link shown once, and it works), one removed; the last operator account cannot be removed and the
  * page says why; anyone else gets 403 and no link to it.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardOperatorsTest {
     private static final Pattern SETUP_URL = Pattern.compile("id=\"setup-url\">([^<]+)<");
 
-    @TestHTTPResource("/")
-    URI dashboard;
+    URI dashboard = SystemStack.dashboard();
 
     @Test
     void anOperatorAddsAnOperatorWhoSignsInWithTheSetupLinkAndRemovesIt() {

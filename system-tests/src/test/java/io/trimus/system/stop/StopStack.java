@@ -1,8 +1,8 @@
-package io.trimus.admin.stop;
+package io.trimus.system.stop;
 
 import io.trimus.events.secrets.EncryptionKey;
+import io.trimus.system.TcpSwitch;
 import io.trimus.testing.Infra;
-import io.trimus.testing.Ports;
 import io.trimus.testing.ServiceProcess;
 import io.trimus.testing.TestOperator;
 
@@ -15,21 +15,33 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The four services and a worker as their built jars, on a private broker and database the test may stop. Loopback
- * and free ports only; the adapter and the worker share an egress network of this test's own.
+ * only, every listener on port 0 (a service's own, announced; egress-service's resolver and proxies, unused here);
+ * run-service and egress-service are reached through {@link TcpSwitch} relays bound before they start, so all start
+ * at once. The adapter and the worker share an egress network of this test's own.
  */
 final class StopStack {
     static final String NETWORK = "trimus-stop-test-egress";
     private static final String ENCRYPTION_KEY = TestOperator.ENCRYPTION_KEY;
+    /** The relays of the last start; closed by the next (the last ones end with the test JVM). */
+    private static final List<TcpSwitch> RELAYS = new java.util.ArrayList<>();
 
     private StopStack() {
     }
 
     /** Starts the named processes at once ("run-service", "adapter", "egress-service", "admin-ui", "worker"). */
     static Map<String, ServiceProcess> start(Infra infra, List<String> names) {
-        List<Integer> ports = Ports.free(8);
+        for (TcpSwitch relay : RELAYS) {
+            relay.close();
+        }
+        RELAYS.clear();
+        TcpSwitch runRelay = new TcpSwitch("stop-test-run-service");
+        TcpSwitch egressRelay = new TcpSwitch("stop-test-egress-service");
+        RELAYS.add(runRelay);
+        RELAYS.add(egressRelay);
         Map<String, CompletableFuture<ServiceProcess>> starting = new LinkedHashMap<>();
         for (String name : names) {
-            starting.put(name, CompletableFuture.supplyAsync(() -> start(name, infra, ports)));
+            starting.put(name, CompletableFuture.supplyAsync(() -> start(name, infra, runRelay.url(),
+                    egressRelay.url())));
         }
         Map<String, ServiceProcess> started = new LinkedHashMap<>();
         RuntimeException failure = null;
@@ -44,42 +56,46 @@ final class StopStack {
             started.values().forEach(ServiceProcess::kill);
             throw failure;
         }
+        if (started.containsKey("run-service")) {
+            runRelay.target(started.get("run-service").port());
+        }
+        if (started.containsKey("egress-service")) {
+            egressRelay.target(started.get("egress-service").port());
+        }
         return started;
     }
 
-    private static ServiceProcess start(String name, Infra infra, List<Integer> ports) {
+    private static ServiceProcess start(String name, Infra infra, String runService, String egressService) {
         Map<String, String> config = new HashMap<>();
         config.put("kafka.bootstrap.servers", infra.bootstrapServers());
-        String runService = "http://127.0.0.1:" + ports.get(0);
-        String egressService = "http://127.0.0.1:" + ports.get(2);
         return switch (name) {
             case "run-service" -> {
                 database(config, infra);
                 config.put("trimus.encryption-key", ENCRYPTION_KEY);
-                yield ServiceProcess.start(module("run-service"), ports.get(0), config);
+                yield ServiceProcess.start(module("run-service"), config);
             }
             case "adapter" -> {
                 egressNetwork(config);
                 config.put("trimus.encryption-key", ENCRYPTION_KEY);
                 config.put("trimus.docker.instance", "stop-test-adapter");
-                yield ServiceProcess.start(module("adapter-lambda-service"), ports.get(1), config);
+                yield ServiceProcess.start(module("adapter-lambda-service"), config);
             }
             case "egress-service" -> {
                 database(config, infra);
                 config.put("trimus.encryption-key", ENCRYPTION_KEY);
                 config.put("trimus.run-service.url", runService);
-                config.put("trimus.egress.dns.addr", "127.0.0.1:" + ports.get(5));
-                config.put("trimus.egress.dns.upstream", "127.0.0.1:" + ports.get(6));   // nothing listens there
-                config.put("trimus.egress.proxy.port", String.valueOf(ports.get(7)));
-                List<Integer> more = Ports.free(2);
-                config.put("trimus.egress.proxy.transparent-https-port", String.valueOf(more.get(0)));
-                config.put("trimus.egress.proxy.transparent-http-port", String.valueOf(more.get(1)));
-                yield ServiceProcess.start(module("egress-service"), ports.get(2), config);
+                // every listener of its own on any free port (0); nobody here sends it a lookup or a request
+                config.put("trimus.egress.dns.addr", "127.0.0.1:0");
+                config.put("trimus.egress.dns.upstream", "127.0.0.1:1");   // nothing listens there
+                config.put("trimus.egress.proxy.port", "0");
+                config.put("trimus.egress.proxy.transparent-https-port", "0");
+                config.put("trimus.egress.proxy.transparent-http-port", "0");
+                yield ServiceProcess.start(module("egress-service"), config);
             }
             case "admin-ui" -> {
                 config.put("trimus.run-service-url", runService);
                 config.put("trimus.egress-service-url", egressService);
-                yield ServiceProcess.start(module("admin-ui"), ports.get(3), config);
+                yield ServiceProcess.start(module("admin-ui"), config);
             }
             case "worker" -> {
                 egressNetwork(config);
@@ -88,7 +104,7 @@ final class StopStack {
                 config.put("trimus.worker.heartbeat-interval", "1s");   // beats soon after the broker is gone
                 config.put("trimus.docker.instance", "stop-test-worker");
                 config.put("trimus.dispatch-key", EncryptionKey.parse(ENCRYPTION_KEY).dispatchKey().toHex());
-                yield ServiceProcess.start(module("adapter-lambda-service"), ports.get(4), config);
+                yield ServiceProcess.start(module("adapter-lambda-service"), config);
             }
             default -> throw new IllegalArgumentException("no such process: " + name);
         };

@@ -1,14 +1,12 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.trimus.admin.EgressRecords.Conn;
+import io.trimus.system.dashboard.EgressRecords.Conn;
 import io.trimus.events.EgressAnomaly;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,13 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table that fits a 1280 px wide window. Everything comes from the real egress-service: its connection records are
  * seeded in its table and its anomalies published on its topic ({@link EgressRecords}), its policy set through its API.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class EgressDashboardBrowserTest {
     private static Chromium chromium;
 
-    @TestHTTPResource("/")
-    URL dashboard;
+    URL dashboard = SystemStack.dashboardUrl();
 
     private BrowserContext context;
 

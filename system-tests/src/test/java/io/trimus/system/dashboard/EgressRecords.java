@@ -1,5 +1,6 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
+import io.trimus.system.SystemStack;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -66,7 +67,7 @@ final class EgressRecords {
 
     /** Stores {@code connections} of {@code run} of {@code company} as the connection recorder does, in one batch. */
     static void record(String company, String run, List<Conn> connections) {
-        try (Connection db = DriverManager.getConnection(Stack.config(DashboardStack.JDBC_KEY), "postgres",
+        try (Connection db = DriverManager.getConnection(Stack.config(SystemStack.JDBC_KEY), "postgres",
                 "postgres");
              PreparedStatement insert = db.prepareStatement("""
                      insert into egress.egress_connection (company_id, run_id, agent_id, sandbox_ip, way, host, port,

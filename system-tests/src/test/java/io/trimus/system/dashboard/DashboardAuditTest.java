@@ -1,9 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +21,12 @@ import static org.awaitility.Awaitility.await;
  * with their actor on the company's audit page for its admins and operators, escaped, page by page; viewers, other
  * companies' admins and (for {@code /audit}) company admins are refused and see no record.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardAuditTest {
     private static final String OPERATOR = "bootstrap (TRIMUS_BOOTSTRAP_OPERATOR_TOKEN)";
     private static final Pattern ROW = Pattern.compile("<tr data-record=\"");
 
-    @TestHTTPResource("/")
-    URI dashboard;
+    URI dashboard = SystemStack.dashboard();
 
     @Test
     void aCompanysChangesAreListedWithTheirActorForItsAdminsAndOperators() {

@@ -1,15 +1,13 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
 import com.sun.net.httpserver.HttpServer;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,17 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Signing in with a built-in account in a real headless Chromium: the setup link run-service hands out (its secret in
  * the fragment) sets the password, the sign-in form opens the dashboard, the switcher lists only the person's
- * company and a viewer sees no admin actions; the same through the OpenID Connect provider of {@link DashboardStack}
+ * company and a viewer sees no admin actions; the same through the OpenID Connect provider of {@link SystemStack}
  * (a real one in its own JVM: its login page, code flow with state, nonce and PKCE); and a page of another origin that
  * makes the signed-in browser post a form to the dashboard is refused without any change.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class SignInBrowserTest {
     private static Chromium chromium;
 
-    @TestHTTPResource("/")
-    URL dashboard;
+    URL dashboard = SystemStack.dashboardUrl();
 
     private BrowserContext context;
     private Page page;
@@ -128,7 +124,7 @@ class SignInBrowserTest {
         assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/login\\?next=.*"));
 
         var authorize = page.waitForRequest(r -> r.url().contains("/authorize?"), () -> page.getByRole(AriaRole.LINK,
-                new Page.GetByRoleOptions().setName("Sign in with " + DashboardStack.PROVIDER_NAME)).click());
+                new Page.GetByRoleOptions().setName("Sign in with " + SystemStack.PROVIDER_NAME)).click());
         assertThat(authorize.url()).contains("code_challenge_method=S256").contains("nonce=").contains("state=")
                 .contains("client_id=" + io.trimus.testing.OidcProvider.CLIENT_ID);
         signInAtProvider(email, "[\"" + company + ":admin\"]");
@@ -149,7 +145,7 @@ class SignInBrowserTest {
     void aPersonTheProviderGrantsNoTrimusRoleGetsAPageThatSaysSoAndNoSession() {
         page.navigate("/login");
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in with "
-                + DashboardStack.PROVIDER_NAME)).click();
+                + SystemStack.PROVIDER_NAME)).click();
         signInAtProvider(Accounts.newEmail(), "[\"guests\"]");
 
         assertThat(page.locator("#problem")).containsText("grants no Trimus role");

@@ -1,9 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -20,14 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * once) signs in, roles change and members go; a token made on the page works against run-service's API and is
  * refused there once revoked on the page; operator tokens likewise on /tokens.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardAccountsTest {
     private static final Pattern SETUP_URL = Pattern.compile("id=\"setup-url\">([^<]+)<");
     private static final Pattern TOKEN = Pattern.compile("id=\"token-value\">([^<]+)<");
 
-    @TestHTTPResource("/")
-    URI dashboard;
+    URI dashboard = SystemStack.dashboard();
 
     @Test
     void anAdminAddsAPersonWhoSignsInWithTheSetupLinkThenChangesItsRoleAndRemovesIt() {
@@ -140,6 +136,6 @@ class DashboardAccountsTest {
     }
 
     private static io.restassured.specification.RequestSpecification runServiceAs(String token) {
-        return given().baseUri(Stack.config(DashboardStack.RUN_SERVICE_KEY)).header("Authorization", "Bearer " + token);
+        return given().baseUri(Stack.config(SystemStack.RUN_SERVICE_KEY)).header("Authorization", "Bearer " + token);
     }
 }

@@ -1,9 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -23,11 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and roles (hidden actions, refused ones, operator pages, other companies); and a session with its CSRF token taken
  * from one replica to another.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardAccessTest {
-    @TestHTTPResource("/")
-    URI dashboard;
+    URI dashboard = SystemStack.dashboard();
 
     private Http anonymous() {
         return new Http(dashboard);
@@ -203,7 +199,7 @@ class DashboardAccessTest {
         assertThat(again.statusCode()).isEqualTo(303);
         assertThat(location(again)).startsWith("/login");
         assertThat(Http.setCookie(again)).hasValueSatisfying(c -> assertThat(c).contains("Max-Age=0"));
-        given().header("Authorization", "Bearer " + session).baseUri(Stack.config(DashboardStack.RUN_SERVICE_KEY))
+        given().header("Authorization", "Bearer " + session).baseUri(Stack.config(SystemStack.RUN_SERVICE_KEY))
                 .get("/api/me").then().statusCode(401);
     }
 

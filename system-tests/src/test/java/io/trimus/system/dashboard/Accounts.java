@@ -1,4 +1,4 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
 import java.net.URI;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -10,22 +10,28 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
- * What a second admin-ui process makes of the dashboard's application.properties: the same file resolved with a
- * {@code quarkus.uuid} of its own, as every Quarkus process draws one at start. Its live-feed consumer is a plain Kafka
- * consumer with the group and offset settings that configuration gives the channel.
+ * What a second admin-ui process makes of the dashboard's application.properties (admin-ui's built one): the same
+ * file resolved with a {@code quarkus.uuid} of its own, as every Quarkus process draws one at start. Its live-feed
+ * consumer is a plain Kafka consumer with the group and offset settings that configuration gives the channel.
  */
 final class AnotherReplica {
     private final SmallRyeConfig config;
 
     AnotherReplica() {
-        URL properties = Objects.requireNonNull(AnotherReplica.class.getResource("/application.properties"));
+        // the dashboard's own file, as its build packaged it beside the jar the stack runs
+        Path file = Path.of("..", "admin-ui", "target", "classes", "application.properties");
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException(file.toAbsolutePath() + " does not exist: build admin-ui first");
+        }
         try {
+            URL properties = file.toUri().toURL();
             config = new SmallRyeConfigBuilder()
                     .withSources(new PropertiesConfigSource(properties))
                     .withSources(new PropertiesConfigSource(Map.of("quarkus.uuid", UUID.randomUUID().toString()),

@@ -1,8 +1,7 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.system.SystemStack;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.restassured.response.ValidatableResponse;
 import io.trimus.events.Topics;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -34,8 +33,7 @@ import static org.hamcrest.Matchers.not;
  * is down becoming a sentence, a company with 10,000 anomalies read one page at a time, and the A2A peer task of a
  * delegated run.
  */
-@QuarkusTest
-@WithTestResource(value = DashboardStack.class, scope = TestResourceScope.GLOBAL)
+@ExtendWith(SystemStack.class)
 class DashboardPagesTest {
 
     @Test
@@ -266,7 +264,7 @@ class DashboardPagesTest {
 
     /** Rows as egress-service's consumer stores them, written in one statement: 10,000 events through Kafka take long. */
     private static void seedAnomalies(UUID company, int n) throws Exception {
-        try (Connection db = DriverManager.getConnection(Stack.config(DashboardStack.JDBC_KEY), "postgres", "postgres");
+        try (Connection db = DriverManager.getConnection(Stack.config(SystemStack.JDBC_KEY), "postgres", "postgres");
              PreparedStatement insert = db.prepareStatement("""
                      insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, container_id,
                          source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at)

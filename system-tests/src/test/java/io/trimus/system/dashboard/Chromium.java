@@ -1,4 +1,4 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;

@@ -1,4 +1,4 @@
-package io.trimus.admin.stop;
+package io.trimus.system.stop;
 
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.testing.DockerClients;

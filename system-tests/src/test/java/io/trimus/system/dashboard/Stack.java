@@ -1,8 +1,8 @@
-package io.trimus.admin;
+package io.trimus.system.dashboard;
 
+import io.trimus.system.SystemStack;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.io.IOException;
 import java.net.URI;
@@ -17,21 +17,21 @@ import java.util.UUID;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
-/** The backends of {@link DashboardStack} as the tests use them: set up data directly, switch a backend off. */
+/** The backends of {@link SystemStack} as the tests use them: set up data directly, switch a backend off. */
 final class Stack {
     private Stack() {
     }
 
     static String config(String key) {
-        return ConfigProvider.getConfig().getValue(key, String.class);
+        return SystemStack.config(key);
     }
 
     static RequestSpecification runService() {
-        return given().baseUri(config(DashboardStack.RUN_SERVICE_KEY)).contentType(ContentType.JSON);
+        return given().baseUri(config(SystemStack.RUN_SERVICE_KEY)).contentType(ContentType.JSON);
     }
 
     static RequestSpecification egressService() {
-        return given().baseUri(config(DashboardStack.EGRESS_SERVICE_KEY)).contentType(ContentType.JSON);
+        return given().baseUri(config(SystemStack.EGRESS_SERVICE_KEY)).contentType(ContentType.JSON);
     }
 
     static String createCompany(String name) {
@@ -79,7 +79,7 @@ final class Stack {
     private static void control(String backend, String action) {
         try {
             HttpResponse<Void> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(config(DashboardStack.SWITCH_KEY) + "/" + backend + "/" + action))
+                    URI.create(config(SystemStack.SWITCH_KEY) + "/" + backend + "/" + action))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
             if (response.statusCode() != 204) {
                 throw new IllegalStateException("switch " + backend + " " + action + ": HTTP " + response.statusCode());
