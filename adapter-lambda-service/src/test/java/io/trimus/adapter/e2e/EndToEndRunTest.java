@@ -8,7 +8,6 @@ import io.trimus.testing.DockerClients;
 import io.trimus.testing.InfraControl;
 import io.trimus.testing.TestImages;
 import io.trimus.testing.TrimusInfraResource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,15 +36,8 @@ class EndToEndRunTest {
     @BeforeAll
     static void startRunService() {
         image = TestImages.busybox();
-        api = RunServiceApi.start();
+        api = RunServiceApi.shared();
         company = api.createCompany("E2E " + UUID.randomUUID());
-    }
-
-    @AfterAll
-    static void stopRunService() {
-        if (api != null) {
-            api.close();
-        }
     }
 
     private String agent(String script, Map<String, Object> extra) {

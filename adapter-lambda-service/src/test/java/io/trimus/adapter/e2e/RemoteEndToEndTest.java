@@ -41,7 +41,7 @@ class RemoteEndToEndTest {
     @BeforeAll
     static void start() {
         image = TestImages.busybox();
-        api = RunServiceApi.start();
+        api = RunServiceApi.shared();
         worker = ServiceProcess.start(Path.of(""), Map.of(
                 "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 "trimus.worker.tags", TAG,
@@ -55,9 +55,6 @@ class RemoteEndToEndTest {
     static void stop() {
         if (worker != null) {
             worker.close();
-        }
-        if (api != null) {
-            api.close();
         }
         Containers.removeByLabel(DockerClients.local(), "trimus.adapter_instance", INSTANCE);
     }

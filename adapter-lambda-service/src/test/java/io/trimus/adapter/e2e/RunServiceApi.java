@@ -29,7 +29,20 @@ final class RunServiceApi implements AutoCloseable {
                 .addHeader("Authorization", io.trimus.testing.TestOperator.HEADER).build();
     }
 
-    static RunServiceApi start() {
+    private static RunServiceApi shared;
+
+    /**
+     * The run-service the end-to-end classes share: started by the first that needs it, left running for the rest of
+     * the test JVM (its shutdown hook stops it), so the classes pay for one boot, not one each.
+     */
+    static synchronized RunServiceApi shared() {
+        if (shared == null || !shared.process.isAlive()) {
+            shared = start();
+        }
+        return shared;
+    }
+
+    private static RunServiceApi start() {
         Config config = ConfigProvider.getConfig();
         ServiceProcess process = ServiceProcess.start(Path.of("..", "run-service"), Map.of(
                 "kafka.bootstrap.servers", config.getValue("kafka.bootstrap.servers", String.class),
