@@ -8,7 +8,14 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Loopback ports: free random ones for tests, and a clear refusal when a fixed dev port is taken. */
+/**
+ * Loopback ports: free random ones for tests, and a clear refusal when a fixed dev port is taken.
+ * <p>
+ * A port chosen free here is released before its server binds it, and anything may take it in between: use
+ * {@link #free()} only for a server that cannot bind port 0 and report the port it got, i.e. the embedded Kafka
+ * (its controller quorum names its own address) and PostgreSQL, which tests also restart at the same address. A
+ * service child binds {@code quarkus.http.port=0} ({@link ServiceProcess}); an in-JVM server binds port 0 itself.
+ */
 public final class Ports {
     private Ports() {
     }
