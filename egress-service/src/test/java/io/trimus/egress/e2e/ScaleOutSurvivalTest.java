@@ -107,8 +107,11 @@ class ScaleOutSurvivalTest {
 
     @Test
     void aBurstSurvivesKillingARunServiceAndAnAdapterAndABrokerRestart() throws Exception {
-        List<ServiceProcess> runServices = startAll(List.of(this::runService, this::runService));
-        List<ServiceProcess> adapters = startAll(List.of(() -> adapter("scale-a"), () -> adapter("scale-b")));
+        // all four boot at once (the adapters need only the broker and this egress-service, not a run-service)
+        List<ServiceProcess> all = startAll(List.of(this::runService, this::runService, () -> adapter("scale-a"),
+                () -> adapter("scale-b")));
+        List<ServiceProcess> runServices = all.subList(0, 2);
+        List<ServiceProcess> adapters = all.subList(2, 4);
         ServiceProcess survivor = runServices.get(0);
         List<Company> companies = new ArrayList<>();
         for (int i = 0; i < COMPANIES; i++) {
