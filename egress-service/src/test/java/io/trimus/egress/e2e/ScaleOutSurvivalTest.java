@@ -108,10 +108,10 @@ class ScaleOutSurvivalTest {
     @Test
     void aBurstSurvivesKillingARunServiceAndAnAdapterAndABrokerRestart() throws Exception {
         // all four boot at once (the adapters need only the broker and this egress-service, not a run-service)
-        List<ServiceProcess> all = startAll(List.of(this::runService, this::runService, () -> adapter("scale-a"),
+        List<ServiceProcess> booted = startAll(List.of(this::runService, this::runService, () -> adapter("scale-a"),
                 () -> adapter("scale-b")));
-        List<ServiceProcess> runServices = all.subList(0, 2);
-        List<ServiceProcess> adapters = all.subList(2, 4);
+        List<ServiceProcess> runServices = booted.subList(0, 2);
+        List<ServiceProcess> adapters = booted.subList(2, 4);
         ServiceProcess survivor = runServices.get(0);
         List<Company> companies = new ArrayList<>();
         for (int i = 0; i < COMPANIES; i++) {
