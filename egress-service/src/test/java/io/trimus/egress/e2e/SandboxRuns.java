@@ -46,7 +46,8 @@ final class SandboxRuns {
 
     /**
      * The real adapter service the end-to-end classes share, started by the first that needs it and left running for
-     * the rest of the test JVM (its shutdown hook stops it): one boot instead of one per class. Pointed at this
+     * the rest of the test JVM (its shutdown hook stops it) unless a class stops it ({@link #stopSharedAdapter()}): one
+     * boot instead of one per class. Pointed at this
      * egress-service, the shared broker and the tests' TRIMUS_ENCRYPTION_KEY, with {@link #SHARED_ADAPTER_KNOBS}.
      */
     static synchronized io.trimus.testing.ServiceProcess sharedAdapter(java.net.URI egressService) {
@@ -54,6 +55,17 @@ final class SandboxRuns {
             shared = adapter(egressService, "egress-e2e", SHARED_ADAPTER_KNOBS);
         }
         return shared;
+    }
+
+    /**
+     * Stops the shared adapter, for a class whose runs must reach its own adapters only (they share the adapters'
+     * consumer group); the next class that needs it starts it again.
+     */
+    static synchronized void stopSharedAdapter() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
     }
 
     /**
