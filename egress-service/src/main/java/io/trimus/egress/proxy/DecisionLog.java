@@ -8,6 +8,7 @@ import org.jboss.logging.Logger;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.Map;
+import io.trimus.egress.proxy.admission.ProxyWay;
 
 /**
  * The proxy's one structured line per connection, allowed or refused, written when it ends: who (source, run,

@@ -29,6 +29,14 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
+import io.trimus.egress.proxy.destination.DestinationResolver;
+import io.trimus.egress.proxy.intercept.LeafKeys;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.intercept.UpstreamTrust;
+import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * Starts the egress proxy after the resolver, on the resolver's host: the explicit proxy on TRIMUS_EGRESS_PROXY_PORT
@@ -110,7 +118,7 @@ public class ProxyLifecycle {
     synchronized void start(String host, int port, int httpsPort, int httpPort, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
-        ProxyServer.Limits limits = new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
+        ProxyLimits limits = new ProxyLimits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
                 proxy.idleTimeout(), proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout());
         ProxyServer starting = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, modes, current, ports, TLS_PORTS),

@@ -6,3 +6,5 @@
  * TLS ClientHellos), and the masking interceptor that terminates TLS for hosts of masked secrets.
  */
 package io.trimus.egress.proxy;
+
+import io.trimus.egress.proxy.admission.ProxyPolicy;

@@ -46,6 +46,12 @@ import static io.trimus.egress.proxy.ProxySockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import io.trimus.egress.proxy.admission.ClientHellos;
+import io.trimus.egress.proxy.destination.TestDestinations;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * The proxy end to end on real loopback sockets, its explicit port and its transparent TLS and HTTP listeners: a sandbox at 127.0.0.2 (the client binds that source),
@@ -121,11 +127,11 @@ class LoopbackProxyTest {
     private ProxyServer proxy(Duration idleTimeout, Duration totalTimeout, Duration headTimeout) {
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
-        ProxyServer server = new ProxyServer(vertx,
+        ProxyServer server = PlainProxies.server(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
                         current::get, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
-                new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
+                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
+                new ProxyLimits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
                         headTimeout));
         OutsideServers.await(server.start("127.0.0.1", 0));
         // the steered ports go to the outside servers' ports, as 443 and 80 go to 443 and 80 in production

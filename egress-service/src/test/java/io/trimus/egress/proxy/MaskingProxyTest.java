@@ -55,6 +55,14 @@ import static io.trimus.egress.proxy.ProxySockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import io.trimus.egress.proxy.destination.TestDestinations;
+import io.trimus.egress.proxy.intercept.LeafKeys;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.intercept.UpstreamTrust;
+import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * Masked secrets through the real proxy on loopback sockets: a sandbox at 127.0.0.2 holding two masked secrets, an
@@ -163,14 +171,14 @@ class MaskingProxyTest {
     private ProxyServer proxy(Optional<String> upstreamCaFile) {
         int tlsPort = https.actualPort();
         int httpPort = http.actualPort();
-        ProxyServer.Limits limits = new ProxyServer.Limits(8192, 16, Duration.ofMinutes(1), Duration.ofMinutes(5),
+        ProxyLimits limits = new ProxyLimits(8192, 16, Duration.ofMinutes(1), Duration.ofMinutes(5),
                 Duration.ofSeconds(5), Duration.ofSeconds(10));
         LeafKeys keys = fingerprint -> fingerprint.equals(CA) ? Future.succeededFuture(egressLeaf)
                 : Future.failedFuture("no such CA");
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true,
                         Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add, limits, 1,
+                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add, limits, 1,
                 masked, new MaskingInterceptor(vertx, keys, anomalies, UpstreamTrust.of(upstreamCaFile), limits));
         OutsideServers.await(server.start("127.0.0.1", 0));
         OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));

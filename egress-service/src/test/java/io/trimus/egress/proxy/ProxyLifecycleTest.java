@@ -25,6 +25,8 @@ import java.net.Socket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
+import io.trimus.egress.proxy.intercept.LeafKeys;
 
 /**
  * The proxy starts with the service next to the resolver (the test profile serves both when the egress network's

@@ -22,6 +22,10 @@ import java.util.Set;
 import static io.trimus.egress.proxy.OutsideServers.await;
 import static io.trimus.egress.proxy.ProxySockets.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import io.trimus.egress.proxy.destination.TestDestinations;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * Two egress-service replicas on one host share the proxy's address: each proxy socket asks for SO_REUSEPORT, so a
@@ -62,10 +66,10 @@ class SharedProxyAddressTest {
         UpstreamResolver upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", 9),
                 Duration.ofSeconds(1), 8);
         upstreams.add(upstream);
-        return new ProxyServer(vertx, new ProxyPolicy(new SandboxRegistry(), new AllowlistCache(),
+        return PlainProxies.server(vertx, new ProxyPolicy(new SandboxRegistry(), new AllowlistCache(),
                 company -> EgressMode.ENFORCE, () -> true, Set.of(443, 80), Set.of(443)),
-                new DestinationResolver(upstream, new OutsideAddresses()), new RecordingAnomalies(), record -> { },
-                new ProxyServer.Limits(8192, 4, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
+                TestDestinations.uncached(upstream, new OutsideAddresses()), new RecordingAnomalies(), record -> { },
+                new ProxyLimits(8192, 4, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
                         Duration.ofSeconds(10)), 2);
     }
 
