@@ -3,6 +3,7 @@ package io.trimus.egress.policy;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.feed.ChangeFeed;
+import io.trimus.egress.feed.ReplicaFeed;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -10,7 +11,6 @@ import io.vertx.pgclient.PgConnection;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * ({@link EgressModeCache}), equal to the stored one while other replicas change it, and says whether it can vouch for
  * that ({@link PolicyCurrency}).
  *
- * <p>A {@link ChangeFeed} listens on channel {@value #CHANNEL} (migration V12): any announcement, and every
+ * <p>Its {@link ChangeFeed} ({@link ReplicaFeed}) listens on channel {@value #CHANNEL} (migration V12): any announcement, and every
  * (re)connection, makes the replica read what changed, in one snapshot with the policy revision it reflects. Every
  * {@code check} period it reads that revision again on the same connection: equal to the one it holds confirms its
  * copy current as of the moment it asked; another one (an announcement lost on a connection that looked fine) makes it
@@ -28,12 +28,11 @@ import java.util.function.LongSupplier;
  * it is made again) the resolver and the proxy refuse to decide by it, so a host removed or a switch to enforce on
  * another replica never stays open here. It is logged when that starts and ends.
  */
-public final class PolicyFeed implements PolicyCurrency {
+public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> implements PolicyCurrency {
     /** The notification channel of the policy changes. */
     public static final String CHANNEL = "egress_policy";
     private static final Logger LOG = Logger.getLogger(PolicyFeed.class);
 
-    private final ChangeFeed<Read, String> feed;
     private final AllowlistCache allowlists;
     private final EgressModeCache modes;
     private final long staleAfterNanos;
@@ -53,6 +52,16 @@ public final class PolicyFeed implements PolicyCurrency {
      */
     public PolicyFeed(Vertx vertx, PgConnectOptions database, AllowlistCache allowlists, EgressModeCache modes,
                       Duration check, Duration staleAfter) {
+        super(vertx, database, CHANNEL, "egress policy", validated(check, staleAfter));
+        this.allowlists = allowlists;
+        this.modes = modes;
+        this.staleAfterNanos = staleAfter.toNanos();
+        this.clock = System::nanoTime;
+        this.currentUntil = clock.getAsLong() - 1;
+    }
+
+    /** {@code check}, once it and {@code staleAfter} are found sound. */
+    private static Duration validated(Duration check, Duration staleAfter) {
         if (check.isNegative() || check.isZero()) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_POLICY_CHECK_INTERVAL must be positive, got " + check);
         }
@@ -61,47 +70,12 @@ public final class PolicyFeed implements PolicyCurrency {
                     + " than TRIMUS_EGRESS_POLICY_CHECK_INTERVAL (" + check + "), or every replica would refuse"
                     + " between two checks");
         }
-        this.allowlists = allowlists;
-        this.modes = modes;
-        this.staleAfterNanos = staleAfter.toNanos();
-        this.clock = System::nanoTime;
-        this.currentUntil = clock.getAsLong() - 1;
-        this.feed = new ChangeFeed<>(vertx, database, CHANNEL, "egress policy", new Follower(), check);
-    }
-
-    /** Connects, listens and reads the whole policy, retrying the connection until {@code timeout}. */
-    public Uni<Void> start(Duration timeout) {
-        return feed.start(timeout);
-    }
-
-    /** Stops listening and checking. */
-    public void stop() {
-        feed.stop();
+        return check;
     }
 
     @Override
     public boolean isCurrent() {
         return clock.getAsLong() - currentUntil < 0;
-    }
-
-    /** True while the listening connection is up and the copy was read since it began to listen. */
-    public boolean isLive() {
-        return feed.isLive();
-    }
-
-    /** True once the whole policy was read after listening. */
-    public boolean hasSynced() {
-        return feed.hasSynced();
-    }
-
-    /** The backend process of the listening connection (for pg_terminate_backend in tests), or -1. */
-    public int listenerProcessId() {
-        return feed.listenerProcessId();
-    }
-
-    /** Reads what changed; completes once a read that began after this call is applied. */
-    public CompletableFuture<Integer> reload() {
-        return feed.reload();
     }
 
     /** Confirms the copy current as of {@code askedAt}: it holds every change committed before that. */
@@ -118,7 +92,7 @@ public final class PolicyFeed implements PolicyCurrency {
     }
 
     private synchronized void noteStaleness() {
-        if (!reportedStale && feed.hasSynced() && !isCurrent()) {
+        if (!reportedStale && hasSynced() && !isCurrent()) {
             reportedStale = true;
             LOG.warnf("This replica could not confirm its egress policy current for %d ms (the database does not"
                     + " answer on its policy connection): the resolver and the proxy refuse sandboxes' requests"
@@ -131,68 +105,66 @@ public final class PolicyFeed implements PolicyCurrency {
     }
 
     /** What one read found, and when it was asked. */
-    private record Read(StoredPolicy.Changes changes, long askedAt) {
+    record Read(StoredPolicy.Changes changes, long askedAt) {
     }
 
-    /** Reads through the feed's own connection; any announcement makes it read what changed. */
-    private final class Follower implements ChangeFeed.Follower<Read, String> {
+    // the copy reads through the feed's own connection; any announcement makes it read what changed
 
-        @Override
-        public Uni<Read> readAll(PgConnection listening) {
-            long askedAt = clock.getAsLong();
-            return answered(listening, on -> StoredPolicy.changes(on, allowlists::holds))
-                    .map(changes -> new Read(changes, askedAt));
+    @Override
+    protected Uni<Read> readAll(PgConnection listening) {
+        long askedAt = clock.getAsLong();
+        return answered(listening, on -> StoredPolicy.changes(on, allowlists::holds))
+                .map(changes -> new Read(changes, askedAt));
+    }
+
+    @Override
+    protected int install(Read read) {
+        StoredPolicy.Changes changes = read.changes();
+        changes.modes().forEach((company, mode) -> modes.replace(company, mode.mode(), mode.revision()));
+        changes.lists().forEach((company, list) -> allowlists.replace(company, list.entries(), list.revision()));
+        synchronized (this) {
+            installed = Math.max(installed, changes.revision());
         }
+        confirm(read.askedAt());
+        return changes.lists().size();
+    }
 
-        @Override
-        public int install(Read read) {
-            StoredPolicy.Changes changes = read.changes();
-            changes.modes().forEach((company, mode) -> modes.replace(company, mode.mode(), mode.revision()));
-            changes.lists().forEach((company, list) -> allowlists.replace(company, list.entries(), list.revision()));
-            synchronized (PolicyFeed.this) {
-                installed = Math.max(installed, changes.revision());
+    @Override
+    protected String parse(String payload) {
+        return payload;
+    }
+
+    @Override
+    protected boolean apply(String table, boolean replayed) {
+        return false;
+    }
+
+    @Override
+    protected Uni<Boolean> confirmCurrent(PgConnection listening) {
+        noteStaleness();
+        long askedAt = clock.getAsLong();
+        return answered(listening, StoredPolicy::revision).map(revision -> {
+            if (revision > installed()) {
+                return false;
             }
-            confirm(read.askedAt());
-            return changes.lists().size();
-        }
+            confirm(askedAt);
+            return true;
+        });
+    }
 
-        @Override
-        public String parse(String payload) {
-            return payload;
+    /**
+     * {@code read} on the listening connection, failed when there is none, and when it does not answer within
+     * the stale period: then the connection is presumed dead and closed, so the feed makes a new one.
+     */
+    private <T> Uni<T> answered(PgConnection listening, java.util.function.Function<PgConnection, Future<T>> read) {
+        if (listening == null) {
+            return Uni.createFrom().failure(new IllegalStateException("no connection to the database"));
         }
-
-        @Override
-        public boolean apply(String table, boolean replayed) {
-            return false;
-        }
-
-        @Override
-        public Uni<Boolean> isCurrent(PgConnection listening) {
-            noteStaleness();
-            long askedAt = clock.getAsLong();
-            return answered(listening, StoredPolicy::revision).map(revision -> {
-                if (revision > installed()) {
-                    return false;
-                }
-                confirm(askedAt);
-                return true;
-            });
-        }
-
-        /**
-         * {@code read} on the listening connection, failed when there is none, and when it does not answer within
-         * the stale period: then the connection is presumed dead and closed, so the feed makes a new one.
-         */
-        private <T> Uni<T> answered(PgConnection listening, java.util.function.Function<PgConnection, Future<T>> read) {
-            if (listening == null) {
-                return Uni.createFrom().failure(new IllegalStateException("no connection to the database"));
-            }
-            return Uni.createFrom().completionStage(() -> read.apply(listening).toCompletionStage())
-                    .ifNoItem().after(Duration.ofNanos(staleAfterNanos)).failWith(() -> {
-                        listening.close();
-                        return new IllegalStateException("the policy connection did not answer within "
-                                + Duration.ofNanos(staleAfterNanos) + ": closed, connecting again");
-                    });
-        }
+        return Uni.createFrom().completionStage(() -> read.apply(listening).toCompletionStage())
+                .ifNoItem().after(Duration.ofNanos(staleAfterNanos)).failWith(() -> {
+                    listening.close();
+                    return new IllegalStateException("the policy connection did not answer within "
+                            + Duration.ofNanos(staleAfterNanos) + ": closed, connecting again");
+                });
     }
 }

@@ -15,8 +15,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Loads the whole stored egress policy (every company's allowlist and mode) into memory at start, before observers of
@@ -43,7 +41,7 @@ public class PolicyLoader implements PolicyCurrency {
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent start) {
-        feed.start(Duration.ofSeconds(TIMEOUT_SECONDS)).await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS + 5));
+        feed.startAndWait(Duration.ofSeconds(TIMEOUT_SECONDS));
     }
 
     void onStop(@Observes ShutdownEvent stop) {
@@ -57,11 +55,7 @@ public class PolicyLoader implements PolicyCurrency {
 
     /** Reads what changed in the stored policy into memory; waits on the calling thread. */
     public int load() throws Throwable {
-        try {
-            return feed.reload().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause();
-        }
+        return feed.reloadAndWait(Duration.ofSeconds(TIMEOUT_SECONDS));
     }
 
     /** The feed that keeps this replica's policy following the stored one. */

@@ -10,6 +10,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import io.trimus.egress.sandbox.replica.RegistrationFeed;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.registration.SandboxService;
 
 /**
  * Which sandbox owns which source address: the resolver's attribution. In memory and lock-free, because every DNS

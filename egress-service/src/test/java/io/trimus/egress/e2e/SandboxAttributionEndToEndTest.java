@@ -16,7 +16,7 @@ import io.trimus.egress.dns.ResolverRestart;
 import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.sandbox.SandboxRegistry;
-import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
 import io.trimus.events.Topics;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;

@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;

@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.replica;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -16,8 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import io.trimus.egress.sandbox.registration.ReplicaOrigin;
+import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * Loads every stored sandbox registration into the {@link SandboxRegistry} at start, before observers of default
@@ -45,7 +45,7 @@ public class SandboxRegistryLoader {
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent start) throws Throwable {
-        feed.start(Duration.ofSeconds(TIMEOUT_SECONDS)).await().atMost(Duration.ofSeconds(TIMEOUT_SECONDS + 5));
+        feed.startAndWait(Duration.ofSeconds(TIMEOUT_SECONDS));
     }
 
     void onStop(@Observes ShutdownEvent stop) {
@@ -54,11 +54,7 @@ public class SandboxRegistryLoader {
 
     /** Reads the stored registrations into memory, replacing what it held; waits on the calling thread. */
     public int load() throws Throwable {
-        try {
-            return feed.reload().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause();
-        }
+        return feed.reloadAndWait(Duration.ofSeconds(TIMEOUT_SECONDS));
     }
 
     /** The feed that keeps this replica's registry following the stored registrations. */

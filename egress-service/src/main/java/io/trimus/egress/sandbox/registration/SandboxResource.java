@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.registration;
 
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
@@ -21,6 +21,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import io.trimus.egress.sandbox.IpAddresses;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * Registration of sandboxes with the resolver, for the adapter service only. egress-service is the arbiter of sandbox

@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.registration;
 
 import jakarta.enterprise.context.ApplicationScoped;
 

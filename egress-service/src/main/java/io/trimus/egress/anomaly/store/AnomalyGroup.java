@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 import java.math.BigDecimal;
 import java.sql.Timestamp;

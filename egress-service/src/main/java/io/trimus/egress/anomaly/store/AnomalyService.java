@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

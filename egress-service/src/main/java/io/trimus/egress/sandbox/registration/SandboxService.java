@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.registration;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransactions;
@@ -13,6 +13,9 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import io.trimus.egress.sandbox.replica.RegistrationFeed;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * The rules of sandbox addresses: one run holds an address at a time, a registration is stored before the resolver's

@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;

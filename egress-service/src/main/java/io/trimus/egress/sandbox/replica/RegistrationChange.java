@@ -1,10 +1,11 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.replica;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.util.UUID;
+import io.trimus.egress.sandbox.Sandbox;
 
 /**
  * One change of a stored registration as the database announces it to every replica (the notification of migration

@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;

@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.registration;
 
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -6,6 +6,7 @@ import jakarta.persistence.Table;
 
 import java.time.Instant;
 import java.util.UUID;
+import io.trimus.egress.sandbox.Sandbox;
 
 /** The stored registration of a sandbox address: the run that holds it, since when. */
 @Entity

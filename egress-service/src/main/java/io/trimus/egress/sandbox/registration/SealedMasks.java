@@ -1,4 +1,4 @@
-package io.trimus.egress.sandbox;
+package io.trimus.egress.sandbox.registration;
 
 /**
  * The masks of a sandbox registration as they arrived: sealed by the adapter service (SandboxMasks, bound to the run

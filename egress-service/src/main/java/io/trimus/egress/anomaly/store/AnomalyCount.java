@@ -1,4 +1,4 @@
-package io.trimus.egress.anomaly;
+package io.trimus.egress.anomaly.store;
 
 /**
  * How much was denied in a window.
