@@ -2,7 +2,6 @@ package io.trimus.egress.policy;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.allowlist.AllowlistCache;
-import io.trimus.egress.feed.ChangeFeed;
 import io.trimus.egress.feed.ReplicaFeed;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -19,14 +18,14 @@ import java.util.function.LongSupplier;
  * ({@link EgressModeCache}), equal to the stored one while other replicas change it, and says whether it can vouch for
  * that ({@link PolicyCurrency}).
  *
- * <p>Its {@link ChangeFeed} ({@link ReplicaFeed}) listens on channel {@value #CHANNEL} (migration V12): any announcement, and every
- * (re)connection, makes the replica read what changed, in one snapshot with the policy revision it reflects. Every
- * {@code check} period it reads that revision again on the same connection: equal to the one it holds confirms its
- * copy current as of the moment it asked; another one (an announcement lost on a connection that looked fine) makes it
- * read what changed. The copy counts as current for {@code staleAfter} after its last confirmation; past that (the
- * database cannot be reached, or a read does not answer within {@code staleAfter}, which also drops the connection so
- * it is made again) the resolver and the proxy refuse to decide by it, so a host removed or a switch to enforce on
- * another replica never stays open here. It is logged when that starts and ends.
+ * <p>Its {@link io.trimus.egress.feed.ChangeFeed} ({@link ReplicaFeed}) listens on channel {@value #CHANNEL} (migration
+ * V12): any announcement, and every (re)connection, makes the replica read what changed, in one snapshot with the
+ * policy revision it reflects. Every {@code check} period it reads that revision again on the same connection: equal to
+ * the one it holds confirms its copy current as of the moment it asked; another one (an announcement lost on a
+ * connection that looked fine) makes it read what changed. The copy counts as current for {@code staleAfter} after its
+ * last confirmation; past that (the database cannot be reached, or a read does not answer within {@code staleAfter},
+ * which also drops the connection so it is made again) the resolver and the proxy refuse to decide by it, so a host
+ * removed or a switch to enforce on another replica never stays open here. It is logged when that starts and ends.
  */
 public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> implements PolicyCurrency {
     /** The notification channel of the policy changes. */

@@ -5,8 +5,8 @@ import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyRequestHead;
 import io.trimus.egress.proxy.admission.ProxyRequests;
 import io.trimus.egress.proxy.admission.ProxyTarget;
-import io.trimus.egress.proxy.destination.DestinationDialer;
 import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
+import io.trimus.egress.proxy.destination.DestinationDialer;
 import io.trimus.egress.proxy.intercept.InterceptedTarget;
 import io.trimus.egress.proxy.intercept.MaskedRoute;
 import io.vertx.core.Future;
@@ -25,7 +25,7 @@ final class ConnectionDecision {
     private ConnectionDecision() {
     }
 
-    /** The way opened: the socket, the address it reaches, and for an intercepted connection what the interceptor knows. */
+    /** The way opened: the socket, the address it reaches, for an intercepted connection what the interceptor knew. */
     record Opened(NetSocket socket, InetAddress address, InterceptedTarget intercepted) {
     }
 

@@ -2,13 +2,13 @@ package io.trimus.egress.proxy;
 
 import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.proxy.admission.ProxyWay;
 import io.trimus.egress.sandbox.Sandbox;
 import org.jboss.logging.Logger;
 
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.Map;
-import io.trimus.egress.proxy.admission.ProxyWay;
 
 /**
  * The proxy's one structured line per connection, allowed or refused, written when it ends: who (source, run,

@@ -1,8 +1,8 @@
 package io.trimus.egress.proxy;
 
-import io.trimus.egress.proxy.admission.ClientHelloSni;
 import io.trimus.egress.proxy.admission.ClientHelloSni.Hello;
 import io.trimus.egress.proxy.admission.ClientHelloSni.NeedMore;
+import io.trimus.egress.proxy.admission.ClientHelloSni;
 import io.trimus.egress.proxy.admission.ProxyPolicy;
 import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyRequestHead;

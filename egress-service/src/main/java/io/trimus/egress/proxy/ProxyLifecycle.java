@@ -6,12 +6,20 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.connection.ConnectionRecorder;
-import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
+import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.policy.PolicyCurrency;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
+import io.trimus.egress.proxy.destination.DestinationResolver;
+import io.trimus.egress.proxy.intercept.LeafKeys;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.proxy.intercept.UpstreamTrust;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -29,14 +37,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
-import io.trimus.egress.proxy.destination.DestinationResolver;
-import io.trimus.egress.proxy.intercept.LeafKeys;
-import io.trimus.egress.proxy.intercept.MaskingInterceptor;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyWay;
-import io.trimus.egress.proxy.intercept.UpstreamTrust;
-import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * Starts the egress proxy after the resolver, on the resolver's host: the explicit proxy on TRIMUS_EGRESS_PROXY_PORT

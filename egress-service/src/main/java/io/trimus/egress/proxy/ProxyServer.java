@@ -3,6 +3,12 @@ package io.trimus.egress.proxy;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyRefusal;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.DestinationResolver;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -14,19 +20,12 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import io.trimus.egress.proxy.destination.DestinationResolver;
-import io.trimus.egress.proxy.intercept.MaskingInterceptor;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyRefusal;
-import io.trimus.egress.proxy.admission.ProxyWay;
-import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * The egress proxy's listening sockets (Vert.x, on the service's event loops): the explicit proxy port and the
@@ -36,7 +35,7 @@ import io.trimus.egress.proxy.admission.ProxyLimits;
  */
 public final class ProxyServer {
 
-    /** What every connection shares; {@code masked} and {@code masking} are null where masked secrets are not served. */
+    /** What every connection shares; {@code masked} and {@code masking} are null where no masks are served. */
     record Parts(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
                  ConnectionRecorder connections, NetClient dialer, ProxyLimits limits, MaskedSecrets masked,
                  MaskingInterceptor masking) {

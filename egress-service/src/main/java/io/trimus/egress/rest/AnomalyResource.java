@@ -1,11 +1,11 @@
 package io.trimus.egress.rest;
 
-import io.trimus.commons.access.Access;
-import io.trimus.commons.access.Allowed;
-import io.trimus.commons.access.StreamAccess;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.StreamAccess;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.anomaly.store.AnomalyBroadcast;
 import io.trimus.egress.anomaly.store.AnomalyEvent;

@@ -1,8 +1,8 @@
 package io.trimus.egress.rest;
 
+import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
-import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.egress.anomaly.store.AnomalyGroup;
 import io.trimus.egress.anomaly.store.AnomalyService;

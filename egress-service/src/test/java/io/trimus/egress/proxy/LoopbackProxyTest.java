@@ -1,12 +1,18 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
+import io.trimus.egress.anomaly.RecordingAnomalies;
+import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.dns.UpstreamResolver;
-import io.trimus.egress.anomaly.RecordingAnomalies;
-import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
-import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.proxy.admission.ClientHellos;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
@@ -34,11 +40,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.Set;
-import java.util.UUID;
 
 import static io.trimus.egress.proxy.ProxySockets.readResponse;
 import static io.trimus.egress.proxy.ProxySockets.send;
@@ -46,12 +52,6 @@ import static io.trimus.egress.proxy.ProxySockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import io.trimus.egress.proxy.admission.ClientHellos;
-import io.trimus.egress.proxy.destination.TestDestinations;
-import io.trimus.egress.proxy.destination.OutsideAddresses;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyWay;
-import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * The proxy end to end on real loopback sockets, its explicit port and its transparent TLS and HTTP listeners: a sandbox at 127.0.0.2 (the client binds that source),
@@ -130,7 +130,8 @@ class LoopbackProxyTest {
         ProxyServer server = PlainProxies.server(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
                         current::get, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
+                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies,
+                connections::add,
                 new ProxyLimits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
                         headTimeout));
         OutsideServers.await(server.start("127.0.0.1", 0));

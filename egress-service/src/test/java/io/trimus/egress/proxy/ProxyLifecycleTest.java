@@ -7,10 +7,12 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.connection.ConnectionRecorder;
-import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
 import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
+import io.trimus.egress.proxy.intercept.LeafKeys;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.Future;
@@ -25,8 +27,6 @@ import java.net.Socket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
-import io.trimus.egress.proxy.intercept.LeafKeys;
 
 /**
  * The proxy starts with the service next to the resolver (the test profile serves both when the egress network's

@@ -4,6 +4,10 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.trimus.egress.dns.UpstreamResolver;
 import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.Vertx;
@@ -22,10 +26,6 @@ import java.util.Set;
 import static io.trimus.egress.proxy.OutsideServers.await;
 import static io.trimus.egress.proxy.ProxySockets.send;
 import static org.assertj.core.api.Assertions.assertThat;
-import io.trimus.egress.proxy.destination.TestDestinations;
-import io.trimus.egress.proxy.destination.OutsideAddresses;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyLimits;
 
 /**
  * Two egress-service replicas on one host share the proxy's address: each proxy socket asks for SO_REUSEPORT, so a

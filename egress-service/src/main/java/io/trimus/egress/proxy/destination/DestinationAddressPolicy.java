@@ -3,8 +3,8 @@ package io.trimus.egress.proxy.destination;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import io.trimus.egress.config.TrimusConfig;
-import jakarta.inject.Singleton;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.net.InetAddress;

@@ -45,7 +45,7 @@ public final class DestinationDialer {
         }
     }
 
-    /** Resolves {@code host} and dials its permitted addresses on {@code port} in turn; fails with {@link NotDialled}. */
+    /** Resolves {@code host} and dials its permitted addresses on {@code port} in turn; fails with NotDialled. */
     public static Future<Dialled> open(DestinationResolver resolver, NetClient dialer, String host, int port) {
         return permitted(resolver, host).compose(addresses -> dial(dialer, addresses, 0, port));
     }

@@ -1,6 +1,12 @@
 package io.trimus.egress.proxy.intercept;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyRefusal;
+import io.trimus.egress.proxy.admission.ProxyRequestHead;
+import io.trimus.egress.proxy.admission.ProxyTarget;
+import io.trimus.egress.proxy.admission.RequestStream;
+import io.trimus.egress.proxy.relay.Relay;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
@@ -8,12 +14,6 @@ import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.function.Function;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyRefusal;
-import io.trimus.egress.proxy.admission.ProxyRequestHead;
-import io.trimus.egress.proxy.admission.ProxyTarget;
-import io.trimus.egress.proxy.relay.Relay;
-import io.trimus.egress.proxy.admission.RequestStream;
 
 /**
  * The requests of one sandbox connection the {@link MaskingInterceptor} terminated TLS for, read strictly before any

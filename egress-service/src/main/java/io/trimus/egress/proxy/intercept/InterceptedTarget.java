@@ -1,12 +1,12 @@
 package io.trimus.egress.proxy.intercept;
 
 import io.trimus.egress.masks.RunMasks;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
 import io.trimus.egress.sandbox.Sandbox;
 
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
 
 /**
  * What the {@link MaskingInterceptor} needs to know about one sandbox connection it terminates: whose it is, the host
@@ -14,8 +14,8 @@ import io.trimus.egress.proxy.admission.ProxyPolicy;
  * dialled), the sandbox's masks, the policy each request is admitted by again, and the swaps counted so far (read by
  * the proxy connection when it ends).
  */
-public record InterceptedTarget(Sandbox sandbox, String sourceIp, String host, int port, InetAddress address, RunMasks masks,
-                         ProxyPolicy policy, Map<String, Integer> swaps) {
+public record InterceptedTarget(Sandbox sandbox, String sourceIp, String host, int port, InetAddress address,
+                                RunMasks masks, ProxyPolicy policy, Map<String, Integer> swaps) {
     InterceptedTarget(Sandbox sandbox, String sourceIp, String host, int port, InetAddress address, RunMasks masks,
                       ProxyPolicy policy) {
         this(sandbox, sourceIp, host, port, address, masks, policy, new ConcurrentHashMap<>());

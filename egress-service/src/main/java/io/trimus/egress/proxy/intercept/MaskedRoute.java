@@ -2,10 +2,10 @@ package io.trimus.egress.proxy.intercept;
 
 import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.masks.RunMasks;
-import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyRequestHead;
 import io.trimus.egress.proxy.admission.ProxyRequests;
+import io.trimus.egress.sandbox.Sandbox;
 
 /**
  * The masked-secret rules of a proxy connection before anything is dialled: a sandbox whose masks this instance has

@@ -3,6 +3,9 @@ package io.trimus.egress.proxy.intercept;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.masks.EchoSwap;
 import io.trimus.egress.masks.MaskSwap;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -33,14 +36,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import io.trimus.egress.proxy.admission.ProxyLimits;
-import io.trimus.egress.proxy.admission.ProxyPolicy;
-import io.trimus.egress.proxy.admission.ProxyRefusal;
 
 /**
  * Where a sandbox's TLS connection to a host of a masked secret ends. The proxy connection, having admitted the host

@@ -1,12 +1,12 @@
 package io.trimus.egress.sandbox.registration;
 
+import io.trimus.egress.sandbox.Sandbox;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import java.time.Instant;
 import java.util.UUID;
-import io.trimus.egress.sandbox.Sandbox;
 
 /** The stored registration of a sandbox address: the run that holds it, since when. */
 @Entity

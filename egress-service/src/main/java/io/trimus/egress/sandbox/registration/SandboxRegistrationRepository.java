@@ -3,12 +3,12 @@ package io.trimus.egress.sandbox.registration;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
+import io.trimus.egress.sandbox.Sandbox;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import io.trimus.egress.sandbox.Sandbox;
 
 /** The stored sandbox registrations, one row per address. */
 @ApplicationScoped

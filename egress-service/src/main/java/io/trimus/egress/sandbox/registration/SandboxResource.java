@@ -1,11 +1,14 @@
 package io.trimus.egress.sandbox.registration;
 
+import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
-import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.masks.MaskOpener;
 import io.trimus.egress.masks.RunMasks;
+import io.trimus.egress.sandbox.IpAddresses;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.events.SandboxRegistration;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -13,17 +16,14 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import io.trimus.egress.sandbox.IpAddresses;
-import io.trimus.egress.sandbox.Sandbox;
-import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * Registration of sandboxes with the resolver, for the adapter service only. egress-service is the arbiter of sandbox

@@ -1,11 +1,13 @@
 package io.trimus.egress.sandbox.registration;
 
 import io.smallrye.mutiny.Uni;
-import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.masks.RunMasks;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -13,16 +15,13 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import io.trimus.egress.sandbox.replica.RegistrationFeed;
-import io.trimus.egress.sandbox.Sandbox;
-import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * The rules of sandbox addresses: one run holds an address at a time, a registration is stored before the resolver's
  * {@link SandboxRegistry} learns it (so a restart reloads exactly what was confirmed), and only the run that holds an
  * address can give it up. This replica's registry is updated before the caller gets its answer, so one adapter's
  * register-then-deregister reaches memory in that order; the other replicas learn each change from the database
- * ({@link RegistrationFeed}).
+ * ({@link io.trimus.egress.sandbox.replica.RegistrationFeed}).
  */
 @ApplicationScoped
 public class SandboxService {

@@ -2,10 +2,10 @@ package io.trimus.egress.sandbox.replica;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimus.egress.sandbox.Sandbox;
 
 import java.io.IOException;
 import java.util.UUID;
-import io.trimus.egress.sandbox.Sandbox;
 
 /**
  * One change of a stored registration as the database announces it to every replica (the notification of migration

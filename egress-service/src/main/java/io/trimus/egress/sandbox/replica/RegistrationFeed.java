@@ -3,6 +3,8 @@ package io.trimus.egress.sandbox.replica;
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.feed.ChangeFeed;
 import io.trimus.egress.feed.ReplicaFeed;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.registration.RegisteredSandbox;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
@@ -10,8 +12,6 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.List;
-import io.trimus.egress.sandbox.registration.RegisteredSandbox;
-import io.trimus.egress.sandbox.Sandbox;
 
 /**
  * Keeps one replica's {@link RegistryReplica} equal to the stored registrations while other replicas change them,

@@ -3,15 +3,15 @@ package io.trimus.egress.sandbox.replica;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.egress.masks.MaskOpener;
 import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
+import io.trimus.egress.sandbox.registration.RegisteredSandbox;
 import org.jboss.logging.Logger;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import io.trimus.egress.sandbox.registration.RegisteredSandbox;
-import io.trimus.egress.sandbox.Sandbox;
-import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * One replica's in-memory copy of the stored registrations: the {@link SandboxRegistry} the resolver and the proxy

@@ -6,6 +6,8 @@ import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.feed.ListenerOptions;
 import io.trimus.egress.masks.MaskOpener;
 import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.sandbox.SandboxRegistry;
+import io.trimus.egress.sandbox.registration.ReplicaOrigin;
 import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +18,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.util.Optional;
-import io.trimus.egress.sandbox.registration.ReplicaOrigin;
-import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * Loads every stored sandbox registration into the {@link SandboxRegistry} at start, before observers of default

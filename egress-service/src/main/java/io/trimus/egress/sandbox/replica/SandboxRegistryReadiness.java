@@ -1,10 +1,10 @@
 package io.trimus.egress.sandbox.replica;
 
+import io.trimus.egress.sandbox.SandboxRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import io.trimus.egress.sandbox.SandboxRegistry;
 
 /**
  * Ready once every stored sandbox registration is in memory and the replica follows the changes other replicas make

@@ -3,12 +3,12 @@ package io.trimus.egress.sandbox.replica;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.Rows;
 import io.trimus.commons.rows.TenantTransaction;
+import io.trimus.egress.sandbox.registration.RegisteredSandbox;
+import io.trimus.egress.sandbox.registration.SandboxRegistrationRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.UUID;
-import io.trimus.egress.sandbox.registration.RegisteredSandbox;
-import io.trimus.egress.sandbox.registration.SandboxRegistrationRepository;
 
 /** What a replica reads of the stored registrations to follow them: every company's, as Trimus's own work. */
 @ApplicationScoped

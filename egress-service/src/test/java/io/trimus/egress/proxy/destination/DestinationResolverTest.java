@@ -3,6 +3,7 @@ package io.trimus.egress.proxy.destination;
 import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.dns.UpstreamResolver;
+import io.trimus.egress.proxy.OutsideServers;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.trimus.egress.proxy.OutsideServers;
 
 /**
  * The proxy asks the upstream once per TTL, not per connection, and still checks every address class on every use:
