@@ -113,6 +113,13 @@ class PackageDependencyTest {
     }
 
     @Test
+    void thePolicyKnowsNotHowReplicasFollowIt() {
+        noClasses().that().resideInAPackage(ROOT + ".policy")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".policy.replica..")
+                .check(SERVICE);
+    }
+
+    @Test
     void recordingAnomaliesDoesNotKnowTheirStore() {
         noClasses().that().resideInAPackage(ROOT + ".anomaly")
                 .should().dependOnClassesThat().resideInAPackage(ROOT + ".anomaly.store..")

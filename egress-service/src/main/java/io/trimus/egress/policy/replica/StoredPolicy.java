@@ -1,6 +1,8 @@
-package io.trimus.egress.policy;
+package io.trimus.egress.policy.replica;
 
 import io.trimus.commons.rows.RowVisibility;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.policy.EgressModeColumn;
 import io.vertx.core.Future;
 import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Row;

@@ -1,8 +1,10 @@
-package io.trimus.egress.policy;
+package io.trimus.egress.policy.replica;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.feed.ReplicaFeed;
+import io.trimus.egress.policy.EgressModeCache;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;

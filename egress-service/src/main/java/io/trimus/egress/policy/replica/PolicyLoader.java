@@ -1,10 +1,12 @@
-package io.trimus.egress.policy;
+package io.trimus.egress.policy.replica;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.feed.ListenerOptions;
+import io.trimus.egress.policy.EgressModeCache;
+import io.trimus.egress.policy.PolicyCurrency;
 import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,5 +1,6 @@
-package io.trimus.egress.policy;
+package io.trimus.egress.policy.replica;
 
+import io.trimus.egress.policy.PolicyCurrency;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
