@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every company's allowlist in memory, so the resolver decides without waiting on the database. Written by the
- * allowlist service after every change it commits, and by {@link io.trimus.egress.policy.PolicyFeed} with what is
- * stored (at start, and whenever another replica changes a list); read on every query.
+ * allowlist service after every change it commits, and by {@link io.trimus.egress.policy.replica.PolicyFeed} with
+ * what is stored (at start, and whenever another replica changes a list); read on every query.
  *
  * <p>A lookup costs one hash probe per label of the name, whatever the length of the list: exact entries and
  * wildcard suffixes are kept in hash sets, and those that name a port ({@code host:port}) in hash maps to their

@@ -24,7 +24,6 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -82,13 +81,6 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, TrimusConfig config, MeterRegistry registry) {
         this(publisher, config.egress().anomalies().window(), config.egress().anomalies().maxKeys(),
                 config.egress().anomalies().maxNamesPerSandbox(), Clock.systemUTC(), registry);
-    }
-
-    /** As {@link #RateLimitedAnomalyRecorder(AnomalyPublisher, Duration, int, int, Clock, MeterRegistry)} with the
-     * default budget of {@value #DEFAULT_MAX_NAMES_PER_SANDBOX} names per sandbox and window. */
-    public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, Duration window, int maxKeys, Clock clock,
-                                      MeterRegistry registry) {
-        this(publisher, window, maxKeys, DEFAULT_MAX_NAMES_PER_SANDBOX, clock, registry);
     }
 
     /**

@@ -67,7 +67,10 @@ public class BufferedConnectionRecorder implements ConnectionRecorder {
                 repository, Clock.systemUTC(), registry);
     }
 
-    /** A recorder whose writer runs only when {@link #flush} is called, until {@link #onStart} wires it (tests). */
+    /**
+     * A recorder over these parts; its writer runs only when {@link #flush} is called, until {@link #onStart} wires
+     * it.
+     */
     BufferedConnectionRecorder(ConnectionBuffer buffer, int batchSize, Duration flushInterval,
                                ConnectionRepository repository, Clock clock, MeterRegistry registry) {
         this.buffer = buffer;

@@ -35,18 +35,6 @@ public final class DnsQueryHandler {
     private final Steering steering;
     private final ConcurrentHashMap<AnswerCache.Key, Future<Message>> inFlight = new ConcurrentHashMap<>();
 
-    /** A handler without a per-source query budget. */
-    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
-                           DnsMetrics metrics) {
-        this(policy, anomalies, cache, upstream, metrics, SourceQueryBudget.off());
-    }
-
-    /** A handler that forwards allowed names to the upstream (no transparent proxy to steer them to). */
-    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
-                           DnsMetrics metrics, SourceQueryBudget budget) {
-        this(policy, anomalies, cache, upstream, metrics, budget, null);
-    }
-
     /**
      * Where allowed names are steered: the egress proxy's IPv4 address, and the TTL of the steered answers.
      *

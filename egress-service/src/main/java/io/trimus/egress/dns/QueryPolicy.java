@@ -37,11 +37,6 @@ public final class QueryPolicy {
     private final EgressModes modes;
     private final PolicyCurrency current;
 
-    /** A policy for companies that all enforce their allowlists, held by a replica that is always current (tests). */
-    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists) {
-        this(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true);
-    }
-
     /**
      * @param current whether the replica's copy of {@code allowlists} and {@code modes} is confirmed current; while it
      *                is not, no name of an attributed sandbox is decided by it ({@link Verdict#POLICY_STALE})

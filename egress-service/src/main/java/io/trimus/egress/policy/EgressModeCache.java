@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every company's egress mode in memory, so the resolver and the proxy decide without waiting on the database.
- * Written by {@link EgressPolicyService} after every change it commits, and by {@link PolicyFeed} with what is
- * stored (at start, and whenever another replica changes a mode); a lookup is one hash probe. A company not held (none
+ * Written by {@link EgressPolicyService} after every change it commits, and by
+ * {@link io.trimus.egress.policy.replica.PolicyFeed} with what is stored (at start, and whenever another replica
+ * changes a mode); a lookup is one hash probe. A company not held (none
  * stored, or not loaded yet) is {@link EgressMode#ENFORCE}: the safe side.
  */
 @ApplicationScoped

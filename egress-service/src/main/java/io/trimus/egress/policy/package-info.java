@@ -1,7 +1,7 @@
 /**
- * A company's egress policy: its mode (enforce or report), stored and held in memory by every replica, and how every
- * replica keeps its copy of the policy (modes and allowlists) current: {@link io.trimus.egress.policy.PolicyFeed},
- * started by {@link io.trimus.egress.policy.PolicyLoader}, which the resolver and the proxy ask through
- * {@link io.trimus.egress.policy.PolicyCurrency} before they decide.
+ * A company's egress policy: its mode (enforce or report), stored, audited and held in memory by every replica
+ * ({@link io.trimus.egress.policy.EgressModeCache}), and {@link io.trimus.egress.policy.PolicyCurrency}, which the
+ * resolver and the proxy ask before they decide. Entry point: {@link io.trimus.egress.policy.EgressPolicyService}.
+ * Never imports {@code policy.replica} (which keeps the copy current), dns, the proxy or rest.
  */
 package io.trimus.egress.policy;

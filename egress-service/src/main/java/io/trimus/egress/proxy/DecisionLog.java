@@ -2,6 +2,7 @@ package io.trimus.egress.proxy;
 
 import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.connection.ConnectionRecorder;
+import io.trimus.egress.proxy.admission.ProxyWay;
 import io.trimus.egress.sandbox.Sandbox;
 import org.jboss.logging.Logger;
 

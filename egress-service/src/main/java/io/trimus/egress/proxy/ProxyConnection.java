@@ -1,31 +1,36 @@
 package io.trimus.egress.proxy;
 
-import io.trimus.egress.masks.RunMasks;
-import io.trimus.egress.proxy.ClientHelloSni.Hello;
-import io.trimus.egress.proxy.ClientHelloSni.NeedMore;
-import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.proxy.admission.ClientHelloSni.Hello;
+import io.trimus.egress.proxy.admission.ClientHelloSni.NeedMore;
+import io.trimus.egress.proxy.admission.ClientHelloSni;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyRefusal;
+import io.trimus.egress.proxy.admission.ProxyRequestHead;
+import io.trimus.egress.proxy.admission.ProxyRequests;
+import io.trimus.egress.proxy.admission.ProxyTarget;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.admission.RequestStream;
+import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
+import io.trimus.egress.proxy.relay.Relay;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
 
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Locale;
 
 /**
  * One sandbox connection to the proxy, from its first byte to its close. It learns the destination the way its
- * {@link ProxyWay} says (request head; TLS ClientHello's SNI, read by {@link ClientHelloSni}; Host header), asks the
- * policy, resolves and checks the destination, dials the address that passed ({@link DestinationDialer}), then
- * carries the bytes: a raw tunnel for TLS, after checking the ClientHello names the admitted host and offers no
- * Encrypted Client Hello; request by request for plain HTTP, read strictly ({@link RequestStream}), each one's Host
- * checked and each one admitted again. Every handler runs on the client socket's event loop, so the state needs no
- * locks.
+ * {@link ProxyWay} says (request head; TLS ClientHello's SNI, read by {@link ClientHelloSni}; Host header), has
+ * {@link ConnectionDecision} admit it and open the way to the address that passed, then carries the bytes: a raw
+ * tunnel for TLS, after checking the ClientHello names the admitted host and offers no Encrypted Client Hello; request
+ * by request for plain HTTP, read strictly ({@link RequestStream}), each one's Host checked and each one admitted
+ * again. What it learns and carries is kept in its {@link ConnectionFacts}. Every handler runs on the client socket's
+ * event loop, so the state needs no locks.
  */
-final class ProxyConnection {
+final class ProxyConnection implements RequestStream.Reader {
     private static final byte[] ESTABLISHED =
             "HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
     private static final byte[] CHECKED = ("HTTP/1.1 204 No Content\r\n" + ProxyCheck.HEADER
@@ -35,13 +40,11 @@ final class ProxyConnection {
 
     private final ProxyServer.Parts parts;
     private final NetSocket client;
-    private final String sourceIp;
     private final Context context;
     private final ProxyWay way;
     private final int destinationPort;
     private final Runnable onClosed;
-    private final Instant startedAt = Instant.now();
-    private final long startedNanos = System.nanoTime();
+    private final ConnectionFacts facts;
     private final long totalTimer;
     private final long headTimer;
 
@@ -52,22 +55,7 @@ final class ProxyConnection {
     private ClientHelloSni hello;
     /** The plain-HTTP requests, when the connection carries them. */
     private RequestStream requests;
-    private Sandbox sandbox;
-    private String protocol;
-    private String host;
-    private int port = -1;
-    private boolean enforced = true;
-    private boolean tlsRequired = true;
-    private boolean checked;
-    private InetAddress address;
     private NetSocket upstream;
-    private ProxyRefusal refusal;
-    private long bytesUp;
-    private long bytesDown;
-    /** The sandbox's masked secrets, when it holds any. */
-    private RunMasks masks;
-    /** What the interceptor is told about the connection, once it is dialled. */
-    private InterceptedTarget intercepted;
 
     /**
      * @param destinationPort for a transparent way, the port the destination is dialled on; ignored for the explicit
@@ -77,7 +65,6 @@ final class ProxyConnection {
                     Runnable onClosed) {
         this.parts = parts;
         this.client = client;
-        this.sourceIp = client.remoteAddress().hostAddress();
         this.context = context;
         this.way = way;
         this.destinationPort = destinationPort;
@@ -88,8 +75,8 @@ final class ProxyConnection {
         } else {
             this.requests = new RequestStream(parts.limits().maxHeadBytes());
         }
-        this.protocol = way == ProxyWay.TRANSPARENT_TLS ? "TLS" : "HTTP";
-        this.sandbox = parts.policy().sandboxAt(sourceIp).orElse(null);
+        String sourceIp = client.remoteAddress().hostAddress();
+        this.facts = new ConnectionFacts(way, sourceIp, parts.policy().sandboxAt(sourceIp).orElse(null));
         this.totalTimer = parts.vertx().setTimer(parts.limits().totalTimeout().toMillis(), t -> closeAll());
         this.headTimer = parts.vertx().setTimer(parts.limits().headTimeout().toMillis(),
                 t -> context.runOnContext(v -> headTimedOut()));
@@ -112,7 +99,7 @@ final class ProxyConnection {
     void refuseAtAccept(ProxyRefusal why) {
         client.closeHandler(closed -> finished());
         client.exceptionHandler(failure -> closeAll());
-        refuse(why);
+        refused(why);
     }
 
     private void onClientData(Buffer data) {
@@ -123,7 +110,7 @@ final class ProxyConnection {
             }
             case HEAD, HTTP -> {
                 requests.append(data);
-                pump();
+                requests.drain(this);
             }
             case DECIDING -> {
                 if (requests != null) {
@@ -148,43 +135,40 @@ final class ProxyConnection {
             return;
         }
         if (result instanceof Hello named && named.serverName() != null) {
-            host = named.serverName().toLowerCase(Locale.ROOT);
+            facts.host = named.serverName().toLowerCase(Locale.ROOT);
             if (named.encryptedClientHello()) {
-                refuse(ProxyRefusal.ENCRYPTED_CLIENT_HELLO);
+                refused(ProxyRefusal.ENCRYPTED_CLIENT_HELLO);
                 return;
             }
-            client.pause();
-            state = State.DECIDING;
-            decide(new ProxyTarget(host, destinationPort), true, null);
+            decide(new ProxyTarget(facts.host, destinationPort), true, null);
         } else {
             // no TLS, or TLS without a name: nothing says where it may go
-            refuse(ProxyRefusal.HOST_MISMATCH);
+            refused(ProxyRefusal.HOST_MISMATCH);
         }
     }
 
+    /** The requests are read while the first decides nothing yet or the connection carries plain HTTP. */
+    @Override
+    public boolean reading() {
+        return state == State.HEAD || state == State.HTTP;
+    }
+
+    /** Bodies follow their heads as they are. */
+    @Override
+    public void body(Buffer bytes) {
+        Relay.forward(client, upstream, bytes, n -> facts.bytesUp += n);
+    }
+
     /**
-     * Takes the requests read so far: the first decides where the connection goes (and stops the reading until it is
-     * open), each later one is checked and forwarded, and bodies follow their heads as they are.
+     * The first request decides where the connection goes (and stops the reading until it is open); each later one
+     * is checked and forwarded.
      */
-    private void pump() {
-        while (state == State.HEAD || state == State.HTTP) {
-            RequestStream.Part part;
-            try {
-                part = requests.next();
-            } catch (MalformedRequest e) {
-                refuse(e.tooLarge() ? ProxyRefusal.HEAD_TOO_LARGE : ProxyRefusal.MALFORMED);
-                return;
-            }
-            if (part == null) {
-                return;
-            }
-            if (part instanceof RequestStream.Body body) {
-                Relay.forward(client, upstream, body.bytes(), n -> bytesUp += n);
-            } else if (upstream == null) {
-                firstRequest(((RequestStream.Head) part).head());
-            } else {
-                nextRequest(((RequestStream.Head) part).head());
-            }
+    @Override
+    public void head(ProxyRequestHead head) {
+        if (upstream == null) {
+            firstRequest(head);
+        } else {
+            nextRequest(head);
         }
     }
 
@@ -195,69 +179,43 @@ final class ProxyConnection {
         }
         ProxyTarget target = ProxyRequests.targetOf(way, destinationPort, head);
         if (target == null) {
-            refuse(ProxyRefusal.BAD_REQUEST);
+            refused(ProxyRefusal.BAD_REQUEST);
             return;
         }
-        client.pause();
-        state = State.DECIDING;
         decide(target, head.isConnect(), head);
     }
 
     /** The adapter service's probe: answered from any source, nothing dialled, nothing recorded. */
     private void answerCheck() {
-        checked = true;
+        facts.checked = true;
         state = State.CLOSED;
         client.write(Buffer.buffer(CHECKED));
         Relay.closeAfterFlush(client);
     }
 
     private void decide(ProxyTarget target, boolean tunnel, ProxyRequestHead head) {
-        if (head != null) {
-            protocol = head.isConnect() ? "CONNECT" : "HTTP";
-        }
-        host = target.host();
-        port = target.port();
-        ProxyPolicy.Admission admission = parts.policy().admit(sourceIp, target, tunnel);
-        sandbox = admission.sandbox();
-        host = admission.host();
-        if (!admission.admitted()) {
-            refuse(admission.refusal());
+        client.pause();
+        state = State.DECIDING;
+        ProxyRefusal refusal = ConnectionDecision.admit(parts, facts, target, tunnel, head);
+        if (refusal != null) {
+            refused(refusal);
             return;
         }
-        tlsRequired = admission.tlsRequired();
-        MaskedRoute route = MaskedRoute.of(parts, sourceIp, sandbox, host, head, tlsRequired);
-        masks = route.masks();
-        if (route.refusal() != null) {
-            refuse(route.refusal());
-            return;
-        }
-        if (head != null && !head.isConnect() && !ProxyRequests.hostHeaderNames(head, host, port, 80)) {
-            refuse(ProxyRefusal.HOST_MISMATCH);
-            return;
-        }
-        if (!admission.enforced()) {
-            // report mode: the host is not on the list, the connection goes on, the admin sees what would have failed
-            enforced = false;
-            record(ProxyRefusal.NOT_ALLOWLISTED, false);
-        }
-        InterceptedTarget.Partial intercept = route.intercepting()
-                ? new InterceptedTarget.Partial(sandbox, sourceIp, host, port, masks, parts.policy()) : null;
-        DestinationDialer.open(parts, host, port, intercept)
-                .onComplete(done -> context.runOnContext(v -> dialled(done, head)));
+        ConnectionDecision.dial(parts, facts).onComplete(done -> context.runOnContext(v -> dialled(done, head)));
     }
 
-    private void dialled(AsyncResult<DestinationDialer.Dialled> done, ProxyRequestHead head) {
+    private void dialled(AsyncResult<ConnectionDecision.Opened> done, ProxyRequestHead head) {
         if (state == State.CLOSED) {
             if (done.succeeded()) {
                 done.result().socket().close();
             }
         } else if (done.failed()) {
-            DestinationDialer.NotDialled failure = (DestinationDialer.NotDialled) done.cause();
-            address = failure.address;
-            refuse(failure.refusal);
+            NotDialled failure = (NotDialled) done.cause();
+            facts.address = failure.address();
+            refused(failure.refusal());
         } else {
-            address = done.result().address();
-            intercepted = done.result().intercepted();
+            facts.address = done.result().address();
+            facts.intercepted = done.result().intercepted();
             opened(done.result().socket(), head);
         }
     }
@@ -276,7 +234,7 @@ final class ProxyConnection {
             client.write(Buffer.buffer(ESTABLISHED));
             pending = requests.rest();
             requests = null;
-            if (!tlsRequired) {
+            if (!facts.tlsRequired) {
                 // a port an entry names (host:22): its protocol may have the server speak first, so the tunnel opens
                 // at once, to the address that passed, with nothing to check in it
                 tunnel();
@@ -290,10 +248,10 @@ final class ProxyConnection {
             return;
         }
         state = State.HTTP;
-        Relay.pipe(socket, client, n -> bytesDown += n);
-        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> bytesUp += n);
+        Relay.pipe(socket, client, n -> facts.bytesDown += n);
+        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> facts.bytesUp += n);
         client.resume();
-        pump();
+        requests.drain(this);
     }
 
     /** A tunnel's first bytes must be a ClientHello naming the host the CONNECT was allowed for. */
@@ -302,12 +260,12 @@ final class ProxyConnection {
             return;
         }
         if (result instanceof Hello named && named.encryptedClientHello()) {
-            refuse(ProxyRefusal.ENCRYPTED_CLIENT_HELLO);
-        } else if (result instanceof Hello named && ProxyPolicy.sameHost(host, named.serverName())) {
+            refused(ProxyRefusal.ENCRYPTED_CLIENT_HELLO);
+        } else if (result instanceof Hello named && ProxyPolicy.sameHost(facts.host, named.serverName())) {
             tunnel();
         } else {
             // no TLS, no SNI, or another name than the one allowed (domain fronting)
-            refuse(ProxyRefusal.HOST_MISMATCH);
+            refused(ProxyRefusal.HOST_MISMATCH);
         }
     }
 
@@ -315,9 +273,9 @@ final class ProxyConnection {
         state = State.TUNNEL;
         Buffer first = pending;
         pending = Buffer.buffer();
-        Relay.forward(client, upstream, first, n -> bytesUp += n);
-        Relay.pipe(client, upstream, n -> bytesUp += n);
-        Relay.pipe(upstream, client, n -> bytesDown += n);
+        Relay.forward(client, upstream, first, n -> facts.bytesUp += n);
+        Relay.pipe(client, upstream, n -> facts.bytesUp += n);
+        Relay.pipe(upstream, client, n -> facts.bytesDown += n);
         client.resume();
     }
 
@@ -327,48 +285,39 @@ final class ProxyConnection {
      */
     private void nextRequest(ProxyRequestHead head) {
         ProxyTarget target = ProxyRequests.targetOf(way, destinationPort, head);
-        if (target == null || head.isConnect() || !ProxyPolicy.sameHost(host, target.host()) || target.port() != port
-                || !ProxyRequests.hostHeaderNames(head, host, port, 80)) {
-            refuse(ProxyRefusal.HOST_MISMATCH);
+        ProxyRefusal refusal = target == null || head.isConnect() || !ProxyPolicy.sameHost(facts.host, target.host())
+                || target.port() != facts.port ? ProxyRefusal.HOST_MISMATCH
+                : parts.policy().readmit(facts.sourceIp, new ProxyTarget(facts.host, facts.port), head, 80, false);
+        if (refusal != null) {
+            refused(refusal);
             return;
         }
-        ProxyPolicy.Admission again = parts.policy().admit(sourceIp, target, false);
-        if (!again.admitted()) {
-            refuse(again.refusal());
+        if (facts.masks != null && ProxyRequests.carriesSurrogate(facts.host, head, facts.masks)) {
+            refused(ProxyRefusal.MASKED_OUT_OF_SCOPE);
             return;
         }
-        if (masks != null && ProxyRequests.carriesSurrogate(host, head, masks)) {
-            refuse(ProxyRefusal.MASKED_OUT_OF_SCOPE);
-            return;
-        }
-        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> bytesUp += n);
+        Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> facts.bytesUp += n);
     }
 
-    private void refuse(ProxyRefusal why) {
+    /** Refuses the connection: its anomaly, its answer when the client still reads HTTP, then the close. */
+    @Override
+    public void refused(ProxyRefusal why) {
         if (state == State.CLOSED) {
             return;
         }
         // a steered TLS client speaks TLS from its first byte: an HTTP answer would be garbage to it
         boolean answerable = way != ProxyWay.TRANSPARENT_TLS
                 && (state == State.HEAD || state == State.DECIDING || state == State.HTTP);
-        refusal = why;
+        facts.refusal = why;
         state = State.CLOSED;
         if (why.anomaly()) {
-            record(why, true);
+            facts.recordAnomaly(parts, why, true);
         }
         if (upstream != null) {
             upstream.close();
         }
-        if (answerable) {
-            client.write(Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)));
-        }
-        Relay.closeAfterFlush(client);
-    }
-
-    /** An anomaly for this connection's host (cut to a DNS name's length: a Host may be longer). */
-    private void record(ProxyRefusal why, boolean enforcedHere) {
-        String name = host == null ? "" : host.length() > 253 ? host.substring(0, 253) : host;
-        parts.anomalies().record(sandbox, sourceIp, name, protocol, why.reason(), enforcedHere);
+        Relay.closeAfterWriting(client, answerable
+                ? Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)) : Buffer.buffer());
     }
 
     private void closeAll() {
@@ -387,13 +336,6 @@ final class ProxyConnection {
         parts.vertx().cancelTimer(totalTimer);
         parts.vertx().cancelTimer(headTimer);
         onClosed.run();
-        if (checked) {
-            return;
-        }
-        String decision = refusal != null ? "refused" : upstream != null ? "allowed" : "abandoned";
-        String reason = refusal != null ? refusal.reason() : upstream != null ? "-" : "closed_before_decision";
-        DecisionLog.ended(parts.connections(), way, sourceIp, sandbox, host, port, address, decision, reason, enforced,
-                bytesUp, bytesDown, startedAt, (System.nanoTime() - startedNanos) / 1_000_000,
-                intercepted == null ? Map.of() : Map.copyOf(intercepted.swaps()));
+        facts.ended(parts, upstream != null);
     }
 }

@@ -6,12 +6,20 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.connection.ConnectionRecorder;
-import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.dns.AnswerCache;
 import io.trimus.egress.dns.DnsServerLifecycle;
 import io.trimus.egress.dns.Upstream;
+import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.policy.PolicyCurrency;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.DestinationAddressPolicy;
+import io.trimus.egress.proxy.destination.DestinationResolver;
+import io.trimus.egress.proxy.intercept.LeafKeys;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.proxy.intercept.UpstreamTrust;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -110,7 +118,7 @@ public class ProxyLifecycle {
     synchronized void start(String host, int port, int httpsPort, int httpPort, Upstream upstream) {
         TrimusConfig.Proxy proxy = config.egress().proxy();
         Set<Integer> ports = new HashSet<>(proxy.ports());
-        ProxyServer.Limits limits = new ProxyServer.Limits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
+        ProxyLimits limits = new ProxyLimits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
                 proxy.idleTimeout(), proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout());
         ProxyServer starting = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, modes, current, ports, TLS_PORTS),

@@ -3,6 +3,12 @@ package io.trimus.egress.proxy;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.connection.ConnectionRecorder;
 import io.trimus.egress.masks.MaskedSecrets;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyRefusal;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.DestinationResolver;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -14,7 +20,6 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,33 +35,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProxyServer {
 
-    /**
-     * Limits of the proxy.
-     *
-     * @param maxHeadBytes             longest request head read
-     * @param maxConnectionsPerSandbox connections one source address may hold open at once
-     * @param idleTimeout              a connection with no traffic either way for this long is closed
-     * @param totalTimeout             a connection is closed after this long whatever its traffic
-     * @param connectTimeout           how long dialling a destination may take
-     * @param headTimeout              how long a new connection may take to say where it goes (request head or
-     *                                 ClientHello), however slowly it trickles
-     */
-    public record Limits(int maxHeadBytes, int maxConnectionsPerSandbox, Duration idleTimeout, Duration totalTimeout,
-                         Duration connectTimeout, Duration headTimeout) {
-        public Limits {
-            if (maxHeadBytes < 64 || maxConnectionsPerSandbox < 1) {
-                throw new IllegalArgumentException("TRIMUS_EGRESS_PROXY_MAX_HEAD_BYTES must be at least 64 and"
-                        + " TRIMUS_EGRESS_PROXY_MAX_CONNECTIONS_PER_SANDBOX at least 1");
-            }
-        }
-    }
-
-    /**
-     * What every connection shares; {@code masked} and {@code masking} are null where masked secrets are not served
-     * (tests of the plain proxy).
-     */
+    /** What every connection shares; {@code masked} and {@code masking} are null where no masks are served. */
     record Parts(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                 ConnectionRecorder connections, NetClient dialer, Limits limits, MaskedSecrets masked,
+                 ConnectionRecorder connections, NetClient dialer, ProxyLimits limits, MaskedSecrets masked,
                  MaskingInterceptor masking) {
     }
 
@@ -68,25 +49,15 @@ public final class ProxyServer {
     /** The verticles that hold the servers, undeployed at close. */
     private final List<String> deployments = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** A server that accepts on as many event loops as the host has cores. */
-    public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                       ConnectionRecorder connections, Limits limits) {
-        this(vertx, policy, resolver, anomalies, connections, limits, Runtime.getRuntime().availableProcessors());
-    }
-
-    /** @param eventLoops how many event loops accept (and then carry) connections on each port */
-    public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                       ConnectionRecorder connections, Limits limits, int eventLoops) {
-        this(vertx, policy, resolver, anomalies, connections, limits, eventLoops, null, null);
-    }
-
     /**
      * A server that also applies the sandboxes' masked secrets, terminating TLS to their hosts in {@code masking}.
      *
      * @param eventLoops how many event loops accept (and then carry) connections on each port
+     * @param masked     the sandboxes' masked secrets; null serves no masks (a plain proxy)
+     * @param masking    where TLS to hosts of masked secrets ends; null with {@code masked}
      */
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
-                       ConnectionRecorder connections, Limits limits, int eventLoops, MaskedSecrets masked,
+                       ConnectionRecorder connections, ProxyLimits limits, int eventLoops, MaskedSecrets masked,
                        MaskingInterceptor masking) {
         this.vertx = vertx;
         this.eventLoops = Math.max(1, eventLoops);

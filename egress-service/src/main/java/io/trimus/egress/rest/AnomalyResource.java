@@ -1,16 +1,16 @@
 package io.trimus.egress.rest;
 
-import io.trimus.commons.access.Access;
-import io.trimus.commons.access.Allowed;
-import io.trimus.commons.access.StreamAccess;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
+import io.trimus.commons.access.Access;
+import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.StreamAccess;
 import io.trimus.commons.problem.Ids;
-import io.trimus.egress.anomaly.AnomalyBroadcast;
-import io.trimus.egress.anomaly.AnomalyEvent;
-import io.trimus.egress.anomaly.AnomalyFilter;
-import io.trimus.egress.anomaly.AnomalyService;
+import io.trimus.egress.anomaly.store.AnomalyBroadcast;
+import io.trimus.egress.anomaly.store.AnomalyEvent;
+import io.trimus.egress.anomaly.store.AnomalyFilter;
+import io.trimus.egress.anomaly.store.AnomalyService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;

@@ -1,11 +1,11 @@
 package io.trimus.egress.rest;
 
+import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
-import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
-import io.trimus.egress.anomaly.AnomalyGroup;
-import io.trimus.egress.anomaly.AnomalyService;
+import io.trimus.egress.anomaly.store.AnomalyGroup;
+import io.trimus.egress.anomaly.store.AnomalyService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

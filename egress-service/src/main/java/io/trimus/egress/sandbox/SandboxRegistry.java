@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
 
 /**
  * Which sandbox owns which source address: the resolver's attribution. In memory and lock-free, because every DNS
- * query reads it; {@link SandboxService} stores a registration before it changes this map,
- * {@link SandboxRegistryLoader} fills it from the stored ones before the resolver answers, and its
- * {@link RegistrationFeed} applies the changes other replicas make.
+ * query reads it; {@link io.trimus.egress.sandbox.registration.SandboxService} stores a registration before it
+ * changes this map, {@link io.trimus.egress.sandbox.replica.SandboxRegistryLoader} fills it from the stored ones
+ * before the resolver answers, and its {@link io.trimus.egress.sandbox.replica.RegistrationFeed} applies the changes
+ * other replicas make.
  */
 @ApplicationScoped
 public class SandboxRegistry {

@@ -22,19 +22,20 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.groups.Tuple.tuple;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 class RateLimitedAnomalyRecorderTest {
+    private static final int NAMES = RateLimitedAnomalyRecorder.DEFAULT_MAX_NAMES_PER_SANDBOX;
     private static final Duration WINDOW = Duration.ofSeconds(10);
     private static final Sandbox SANDBOX = new Sandbox("172.30.0.5", UUID.randomUUID(), UUID.randomUUID(),
             UUID.randomUUID(), "c0ffee");
 
     private final List<EgressAnomaly> published = new CopyOnWriteArrayList<>();
     private final TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private RateLimitedAnomalyRecorder recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, clock,
-            new SimpleMeterRegistry());
+    private RateLimitedAnomalyRecorder recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 1000, NAMES,
+            clock, new SimpleMeterRegistry());
 
     private ScheduledExecutorService closer;
 
@@ -143,7 +144,7 @@ class RateLimitedAnomalyRecorderTest {
 
     @Test
     void reachingTheKeyBoundFlushesEarlyAndLosesNothing() {
-        recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 10, clock, new SimpleMeterRegistry());
+        recorder = new RateLimitedAnomalyRecorder(published::add, WINDOW, 10, NAMES, clock, new SimpleMeterRegistry());
         int denials = 0;
         for (int name = 0; name < 25; name++) {
             for (int repeat = 0; repeat < 3; repeat++) {
@@ -160,7 +161,7 @@ class RateLimitedAnomalyRecorderTest {
 
     @Test
     void concurrentFloodWithWindowsClosingMeanwhileStillAddsUpExactly() throws Exception {
-        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000,
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000, NAMES,
                 Clock.systemUTC(), new SimpleMeterRegistry());
         closeWindowsInBackground();
         int threads = 4;
@@ -180,7 +181,7 @@ class RateLimitedAnomalyRecorderTest {
 
     @Test
     void theResolversInPlaceRecordsFoldWithTheOthersAndStillAddUpExactlyUnderConcurrency() throws Exception {
-        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000,
+        recorder = new RateLimitedAnomalyRecorder(published::add, Duration.ofMillis(20), 1000, NAMES,
                 Clock.systemUTC(), new SimpleMeterRegistry());
         closeWindowsInBackground();
         java.net.InetAddress source = java.net.InetAddress.getByName(SANDBOX.ip());
@@ -241,7 +242,7 @@ class RateLimitedAnomalyRecorderTest {
     void publisherFailureNeverReachesTheResolver() {
         recorder = new RateLimitedAnomalyRecorder(event -> {
             throw new IllegalStateException("broker away");
-        }, WINDOW, 1000, clock, new SimpleMeterRegistry());
+        }, WINDOW, 1000, NAMES, clock, new SimpleMeterRegistry());
 
         assertThatCode(() -> {
             deny("a.example");

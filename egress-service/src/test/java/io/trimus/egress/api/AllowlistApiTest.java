@@ -5,7 +5,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.trimus.egress.allowlist.AllowlistCache;
-import io.trimus.egress.policy.PolicyLoader;
+import io.trimus.egress.policy.replica.PolicyLoader;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import io.restassured.http.ContentType;
 import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModes;
-import io.trimus.egress.policy.PolicyLoader;
+import io.trimus.egress.policy.replica.PolicyLoader;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import io.restassured.response.ValidatableResponse;
 import io.trimus.egress.ca.EgressKeys;
 import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.masks.RunMasks;
-import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.events.secrets.SandboxMask;
 import io.trimus.events.secrets.SandboxMasks;

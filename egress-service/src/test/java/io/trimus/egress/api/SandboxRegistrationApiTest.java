@@ -7,7 +7,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
-import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
 import io.trimus.testing.OwnerDatabase;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;

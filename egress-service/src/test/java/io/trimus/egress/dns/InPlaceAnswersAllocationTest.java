@@ -54,7 +54,8 @@ class InPlaceAnswersAllocationTest {
         allowlists.replace(COMPANY, List.of("registry.npmjs.org", "*.pythonhosted.org"));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RateLimitedAnomalyRecorder anomalies = new RateLimitedAnomalyRecorder(event -> published.incrementAndGet(),
-                Duration.ofHours(1), 10_000, Clock.systemUTC(), registry);
+                Duration.ofHours(1), 10_000, RateLimitedAnomalyRecorder.DEFAULT_MAX_NAMES_PER_SANDBOX,
+                Clock.systemUTC(), registry);
         DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists,
                 company -> EgressMode.ENFORCE, () -> true), anomalies, new AnswerCache(10, Duration.ofMinutes(1), System::nanoTime),
                 (name, type) -> Future.failedFuture(new UpstreamException("none")), new DnsMetrics(registry),

@@ -28,7 +28,8 @@ class QueryPolicyTest {
 
     private final SandboxRegistry sandboxes = new SandboxRegistry();
     private final AllowlistCache allowlists = new AllowlistCache();
-    private final QueryPolicy policy = new QueryPolicy(sandboxes, allowlists);
+    private final QueryPolicy policy = new QueryPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE,
+            () -> true);
     private Sandbox sandbox;
 
     @BeforeEach

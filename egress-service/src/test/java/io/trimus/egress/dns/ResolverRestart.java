@@ -4,7 +4,7 @@ import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.proxy.ProxyControl;
 import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.sandbox.SandboxRegistry;
-import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
 
 import java.util.List;
 

@@ -14,7 +14,7 @@ import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.proxy.ProxyLifecycle;
 import io.trimus.egress.proxy.TestPki;
 import io.trimus.egress.sandbox.SandboxRegistry;
-import io.trimus.egress.sandbox.SandboxRegistryLoader;
+import io.trimus.egress.sandbox.replica.SandboxRegistryLoader;
 import io.trimus.events.Topics;
 import io.trimus.events.secrets.DispatchSecrets;
 import io.trimus.events.secrets.EncryptionKey;

@@ -1,12 +1,18 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
+import io.trimus.egress.anomaly.RecordingAnomalies;
+import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.dns.UpstreamResolver;
-import io.trimus.egress.anomaly.RecordingAnomalies;
-import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
-import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.proxy.admission.ClientHellos;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
@@ -34,11 +40,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.Set;
-import java.util.UUID;
 
 import static io.trimus.egress.proxy.ProxySockets.readResponse;
 import static io.trimus.egress.proxy.ProxySockets.send;
@@ -121,11 +127,12 @@ class LoopbackProxyTest {
     private ProxyServer proxy(Duration idleTimeout, Duration totalTimeout, Duration headTimeout) {
         int tlsPort = outside.https.actualPort();
         int httpPort = outside.http.actualPort();
-        ProxyServer server = new ProxyServer(vertx,
+        ProxyServer server = PlainProxies.server(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> modes.getOrDefault(company, EgressMode.ENFORCE),
                         current::get, Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add,
-                new ProxyServer.Limits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
+                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies,
+                connections::add,
+                new ProxyLimits(8192, PER_SANDBOX, idleTimeout, totalTimeout, Duration.ofSeconds(5),
                         headTimeout));
         OutsideServers.await(server.start("127.0.0.1", 0));
         // the steered ports go to the outside servers' ports, as 443 and 80 go to 443 and 80 in production

@@ -1,14 +1,22 @@
 package io.trimus.egress.proxy;
 
 import io.trimus.egress.allowlist.AllowlistCache;
-import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.trimus.egress.anomaly.RecordingAnomalies.Recorded;
+import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.trimus.egress.connection.ConnectionRecord;
 import io.trimus.egress.dns.TestUpstreamDns;
 import io.trimus.egress.dns.UpstreamResolver;
 import io.trimus.egress.masks.MaskedSecrets;
 import io.trimus.egress.masks.RunMasks;
 import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.destination.TestDestinations;
+import io.trimus.egress.proxy.intercept.LeafKeys;
+import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.proxy.intercept.UpstreamTrust;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.events.secrets.SandboxMask;
@@ -163,14 +171,15 @@ class MaskingProxyTest {
     private ProxyServer proxy(Optional<String> upstreamCaFile) {
         int tlsPort = https.actualPort();
         int httpPort = http.actualPort();
-        ProxyServer.Limits limits = new ProxyServer.Limits(8192, 16, Duration.ofMinutes(1), Duration.ofMinutes(5),
+        ProxyLimits limits = new ProxyLimits(8192, 16, Duration.ofMinutes(1), Duration.ofMinutes(5),
                 Duration.ofSeconds(5), Duration.ofSeconds(10));
         LeafKeys keys = fingerprint -> fingerprint.equals(CA) ? Future.succeededFuture(egressLeaf)
                 : Future.failedFuture("no such CA");
         ProxyServer server = new ProxyServer(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true,
                         Set.of(tlsPort, httpPort), Set.of(tlsPort)),
-                new DestinationResolver(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies, connections::add, limits, 1,
+                TestDestinations.uncached(upstream, new OutsideAddresses(HTTPS_IP, HTTP_IP)), anomalies,
+                connections::add, limits, 1,
                 masked, new MaskingInterceptor(vertx, keys, anomalies, UpstreamTrust.of(upstreamCaFile), limits));
         OutsideServers.await(server.start("127.0.0.1", 0));
         OutsideServers.await(server.listen(ProxyWay.TRANSPARENT_TLS, "127.0.0.1", 0, tlsPort));

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The "outside" hosts of the proxy tests, on loopback: an HTTPS server with a self-signed certificate (made by the
  * JDK's keytool) and a plain HTTP server. Both echo what they were asked: Host, path and body.
  */
-final class OutsideServers implements AutoCloseable {
+public final class OutsideServers implements AutoCloseable {
     static final String PASSWORD = "changeit";
 
     final HttpServer https;
@@ -68,7 +68,7 @@ final class OutsideServers implements AutoCloseable {
         await(http.close());
     }
 
-    static <T> T await(Future<T> future) {
+    public static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -4,6 +4,10 @@ import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.RecordingAnomalies;
 import io.trimus.egress.dns.UpstreamResolver;
 import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.proxy.admission.ProxyLimits;
+import io.trimus.egress.proxy.admission.ProxyPolicy;
+import io.trimus.egress.proxy.destination.OutsideAddresses;
+import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.Vertx;
@@ -62,10 +66,10 @@ class SharedProxyAddressTest {
         UpstreamResolver upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", 9),
                 Duration.ofSeconds(1), 8);
         upstreams.add(upstream);
-        return new ProxyServer(vertx, new ProxyPolicy(new SandboxRegistry(), new AllowlistCache(),
+        return PlainProxies.server(vertx, new ProxyPolicy(new SandboxRegistry(), new AllowlistCache(),
                 company -> EgressMode.ENFORCE, () -> true, Set.of(443, 80), Set.of(443)),
-                new DestinationResolver(upstream, new OutsideAddresses()), new RecordingAnomalies(), record -> { },
-                new ProxyServer.Limits(8192, 4, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
+                TestDestinations.uncached(upstream, new OutsideAddresses()), new RecordingAnomalies(), record -> { },
+                new ProxyLimits(8192, 4, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
                         Duration.ofSeconds(10)), 2);
     }
 

@@ -1,0 +1,141 @@
+package io.trimus.egress.proxy.admission;
+
+import io.trimus.egress.allowlist.AllowlistCache;
+import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.policy.EgressMode;
+import io.trimus.egress.policy.EgressModes;
+import io.trimus.egress.policy.PolicyCurrency;
+import io.trimus.egress.sandbox.IpAddresses;
+import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.sandbox.SandboxRegistry;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
+ * the host is a name, this replica's policy is confirmed current, the host is on that sandbox's company's allowlist
+ * (matched as the resolver matches names; an IP literal never is; in report mode a host off the list is let through,
+ * marked not enforced), the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the
+ * resolver's {@code QueryPolicy}.
+ */
+public final class ProxyPolicy {
+    private final SandboxRegistry sandboxes;
+    private final AllowlistCache allowlists;
+    private final EgressModes modes;
+    private final PolicyCurrency current;
+    private final Set<Integer> ports;
+    private final Set<Integer> tlsPorts;
+
+    /**
+     * @param ports    destination ports served at all
+     * @param tlsPorts ports a CONNECT tunnel may go to (443): a tunnel's first bytes must be a ClientHello naming
+     *                 its host, which is checkable only for TLS; a tunnel to port 80 would carry requests for any
+     *                 Host unchecked, so plain HTTP goes as absolute-form requests, each one checked
+     * @param current  whether the replica's copy of {@code allowlists} and {@code modes} is confirmed current; while
+     *                 it is not, no host is admitted by it ({@link ProxyRefusal#POLICY_STALE})
+     */
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes,
+                       PolicyCurrency current, Set<Integer> ports, Set<Integer> tlsPorts) {
+        this.sandboxes = sandboxes;
+        this.allowlists = allowlists;
+        this.modes = modes;
+        this.current = current;
+        this.ports = Set.copyOf(ports);
+        this.tlsPorts = Set.copyOf(tlsPorts);
+    }
+
+    /**
+     * The verdict on a request from {@code sourceIp} for {@code target}.
+     *
+     * @param sandbox     the sandbox at {@code sourceIp}, null when none is registered there
+     * @param host        the normalised host name when admitted, else the host as asked for
+     * @param refusal     null when admitted
+     * @param enforced    false when admitted only because the company's policy is in report mode
+     * @param tlsRequired for a tunnel: whether its first bytes must be a ClientHello naming the host (a TLS port);
+     *                    false for a port an allowlist entry names ({@code host:22}), whose protocol the proxy cannot
+     *                    check, so a ClientHello there is checked but other bytes pass
+     */
+    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, boolean enforced,
+                            boolean tlsRequired) {
+        static Admission refused(Sandbox sandbox, String host, ProxyRefusal refusal) {
+            return new Admission(sandbox, host, refusal, true, true);
+        }
+
+        /** Whether the request may go on to resolution. */
+        public boolean admitted() {
+            return refusal == null;
+        }
+    }
+
+    /** The sandbox whose connections come from {@code sourceIp}. */
+    public Optional<Sandbox> sandboxAt(String sourceIp) {
+        return sandboxes.lookup(sourceIp);
+    }
+
+    /**
+     * Decides a request (a CONNECT when {@code tunnel}), checking in the documented order. A port is open for a host
+     * when it is one of the served ports and a port-less entry lists the host, or an entry {@code host:port} names it;
+     * a tunnel goes to a TLS port, or to a port an entry names.
+     */
+    public Admission admit(String sourceIp, ProxyTarget target, boolean tunnel) {
+        Sandbox sandbox = sandboxes.lookup(sourceIp).orElse(null);
+        if (sandbox == null) {
+            return Admission.refused(null, allowListedName(target.host()).orElse(target.host()),
+                    ProxyRefusal.UNATTRIBUTED_SOURCE);
+        }
+        Optional<String> name = allowListedName(target.host());
+        if (name.isEmpty()) {
+            return Admission.refused(sandbox, target.host(), ProxyRefusal.NOT_ALLOWLISTED);
+        }
+        if (!current.isCurrent()) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.POLICY_STALE);
+        }
+        UUID company = sandbox.companyId();
+        boolean listed = allowlists.allows(company, name.get());
+        if (!listed && modes.mode(company) != EgressMode.REPORT) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.NOT_ALLOWLISTED);
+        }
+        int port = target.port();
+        boolean open = listed ? allowlists.allowsPort(company, name.get(), port, ports) : ports.contains(port);
+        boolean named = listed && allowlists.namedPorts(company, name.get()).contains(port);
+        if (!open || tunnel && !tlsPorts.contains(port) && !named) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
+        }
+        return new Admission(sandbox, name.get(), null, listed, tlsPorts.contains(port) || !named);
+    }
+
+    /**
+     * A later request on a connection admitted for {@code admitted} (normalised host and port), after its caller found
+     * it asks for that same host and port: its Host header, if any, must name them too (a Host without a port names
+     * {@code hostDefaultPort}), and the host is admitted again, since the allowlist or the sandbox may have changed
+     * since. The one re-check the plain proxy and the masking interceptor share.
+     *
+     * @return null when the request may go on, else why not
+     */
+    public ProxyRefusal readmit(String sourceIp, ProxyTarget admitted, ProxyRequestHead head, int hostDefaultPort,
+                                boolean tunnel) {
+        if (!ProxyRequests.hostHeaderNames(head, admitted.host(), admitted.port(), hostDefaultPort)) {
+            return ProxyRefusal.HOST_MISMATCH;
+        }
+        return admit(sourceIp, admitted, tunnel).refusal();
+    }
+
+    /**
+     * Whether {@code asked} (a TLS SNI, a later request's Host) names the host a connection was admitted for, after
+     * the same normalisation.
+     */
+    public static boolean sameHost(String admittedHost, String asked) {
+        return asked != null && allowListedName(asked).map(admittedHost::equals).orElse(false);
+    }
+
+    /** The normalised name, or empty for an IP literal or anything that is not a host name. */
+    private static Optional<String> allowListedName(String host) {
+        if (IpAddresses.canonical(host).isPresent()) {
+            return Optional.empty();
+        }
+        return DomainNames.normalize(host)
+                .filter(name -> IpAddresses.canonical(name).isEmpty());
+    }
+}
