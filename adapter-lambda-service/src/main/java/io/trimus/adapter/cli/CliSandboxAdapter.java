@@ -1,16 +1,17 @@
 package io.trimus.adapter.cli;
 
+import io.trimus.adapter.command.CliCommand;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.SandboxDefaults;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.docker.EngineRequirement;
-import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.container.EngineRequirement;
+import io.trimus.adapter.container.RunExecutor;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.CliAdapterConfig;

@@ -1,5 +1,10 @@
 package io.trimus.adapter.docker;
 
+import io.trimus.adapter.container.DockerContainerRunner;
+import io.trimus.adapter.container.RunExecutor;
+import io.trimus.adapter.container.ContainerPolicy;
+import io.trimus.adapter.container.OrphanContainers;
+import io.trimus.adapter.container.EngineRequirement;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
@@ -7,8 +12,8 @@ import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.ContainerUser;

@@ -1,5 +1,13 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.egress.probe.ProxyProbe;
+import io.trimus.adapter.egress.network.EgressNetworkSettings;
+import io.trimus.adapter.egress.probe.ResolverProbe;
+import io.trimus.adapter.egress.registry.EgressServiceClient;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
+import io.trimus.adapter.egress.registry.RegistrationRefresh;
+import io.trimus.adapter.egress.ca.EgressCaVolumes;
+import io.trimus.adapter.egress.network.EgressNetwork;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;

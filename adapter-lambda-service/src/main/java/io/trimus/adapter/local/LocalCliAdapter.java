@@ -1,12 +1,12 @@
 package io.trimus.adapter.local;
 
-import io.trimus.adapter.cli.CliCommand;
+import io.trimus.adapter.command.CliCommand;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AgentCli;

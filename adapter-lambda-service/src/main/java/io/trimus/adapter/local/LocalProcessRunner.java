@@ -2,7 +2,7 @@ package io.trimus.adapter.local;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.run.RunPool;
+import io.trimus.adapter.run.pool.RunPool;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.StreamTail;

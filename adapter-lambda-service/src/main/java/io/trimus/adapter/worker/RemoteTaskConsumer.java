@@ -6,7 +6,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunReporter;
-import io.trimus.adapter.service.RunDispatcher;
+import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;

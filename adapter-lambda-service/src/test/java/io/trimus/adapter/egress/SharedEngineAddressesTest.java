@@ -1,5 +1,10 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.egress.probe.ProxyProbe;
+import io.trimus.adapter.egress.network.EgressNetworkSettings;
+import io.trimus.adapter.egress.probe.ResolverProbe;
+import io.trimus.adapter.egress.registry.EgressServiceClient;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import io.quarkus.test.common.TestResourceScope;

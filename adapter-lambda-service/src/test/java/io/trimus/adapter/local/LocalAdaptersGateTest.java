@@ -7,7 +7,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.adapter.support.Runs;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.TestImages;
