@@ -1,6 +1,7 @@
 package io.trimus.adapter.egress.network;
 
-import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.config.EgressConfig;
+import io.trimus.adapter.config.EgressNetworkConfig;
 import io.trimus.adapter.net.Cidr;
 
 import java.util.LinkedHashMap;
@@ -57,8 +58,8 @@ public record EgressNetworkSettings(String name, Cidr subnet, String gateway, St
     }
 
     /** The settings configured for this service. */
-    public static EgressNetworkSettings from(TrimusConfig.Egress config) {
-        TrimusConfig.Network network = config.network();
+    public static EgressNetworkSettings from(EgressConfig config) {
+        EgressNetworkConfig network = config.network();
         Cidr subnet;
         try {
             subnet = Cidr.ipv4Subnet(network.subnet());
