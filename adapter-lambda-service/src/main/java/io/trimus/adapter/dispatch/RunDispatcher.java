@@ -88,8 +88,9 @@ public class RunDispatcher {
                     : "adapter type " + request.adapterType() + " is not available in this version");
             return false;
         }
+        Adapter.Admitted admitted;
         try {
-            adapter.get().validate(request);
+            admitted = adapter.get().admit(request);
         } catch (AdapterConfigException e) {
             decidedRuns.add(request.runId(), Optional.empty());
             report(request, RunState.REJECTED, e.field() + " " + e.getMessage());
@@ -103,7 +104,7 @@ public class RunDispatcher {
         if (reportDispatched) {
             report(request, RunState.DISPATCHED, null);
         }
-        adapter.get().submit(request);
+        admitted.submit();
         return true;
     }
 

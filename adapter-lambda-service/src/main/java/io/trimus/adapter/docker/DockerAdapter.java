@@ -63,15 +63,27 @@ public class DockerAdapter implements Adapter {
         return AdapterType.DOCKER;
     }
 
+    /** Checks the run as {@link #admit} does; nothing is queued. */
+    @Override
+    public void validate(RunRequested request) {
+        admit(request);
+    }
+
+    /** Checks and queues the run (the dispatcher calls {@link #admit} and reports DISPATCHED between the two). */
+    @Override
+    public void submit(RunRequested request) {
+        admit(request).submit();
+    }
+
     /**
      * The engine, the contract, then the operator's choices: the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS
      * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name), root needs
      * TRIMUS_DOCKER_ALLOW_ROOT, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings (which
      * the operator may have lowered since the agent was created). The runner inspects the network itself before the
-     * container exists.
+     * container exists. The adapter_config is parsed and the secrets opened once, for the checks and the policy.
      */
     @Override
-    public void validate(RunRequested request) {
+    public Admitted admit(RunRequested request) {
         EngineRequirement.require(engine, type());
         defaults.allowedNetworks().checkDocker(request.adapterConfig());
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
@@ -81,13 +93,8 @@ public class DockerAdapter implements Adapter {
             throw new RunRejected(DockerContainerRunner.MASKS_NEED_EGRESS + " " + egressNetwork + ", not on network "
                     + config.network());
         }
-        secretEnv(config, request);
-    }
-
-    @Override
-    public void submit(RunRequested request) {
-        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
-        executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, secretEnv(config, request)));
+        SandboxSecrets env = secretEnv(config, request);
+        return () -> executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, env));
     }
 
     /**
