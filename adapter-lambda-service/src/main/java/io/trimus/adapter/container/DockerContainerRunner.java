@@ -2,13 +2,6 @@ package io.trimus.adapter.container;
 
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.egress.network.EgressNetworkSettings;
-import io.trimus.adapter.egress.registry.EgressServiceClient;
-import io.trimus.adapter.egress.network.EnsureEgressNetwork;
-import io.trimus.adapter.egress.probe.ProxyProbe;
-import io.trimus.adapter.egress.ReadyWait;
-import io.trimus.adapter.egress.probe.ResolverProbe;
-import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.adapter.run.RunReporter;
@@ -20,8 +13,6 @@ import io.trimus.events.secrets.SandboxMasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.net.URI;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -51,47 +42,13 @@ public class DockerContainerRunner {
     @Inject
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
                                  SandboxAttachment attachment, DispatchKeys keys) {
-        this(docker, reporter, config.docker().host(), config.run().outputMaxBytes(), attachment,
-                config.docker().allowUnboundedWritableLayer(), keys.masks());
-    }
-
-    /** A runner whose egress network is never ready: a run on trimus-egress-allowlist fails, nothing is created. */
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes) {
-        this(docker, reporter, host, outputMaxBytes, false);
-    }
-
-    /** As above, with TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER given. */
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
-                                 boolean allowUnboundedWritableLayer) {
-        this(docker, reporter, host, outputMaxBytes, new SandboxAttachment(docker,
-                new EnsureEgressNetwork(docker, EgressNetworkSettings.defaults(), host), new SandboxAddressPool(),
-                new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.empty()), new ProxyProbe(3128, Optional.empty()),
-                new ReadyWait(Duration.ZERO)), allowUnboundedWritableLayer);
-    }
-
-    /** A runner that refuses writable runs the engine cannot bound (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER off). */
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
-                                 SandboxAttachment attachment) {
-        this(docker, reporter, host, outputMaxBytes, attachment, false);
-    }
-
-    /** A runner without a dispatch key: a run with masked secrets is rejected. */
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
-                                 SandboxAttachment attachment, boolean allowUnboundedWritableLayer) {
-        this(docker, reporter, host, outputMaxBytes, attachment, allowUnboundedWritableLayer, Optional.empty());
-    }
-
-    public DockerContainerRunner(DockerClient docker, RunReporter reporter, String host, int outputMaxBytes,
-                                 SandboxAttachment attachment, boolean allowUnboundedWritableLayer,
-                                 Optional<SandboxMasks> masks) {
-        this.masks = masks;
-        this.containers = new ContainerCalls(docker, host, outputMaxBytes);
+        this.host = config.docker().host();
+        this.masks = keys.masks();
+        this.containers = new ContainerCalls(docker, host, config.run().outputMaxBytes());
         this.exit = new ContainerExit(containers);
         this.reporter = reporter;
-        this.host = host;
         this.attachment = attachment;
-        this.writableLayer = new WritableLayerQuota(allowUnboundedWritableLayer);
+        this.writableLayer = new WritableLayerQuota(config.docker().allowUnboundedWritableLayer());
     }
 
     /**

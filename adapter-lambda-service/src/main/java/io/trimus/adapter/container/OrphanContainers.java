@@ -33,10 +33,7 @@ public class OrphanContainers {
 
     @Inject
     public OrphanContainers(DockerClient docker, TrimusConfig config, SandboxAttachment attachment) {
-        this(docker, DockerDefaults.instanceOf(config.docker()), attachment);
-    }
-
-    public OrphanContainers(DockerClient docker, String instance, SandboxAttachment attachment) {
+        String instance = DockerDefaults.instanceOf(config.docker());
         this.docker = docker;
         this.instance = instance;
         this.attachment = attachment;

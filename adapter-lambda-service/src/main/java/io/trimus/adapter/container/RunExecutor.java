@@ -36,12 +36,8 @@ public class RunExecutor {
 
     @Inject
     public RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, TrimusConfig config) {
-        this(runner, reporter, starts, config.docker().maxConcurrentRuns(), config.company().maxConcurrentRuns()
-                .orElse(CompanyShares.defaultShare(config.docker().maxConcurrentRuns())));
-    }
-
-    RunExecutor(DockerContainerRunner runner, RunReporter reporter, RunStarts starts, int maxConcurrentRuns,
-                int companyShare) {
+        int maxConcurrentRuns = config.docker().maxConcurrentRuns();
+        int companyShare = config.company().maxConcurrentRuns().orElse(CompanyShares.defaultShare(maxConcurrentRuns));
         this.runner = runner;
         this.reporter = reporter;
         this.starts = starts;

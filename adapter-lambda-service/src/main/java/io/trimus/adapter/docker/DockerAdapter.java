@@ -23,7 +23,6 @@ import jakarta.inject.Inject;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -50,12 +49,6 @@ public class DockerAdapter implements Adapter {
         this.engine = engine;
         this.secrets = secrets;
         this.egressNetwork = config.egress().network().name();
-    }
-
-    /** An adapter without a dispatch key: runs of agents with a {@code secret_env} are rejected. */
-    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
-            DockerEngineSwitch engine) {
-        this(config, executor, orphans, engine, new RunSecrets(Optional.empty()));
     }
 
     @Override

@@ -23,8 +23,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -53,7 +51,6 @@ public class SandboxAttachment {
     /** The label every container of a Trimus run carries (its run id); nothing else may share a tenant's network. */
     public static final String LABEL_RUN = "trimus.run_id";
 
-    private final AllowedNetworks allowedNetworks;
 
     /**
      * A container that must not join the network it asked for, with the one sentence that says why.
@@ -82,42 +79,17 @@ public class SandboxAttachment {
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
                              EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
                              TrimusConfig config) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe,
-                new ReadyWait(config.egress().readyTimeout()), new AllowedNetworks(config.docker().allowedNetworks()),
-                config.egress().masksRefresh());
-    }
-
-    /** With the default networks: {@code none} and the default egress network. */
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait,
-                new AllowedNetworks(List.of(DockerAdapterConfig.NETWORK_NONE, egressNetwork.settings().name())));
-    }
-
-    /** With TRIMUS_EGRESS_MASKS_REFRESH's default. */
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait, AllowedNetworks allowedNetworks) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait, allowedNetworks,
-                Duration.ofSeconds(5));
-    }
-
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait, AllowedNetworks allowedNetworks, Duration masksRefresh) {
-        this.refresh = new RegistrationRefresh(egressService, masksRefresh);
+        this.readyWait = new ReadyWait(config.egress().readyTimeout());
+        this.refresh = new RegistrationRefresh(egressService, config.egress().masksRefresh());
         this.claims = new AddressClaims(egressNetwork, addresses, egressService, proxyProbe);
-        this.tenantNetworks = new TenantNetworks(docker, allowedNetworks);
+        this.tenantNetworks = new TenantNetworks(docker, new AllowedNetworks(config.docker().allowedNetworks()));
         this.caVolumes = new EgressCaVolumes(docker, egressService);
-        this.allowedNetworks = allowedNetworks;
         this.docker = docker;
         this.egressNetwork = egressNetwork;
         this.addresses = addresses;
         this.egressService = egressService;
         this.resolverProbe = resolverProbe;
         this.proxyProbe = proxyProbe;
-        this.readyWait = readyWait;
     }
 
     /**

@@ -43,12 +43,9 @@ public class LocalProcessRunner {
 
     @Inject
     public LocalProcessRunner(RunReporter reporter, RunStarts starts, TrimusConfig config) {
-        this(reporter, starts, config.run().outputMaxBytes(), config.local().killGrace(),
-                config.local().maxConcurrentRuns());
-    }
-
-    public LocalProcessRunner(RunReporter reporter, RunStarts starts, int outputMaxBytes, Duration killGrace,
-                              int maxConcurrentRuns) {
+        int outputMaxBytes = config.run().outputMaxBytes();
+        Duration killGrace = config.local().killGrace();
+        int maxConcurrentRuns = config.local().maxConcurrentRuns();
         this.reporter = reporter;
         this.starts = starts;
         this.outputMaxBytes = outputMaxBytes;

@@ -40,12 +40,8 @@ public class TaskCheck {
     private final RecentIds<Boolean> taken = new RecentIds<>(REMEMBERED);
 
     @Inject
-    public TaskCheck(DispatchKeys keys) {
-        this(keys.macs().orElse(null), Clock.systemUTC());
-    }
-
-    TaskCheck(TaskMacs macs, Clock clock) {
-        this.macs = macs;
+    public TaskCheck(DispatchKeys keys, Clock clock) {
+        this.macs = keys.macs().orElse(null);
         this.clock = clock;
     }
 

@@ -2,6 +2,7 @@ package io.trimus.adapter.container;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -47,7 +48,7 @@ class ContainerNameGuardTest {
                         run.runId().toString()))
                 .withCmd("sleep", "300").exec().getId();
         List<RunStatusChanged> reported = new CopyOnWriteArrayList<>();
-        DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536);
+        DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536);
         ContainerPolicy policy = ContainerPolicy.forDocker(DockerAdapterConfig.parse(run.adapterConfig()),
                 new DockerDefaults(100, "64m", List.of(), 3600), run);
         RunHandle handle = new RunHandle(run);

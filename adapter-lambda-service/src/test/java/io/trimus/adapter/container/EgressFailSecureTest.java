@@ -6,15 +6,13 @@ import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.network.EgressNetworkSettings;
 import io.trimus.adapter.egress.registry.EgressServiceClient;
 import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.egress.probe.ProxyProbe;
-import io.trimus.adapter.egress.ReadyWait;
-import io.trimus.adapter.egress.probe.ResolverProbe;
 import io.trimus.adapter.egress.SandboxAddressPool;
-import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
@@ -66,7 +64,7 @@ class EgressFailSecureTest {
     private final DockerClient docker = DockerClients.local();
     private final UUID company = UUID.randomUUID();
     private final List<RunStatusChanged> reported = new CopyOnWriteArrayList<>();
-    private final EnsureEgressNetwork egressNetwork = new EnsureEgressNetwork(docker,
+    private final EnsureEgressNetwork egressNetwork = Wiring.egressNetwork(docker,
             new EgressNetworkSettings(NETWORK, Cidr.ipv4Subnet("10.199.79.0/24"), "10.199.79.1", "trimus-egfs0",
                     Optional.empty()), "local");
     private final SandboxAddressPool addresses = new SandboxAddressPool();
@@ -212,7 +210,7 @@ class EgressFailSecureTest {
             long started = System.nanoTime();
 
             execute(run, registry(URI.create(registry.url())),
-                    new ProxyProbe(3128, Optional.of("127.0.0.1:" + proxyPort)), Duration.ofSeconds(30), begun(run));
+                    Wiring.proxyProbe(3128, Optional.of("127.0.0.1:" + proxyPort)), Duration.ofSeconds(30), begun(run));
 
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(Duration.ofSeconds(2));
             assertThat(reported).extracting(RunStatusChanged::status)
@@ -324,11 +322,11 @@ class EgressFailSecureTest {
     }
 
     private static EgressServiceClient registry(URI url) {
-        return new EgressServiceClient(url, Duration.ofSeconds(2));
+        return Wiring.egressService(url, Duration.ofSeconds(2));
     }
 
     private ProxyProbe proxyProbe() {
-        return new ProxyProbe(3128, Optional.of(proxy.address()));
+        return Wiring.proxyProbe(3128, Optional.of(proxy.address()));
     }
 
     private static RunHandle begun(RunRequested run) {
@@ -343,9 +341,9 @@ class EgressFailSecureTest {
 
     private void execute(RunRequested run, EgressServiceClient egressService, ProxyProbe proxyProbe,
                          Duration readyTimeout, RunHandle handle) {
-        DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536,
-                new SandboxAttachment(docker, egressNetwork, addresses, egressService,
-                        new ResolverProbe(Optional.of(resolver.address())), proxyProbe, new ReadyWait(readyTimeout)));
+        DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536,
+                Wiring.attachment(docker, egressNetwork, addresses, egressService,
+                        Wiring.resolverProbe(Optional.of(resolver.address())), proxyProbe, readyTimeout));
         ContainerPolicy policy = ContainerPolicy.forDocker(DockerAdapterConfig.parse(run.adapterConfig()),
                 new DockerDefaults(100, "64m", List.of(), 3600), run);
         runner.run(run, policy, handle);

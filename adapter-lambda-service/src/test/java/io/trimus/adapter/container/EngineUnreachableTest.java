@@ -1,5 +1,6 @@
 package io.trimus.adapter.container;
 
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
@@ -59,8 +60,8 @@ class EngineUnreachableTest {
                 null, Instant.now());
         DockerAdapterConfig config = DockerAdapterConfig.parse(run.adapterConfig());
         try (DockerClient docker = DockerClientProducer.connect(host)) {
-            DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, host, 65536);
-            RunExecutor executor = new RunExecutor(runner, reported::add, RunStarts.UNRECORDED, 1, 1);
+            DockerContainerRunner runner = Wiring.runner(docker, reported::add, host, 65536);
+            RunExecutor executor = Wiring.executor(runner, reported::add, RunStarts.UNRECORDED, 1, 1);
             long start = System.nanoTime();
             executor.submit(run, ContainerPolicy.forDocker(config, DEFAULTS, run));
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.HostConfig;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.support.Engine;
 import io.trimus.events.RunRequested;
@@ -87,7 +88,7 @@ class WritableLayerQuotaTest {
             aWritableRootIsLimited();
             return;
         }
-        DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536);
+        DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536);
         long since = System.currentTimeMillis() / 1000;
 
         for (int attempt = 0; attempt < 2; attempt++) {   // the first asks the engine, the second knows
@@ -110,7 +111,7 @@ class WritableLayerQuotaTest {
     @Test
     void theOperatorMayLetItRunUnboundedWhereTheEngineCannotLimitItAndRunningSaysSo() {
         boolean bounded = engineBoundsWritableLayers();
-        DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536, true);
+        DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536, true);
 
         RunStatusChanged end = execute(runner, run(writable("echo agent was here > /written && cat /written")));
 
@@ -129,7 +130,7 @@ class WritableLayerQuotaTest {
 
     /** On an engine that takes a size: 1g by default (TRIMUS_DOCKER_WRITABLE_LAYER_SIZE), so 2 GiB cannot be written. */
     private void aWritableRootIsLimited() {
-        DockerContainerRunner runner = new DockerContainerRunner(docker, reported::add, "local", 65536);
+        DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536);
 
         RunStatusChanged end = execute(runner, run(writable(
                 "head -c 2147483648 /dev/zero > /fill; echo fill exit $?; du -m /fill")));

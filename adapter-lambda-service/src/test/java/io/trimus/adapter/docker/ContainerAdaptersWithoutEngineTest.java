@@ -3,6 +3,7 @@ package io.trimus.adapter.docker;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.cli.ClaudeSandboxAdapter;
 import io.trimus.adapter.cli.CodexSandboxAdapter;
 import io.trimus.adapter.config.TrimusConfig;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,9 +40,9 @@ class ContainerAdaptersWithoutEngineTest {
                 .withDefaultValue("trimus.docker.enabled", "false")
                 .build().getConfigMapping(TrimusConfig.class);
         DockerEngineSwitch engine = new DockerEngineSwitch(config);
-        RunSecrets secrets = new RunSecrets(Optional.empty());
+        RunSecrets secrets = Wiring.noSecrets();
         return new RunDispatcher(new AdapterRegistry(List.of(
-                new DockerAdapter(config, null, null, engine),
+                new DockerAdapter(config, null, null, engine, Wiring.noSecrets()),
                 new ClaudeSandboxAdapter(config, null, secrets, engine),
                 new CodexSandboxAdapter(config, null, secrets, engine))), reported::add);
     }

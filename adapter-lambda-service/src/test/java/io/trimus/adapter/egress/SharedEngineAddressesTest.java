@@ -1,9 +1,7 @@
 package io.trimus.adapter.egress;
 
-import io.trimus.adapter.egress.probe.ProxyProbe;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.egress.network.EgressNetworkSettings;
-import io.trimus.adapter.egress.probe.ResolverProbe;
-import io.trimus.adapter.egress.registry.EgressServiceClient;
 import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
@@ -58,7 +56,7 @@ class SharedEngineAddressesTest {
     private final ProxyStandIn proxy = ProxyStandIn.start();
     private final EgressStandIn egressService = EgressStandIn.start(docker);
     private final Registrations registrations = Registrations.of(egressService.url());
-    private final EnsureEgressNetwork network = new EnsureEgressNetwork(docker,
+    private final EnsureEgressNetwork network = Wiring.egressNetwork(docker,
             new EgressNetworkSettings(NETWORK, Cidr.ipv4Subnet(SUBNET), "10.199.85.1", "trimus-shared0",
                     Optional.empty()), "local");
 
@@ -125,10 +123,10 @@ class SharedEngineAddressesTest {
 
     /** One adapter process's worth of attachment state. */
     private SandboxAttachment process() {
-        return new SandboxAttachment(docker, network, new SandboxAddressPool(),
-                new EgressServiceClient(URI.create(egressService.url()), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.of(resolver.address())), new ProxyProbe(3128, Optional.of(proxy.address())),
-                new ReadyWait(Duration.ZERO));
+        return Wiring.attachment(docker, network, new SandboxAddressPool(),
+                Wiring.egressService(URI.create(egressService.url()), Duration.ofSeconds(5)),
+                Wiring.resolverProbe(Optional.of(resolver.address())), Wiring.proxyProbe(3128, Optional.of(proxy.address())),
+                Duration.ZERO);
     }
 
     private static RunRequested run() {

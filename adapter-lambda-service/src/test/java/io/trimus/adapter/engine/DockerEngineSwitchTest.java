@@ -1,5 +1,6 @@
 package io.trimus.adapter.engine;
 
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.container.EngineRequirement;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.events.adapter.AdapterType;
@@ -13,7 +14,7 @@ class DockerEngineSwitchTest {
 
     @Test
     void withoutAnEngineAContainerRunIsRefusedNamingTheSwitchAndTheWayOut() {
-        DockerEngineSwitch off = new DockerEngineSwitch(false);
+        DockerEngineSwitch off = Wiring.engine(false);
 
         assertThat(off.enabled()).isFalse();
         for (AdapterType type : new AdapterType[] {AdapterType.DOCKER, AdapterType.CLAUDE_SANDBOX,
@@ -28,7 +29,7 @@ class DockerEngineSwitchTest {
 
     @Test
     void withAnEngineNothingIsRefused() {
-        DockerEngineSwitch on = new DockerEngineSwitch(true);
+        DockerEngineSwitch on = Wiring.engine(true);
 
         assertThat(on.enabled()).isTrue();
         assertThatCode(() -> EngineRequirement.require(on, AdapterType.DOCKER)).doesNotThrowAnyException();

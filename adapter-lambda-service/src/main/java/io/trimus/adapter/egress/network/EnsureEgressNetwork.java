@@ -79,18 +79,9 @@ public class EnsureEgressNetwork {
 
     @Inject
     public EnsureEgressNetwork(DockerClient docker, TrimusConfig config, Scheduler scheduler) {
-        this(docker, EgressNetworkSettings.from(config.egress()), config.docker().host(), scheduler);
-    }
-
-    /** Without a scheduler: attempts happen only when the owner calls {@link #attempt()} or {@link #tick()}. */
-    public EnsureEgressNetwork(DockerClient docker, EgressNetworkSettings settings, String host) {
-        this(docker, settings, host, null);
-    }
-
-    EnsureEgressNetwork(DockerClient docker, EgressNetworkSettings settings, String host, Scheduler scheduler) {
+        this.settings = EgressNetworkSettings.from(config.egress());
+        this.host = config.docker().host();
         this.docker = docker;
-        this.settings = settings;
-        this.host = host;
         this.scheduler = scheduler;
         this.status = Status.notReady("the adapter service has not checked it yet");
     }

@@ -36,15 +36,8 @@ public class ProxyProbe {
 
     @Inject
     public ProxyProbe(TrimusConfig config) {
-        this(config.egress().proxyPort(), config.egress().proxyCheckAddr());
-    }
-
-    /**
-     * A probe of {@code checkAddr} ({@code host:port}), or of the sandbox's proxy address on {@code port} when empty.
-     *
-     * @param port the proxy port sandboxes are given (TRIMUS_EGRESS_PROXY_PORT)
-     */
-    public ProxyProbe(int port, Optional<String> checkAddr) {
+        int port = config.egress().proxyPort();
+        Optional<String> checkAddr = config.egress().proxyCheckAddr();
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_PROXY_PORT must be a port number, got " + port);
         }

@@ -33,11 +33,7 @@ public class ResolverProbe {
 
     @Inject
     public ResolverProbe(TrimusConfig config) {
-        this(config.egress().resolverCheckAddr());
-    }
-
-    /** A probe of {@code hostPort}, or of the sandbox's own DNS server on port 53 when empty. */
-    public ResolverProbe(Optional<String> hostPort) {
+        Optional<String> hostPort = config.egress().resolverCheckAddr();
         this.configured = hostPort.map(String::trim).filter(s -> !s.isEmpty());
         configured.ifPresent(ResolverProbe::parse);
     }

@@ -88,32 +88,9 @@ public class EgressServiceClient {
 
     @Inject
     public EgressServiceClient(TrimusConfig config) {
-        this(config.egress().serviceUrl(), config.egress().registrationTimeout(),
-                credential(config.encryptionKey(), config.egress().serviceCredential()));
-    }
-
-    /** TRIMUS_EGRESS_SERVICE_CREDENTIAL, else the credential of TRIMUS_ENCRYPTION_KEY; when both are set they agree. */
-    static Optional<ServiceCredential> credential(Optional<String> encryptionKey, Optional<String> configured) {
-        Optional<ServiceCredential> derived = encryptionKey.filter(k -> !k.isBlank())
-                .map(k -> ServiceCredential.of(EncryptionKey.parse(k)));
-        Optional<String> given = configured.filter(c -> !c.isBlank());
-        if (derived.isPresent() && given.isPresent() && !derived.get().matches(given.get().strip())) {
-            throw new IllegalArgumentException("TRIMUS_EGRESS_SERVICE_CREDENTIAL is not the one of this"
-                    + " TRIMUS_ENCRYPTION_KEY: set one of them");
-        }
-        return derived.or(() -> given.map(ServiceCredential::parse));
-    }
-
-    /** A client that presents no service credential (for stand-ins of egress-service). */
-    public EgressServiceClient(URI serviceUrl, Duration timeout) {
-        this(serviceUrl, timeout, Optional.empty());
-    }
-
-    /**
-     * A client presenting {@code credential} (derived from TRIMUS_ENCRYPTION_KEY) to egress-service's internal
-     * endpoints; without one egress-service refuses the registrations (401).
-     */
-    public EgressServiceClient(URI serviceUrl, Duration timeout, Optional<ServiceCredential> credential) {
+        URI serviceUrl = config.egress().serviceUrl();
+        Duration timeout = config.egress().registrationTimeout();
+        Optional<ServiceCredential> credential = credential(config.encryptionKey(), config.egress().serviceCredential());
         String scheme = serviceUrl.getScheme() == null ? "" : serviceUrl.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || serviceUrl.getHost() == null) {
             throw new IllegalArgumentException("TRIMUS_EGRESS_SERVICE_URL must be an http(s) URL such as"
@@ -126,6 +103,18 @@ public class EgressServiceClient {
         this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
         this.timeout = timeout;
         this.credential = credential;
+    }
+
+    /** TRIMUS_EGRESS_SERVICE_CREDENTIAL, else the credential of TRIMUS_ENCRYPTION_KEY; when both are set they agree. */
+    static Optional<ServiceCredential> credential(Optional<String> encryptionKey, Optional<String> configured) {
+        Optional<ServiceCredential> derived = encryptionKey.filter(k -> !k.isBlank())
+                .map(k -> ServiceCredential.of(EncryptionKey.parse(k)));
+        Optional<String> given = configured.filter(c -> !c.isBlank());
+        if (derived.isPresent() && given.isPresent() && !derived.get().matches(given.get().strip())) {
+            throw new IllegalArgumentException("TRIMUS_EGRESS_SERVICE_CREDENTIAL is not the one of this"
+                    + " TRIMUS_ENCRYPTION_KEY: set one of them");
+        }
+        return derived.or(() -> given.map(ServiceCredential::parse));
     }
 
     /**

@@ -28,11 +28,9 @@ public class DispatchKeys {
 
     @Inject
     public DispatchKeys(TrimusConfig config) {
-        this(config.dispatchKey(), config.encryptionKey(),
-                !config.worker().tags().orElse(List.of()).stream().allMatch(String::isBlank));
-    }
-
-    public DispatchKeys(Optional<String> dispatchKey, Optional<String> encryptionKey, boolean worker) {
+        Optional<String> dispatchKey = config.dispatchKey();
+        Optional<String> encryptionKey = config.encryptionKey();
+        boolean worker = !config.worker().tags().orElse(List.of()).stream().allMatch(String::isBlank);
         if (!worker) {
             this.key = DispatchKey.configured(dispatchKey, encryptionKey);
             return;

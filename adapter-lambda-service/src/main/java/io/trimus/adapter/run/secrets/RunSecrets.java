@@ -23,11 +23,7 @@ public class RunSecrets {
 
     @Inject
     public RunSecrets(DispatchKeys keys) {
-        this(keys.secrets());
-    }
-
-    public RunSecrets(Optional<DispatchSecrets> dispatch) {
-        this.dispatch = dispatch;
+        this.dispatch = keys.secrets();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.trimus.adapter.egress.network;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Network;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.testing.DockerClients;
@@ -27,7 +28,7 @@ class EnsureEgressNetworkTest {
     private final DockerClient docker = DockerClients.local();
     private final EgressNetworkSettings settings = new EgressNetworkSettings(NAME, Cidr.ipv4Subnet("10.199.81.0/24"),
             "10.199.81.1", "trimus-egens0", Optional.empty());
-    private final EnsureEgressNetwork ensure = new EnsureEgressNetwork(docker, settings, "local");
+    private final EnsureEgressNetwork ensure = Wiring.egressNetwork(docker, settings, "local");
 
     @AfterEach
     void removeNetwork() throws Exception {
@@ -53,7 +54,7 @@ class EnsureEgressNetworkTest {
                 .containsEntry("com.docker.network.bridge.name", "trimus-egens0");
         assertThat(network.getLabels()).containsEntry("trimus.managed", "true");
 
-        EnsureEgressNetwork.Status again = new EnsureEgressNetwork(docker, settings, "local").attempt();
+        EnsureEgressNetwork.Status again = Wiring.egressNetwork(docker, settings, "local").attempt();
 
         assertThat(again.ready()).isTrue();
         assertThat(again.network().id()).as("found, not created twice").isEqualTo(created.network().id());

@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress.probe;
 
+import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.support.ProxyStandIn;
 import org.junit.jupiter.api.Test;
 
@@ -111,21 +112,21 @@ class ProxyProbeTest {
     void withoutAnOverrideTheProbeAsksTheSandboxsProxyAddressOnTheProxyPort() {
         try (ProxyStandIn proxy = ProxyStandIn.start()) {
             int port = Integer.parseInt(proxy.address().substring("127.0.0.1:".length()));
-            assertThat(new ProxyProbe(port, Optional.empty()).problem("127.0.0.1")).isNull();
-            assertThat(new ProxyProbe(port, Optional.empty()).port()).isEqualTo(port);
+            assertThat(Wiring.proxyProbe(port, Optional.empty()).problem("127.0.0.1")).isNull();
+            assertThat(Wiring.proxyProbe(port, Optional.empty()).port()).isEqualTo(port);
         }
     }
 
     @Test
     void aWrongCheckAddressOrPortIsRefusedNamingTheVariable() {
-        assertThatThrownBy(() -> new ProxyProbe(3128, Optional.of("172.30.0.1")))
+        assertThatThrownBy(() -> Wiring.proxyProbe(3128, Optional.of("172.30.0.1")))
                 .hasMessage("TRIMUS_EGRESS_PROXY_CHECK_ADDR must be host:port, e.g. 172.30.0.1:3128, got '172.30.0.1'");
-        assertThatThrownBy(() -> new ProxyProbe(0, Optional.empty()))
+        assertThatThrownBy(() -> Wiring.proxyProbe(0, Optional.empty()))
                 .hasMessage("TRIMUS_EGRESS_PROXY_PORT must be a port number, got 0");
     }
 
     private static ProxyProbe probe(String address) {
-        return new ProxyProbe(3128, Optional.of(address));
+        return Wiring.proxyProbe(3128, Optional.of(address));
     }
 
     /** A server that answers every connection with {@code head} once the request arrived. */

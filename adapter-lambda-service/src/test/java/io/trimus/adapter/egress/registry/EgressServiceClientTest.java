@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
 import io.trimus.events.auth.ServiceCredential;
@@ -71,7 +72,7 @@ class EgressServiceClientTest {
             }
         });
         server.start();
-        return new EgressServiceClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), TIMEOUT);
+        return Wiring.egressService(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), TIMEOUT);
     }
 
     @AfterEach
@@ -103,8 +104,8 @@ class EgressServiceClientTest {
         String key = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
         ServiceCredential derived = EgressServiceClient.credential(Optional.of(key), Optional.empty()).orElseThrow();
         client();
-        EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:"
-                + server.getAddress().getPort()), TIMEOUT, Optional.of(derived));
+        EgressServiceClient client = Wiring.egressService(URI.create("http://127.0.0.1:"
+                + server.getAddress().getPort()), TIMEOUT, key);
         UUID run = UUID.randomUUID();
         client.register("172.30.0.7", new SandboxRegistration(UUID.randomUUID(), UUID.randomUUID(), run, "c0ffee"));
         client.deregister("172.30.0.7", run);
@@ -192,7 +193,7 @@ class EgressServiceClientTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:" + raw.getLocalPort()),
+            EgressServiceClient client = Wiring.egressService(URI.create("http://127.0.0.1:" + raw.getLocalPort()),
                     Duration.ofSeconds(5));
             UUID company = UUID.randomUUID();
 
@@ -279,7 +280,7 @@ class EgressServiceClientTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        EgressServiceClient client = new EgressServiceClient(URI.create("http://127.0.0.1:" + port), TIMEOUT);
+        EgressServiceClient client = Wiring.egressService(URI.create("http://127.0.0.1:" + port), TIMEOUT);
 
         assertThatThrownBy(() -> client.register("172.30.0.7", registration()))
                 .hasMessage("http://127.0.0.1:" + port + " unreachable: connection refused");
@@ -287,9 +288,9 @@ class EgressServiceClientTest {
 
     @Test
     void aUrlThatIsNotHttpStopsTheService() {
-        assertThatThrownBy(() -> new EgressServiceClient(URI.create("ftp://egress:21"), TIMEOUT))
+        assertThatThrownBy(() -> Wiring.egressService(URI.create("ftp://egress:21"), TIMEOUT))
                 .hasMessageContaining("TRIMUS_EGRESS_SERVICE_URL");
-        assertThatThrownBy(() -> new EgressServiceClient(URI.create("http://127.0.0.1:8083"), Duration.ZERO))
+        assertThatThrownBy(() -> Wiring.egressService(URI.create("http://127.0.0.1:8083"), Duration.ZERO))
                 .hasMessageContaining("TRIMUS_EGRESS_REGISTRATION_TIMEOUT");
     }
 
