@@ -2,10 +2,10 @@ package io.trimus.adapter.container;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.pool.CompanyShares;
 import io.trimus.adapter.run.pool.RunPool;
-import io.trimus.adapter.run.RunStarts;
-import io.trimus.adapter.run.RunReporter;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;

@@ -1,13 +1,13 @@
 package io.trimus.adapter.docker;
 
-import io.trimus.adapter.container.DockerContainerRunner;
-import io.trimus.adapter.container.RunExecutor;
-import io.trimus.adapter.container.ContainerPolicy;
-import io.trimus.adapter.container.OrphanContainers;
-import io.trimus.adapter.container.EngineRequirement;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.container.ContainerPolicy;
+import io.trimus.adapter.container.DockerContainerRunner;
+import io.trimus.adapter.container.EngineRequirement;
+import io.trimus.adapter.container.OrphanContainers;
+import io.trimus.adapter.container.RunExecutor;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;

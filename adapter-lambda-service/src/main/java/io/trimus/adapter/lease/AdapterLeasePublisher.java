@@ -1,8 +1,8 @@
 package io.trimus.adapter.lease;
 
 import io.trimus.adapter.run.ServiceEvents;
-import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
+import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.events.AdapterLease;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;

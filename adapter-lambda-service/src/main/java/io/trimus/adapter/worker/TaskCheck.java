@@ -1,7 +1,7 @@
 package io.trimus.adapter.worker;
 
-import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.adapter.dispatch.RecentIds;
+import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.secrets.TaskMacs;
 import jakarta.inject.Inject;

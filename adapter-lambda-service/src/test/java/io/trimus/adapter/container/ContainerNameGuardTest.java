@@ -2,8 +2,8 @@ package io.trimus.adapter.container;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
-import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.adapter.DockerAdapterConfig;

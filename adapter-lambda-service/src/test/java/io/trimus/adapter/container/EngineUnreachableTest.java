@@ -1,11 +1,11 @@
 package io.trimus.adapter.container;
 
-import io.trimus.adapter.support.Wiring;
-import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.engine.DockerClientProducer;
+import io.trimus.adapter.run.RunStarts;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;

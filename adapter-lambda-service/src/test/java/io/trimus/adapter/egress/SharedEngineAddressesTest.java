@@ -1,19 +1,19 @@
 package io.trimus.adapter.egress;
 
-import io.trimus.adapter.support.Wiring;
-import io.trimus.adapter.egress.network.EgressNetworkSettings;
-import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.egress.network.EgressNetworkSettings;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressStandIn;
 import io.trimus.adapter.support.EgressTestResource;
-import io.trimus.adapter.support.Registrations;
 import io.trimus.adapter.support.ProxyStandIn;
+import io.trimus.adapter.support.Registrations;
 import io.trimus.adapter.support.ResolverStandIn;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.TrimusInfraResource;

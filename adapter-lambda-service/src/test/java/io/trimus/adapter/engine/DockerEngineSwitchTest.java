@@ -1,8 +1,8 @@
 package io.trimus.adapter.engine;
 
-import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.container.EngineRequirement;
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.adapter.AdapterType;
 import org.junit.jupiter.api.Test;
 

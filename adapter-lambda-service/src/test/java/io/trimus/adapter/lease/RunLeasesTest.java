@@ -1,7 +1,7 @@
 package io.trimus.adapter.lease;
 
-import io.trimus.adapter.support.TestConfig;
 import io.trimus.adapter.run.RunStarts;
+import io.trimus.adapter.support.TestConfig;
 import io.trimus.events.AdapterLease;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,14 @@
 package io.trimus.adapter.local;
 
-import io.trimus.adapter.support.Wiring;
-import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.support.Runs;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.TestImages;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.trimus.adapter.worker;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.adapter.support.TestConfig;
 import io.trimus.adapter.support.Wiring;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.secrets.DispatchKey;

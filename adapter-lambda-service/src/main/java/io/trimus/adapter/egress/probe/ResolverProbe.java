@@ -4,13 +4,13 @@ import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.events.ResolverCheck;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.SimpleResolver;
 import org.xbill.DNS.Type;
-import org.xbill.DNS.DClass;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package io.trimus.adapter.egress.probe;
 
-import io.trimus.adapter.support.Wiring;
 import io.trimus.adapter.support.ProxyStandIn;
+import io.trimus.adapter.support.Wiring;
 import org.junit.jupiter.api.Test;
 
 import java.io.OutputStream;
