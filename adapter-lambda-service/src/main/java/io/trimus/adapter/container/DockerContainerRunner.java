@@ -58,23 +58,29 @@ public class DockerContainerRunner {
      */
     public void run(RunRequested run, ContainerPolicy decided, RunHandle handle) {
         ContainerRun container = new ContainerRun(run, decided, handle, containers, attachment);
-        RunOutcome outcome;
         try {
-            outcome = execute(container, run, decided);
-        } catch (RunOutcome.Ended ended) {
-            outcome = ended.outcome();
-        } catch (SandboxAttachment.Refused refused) {
-            outcome = RunOutcome.of(refused.state(), refused.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            outcome = ContainerRun.stopped();
-        } catch (RuntimeException e) {
-            outcome = container.failed(e, host);
+            RunOutcome outcome = outcome(container, run, decided);
+            if (outcome.reported()) {
+                report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error());
+            }
         } finally {
             container.cleanUp();
         }
-        if (outcome.reported()) {
-            report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error());
+    }
+
+    /** How the run ended, whichever step decided it. */
+    private RunOutcome outcome(ContainerRun container, RunRequested run, ContainerPolicy decided) {
+        try {
+            return execute(container, run, decided);
+        } catch (RunOutcome.Ended ended) {
+            return ended.outcome();
+        } catch (SandboxAttachment.Refused refused) {
+            return RunOutcome.of(refused.state(), refused.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ContainerRun.stopped();
+        } catch (RuntimeException e) {
+            return container.failed(e, host);
         }
     }
 
