@@ -3,7 +3,7 @@ package io.trimus.adapter;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.trimus.adapter.service.RunDispatcher;
+import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;
 import io.trimus.adapter.support.Runs;

@@ -6,7 +6,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.support.CapturedLogs;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;

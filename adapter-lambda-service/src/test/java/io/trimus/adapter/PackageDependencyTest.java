@@ -1,16 +1,36 @@
 package io.trimus.adapter;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+import java.util.List;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The adapter service's packages read top-down: rest/messaging/worker/health → service → adapters (run, docker, cli,
- * local, lambda, a2a, remote) → egress → engine → config → net. Any cycle or upward import fails here.
+ * The adapter service is a pipeline, one package per stage, and its dependencies point forward only:
+ *
+ * <pre>
+ *   intake, worker (worker mode's intake), status, health      the edges: Kafka in and out, readiness
+ *     → dispatch                                               which adapter holds a run
+ *       → docker, cli, local, remote (and lambda, a2a)         the executors, which never import each other
+ *         → container, command                                 what two executors share (container runtime, CLI argv)
+ *           → egress (network, registry, probe, ca)            a sandbox's attachment to the egress network
+ *             → engine                                         the Docker engine
+ *   lease, run (pool, secrets), config, net                    the bottom every stage may use
+ * </pre>
+ *
+ * A package cycle anywhere, sub-packages included, or an import against the arrows fails here. lambda, a2a, net and
+ * offhost are held only to the no-cycle rule and to not being imported upwards.
  */
 class PackageDependencyTest {
 
@@ -19,68 +39,102 @@ class PackageDependencyTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages(ROOT);
 
+    private static final List<String> EXECUTORS = List.of("docker", "cli", "local", "remote");
+    private static final String[] BOTTOM = {"run", "config", "net", "offhost"};
+
     @Test
-    void noCycleBetweenTheServicesPackages() {
+    void noCycleBetweenStages() {
         slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(SERVICE);
     }
 
     @Test
-    void netAndConfigSitAtTheBottom() {
-        noClasses().that().resideInAPackage(ROOT + ".net..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("net"))
-                .check(SERVICE);
-        noClasses().that().resideInAPackage(ROOT + ".config..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("config", "net"))
-                .check(SERVICE);
+    void noCycleBetweenAnyPackages() {
+        slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(SERVICE);
+    }
+
+    @Test
+    void intakeOnlyHandsOnToTheDispatcher() {
+        mayOnlyUse("intake", with("dispatch"));
+    }
+
+    @Test
+    void theDispatcherKnowsAdaptersOnlyByTheirContract() {
+        mayOnlyUse("dispatch", BOTTOM);
+    }
+
+    @Test
+    void theExecutorsDoNotImportEachOtherNorReachBack() {
+        for (String executor : EXECUTORS) {
+            String[] allowed = with("container", "command", "egress", "engine");
+            if (executor.equals("remote")) {
+                allowed = with("container", "command", "egress", "engine", "a2a");   // adapter_config.a2a hands over
+            }
+            mayOnlyUse(executor, allowed);
+        }
+    }
+
+    @Test
+    void whatExecutorsShareKnowsNoExecutor() {
+        mayOnlyUse("container", with("egress", "engine"));
+        mayOnlyUse("command", BOTTOM);
+    }
+
+    @Test
+    void egressAttachmentUsesOnlyTheEngine() {
+        mayOnlyUse("egress", with("engine"));
     }
 
     @Test
     void theEngineDependsOnlyOnConfiguration() {
-        noClasses().that().resideInAPackage(ROOT + ".engine..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("engine", "config", "net"))
-                .check(SERVICE);
+        mayOnlyUse("engine", "config");
     }
 
     @Test
-    void egressDependsOnlyOnTheEngineAndConfiguration() {
-        noClasses().that().resideInAPackage(ROOT + ".egress..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("egress", "engine", "config", "net"))
-                .check(SERVICE);
+    void theBottomImportsNoStage() {
+        mayOnlyUse("lease", BOTTOM);
+        mayOnlyUse("run", "config");
+        mayOnlyUse("config", "config");
     }
 
     @Test
-    void adaptersDoNotReachUpIntoMessagingWorkerServiceOrHealth() {
-        noClasses().that().resideInAnyPackage(packages("run", "docker", "cli", "local", "lambda", "a2a", "remote"))
-                .should().dependOnClassesThat().resideInAnyPackage(packages("messaging", "worker", "service",
-                        "health", "rest"))
-                .check(SERVICE);
+    void theEdgesUseOnlyWhatTheyTranslate() {
+        mayOnlyUse("worker", with("dispatch", "lease"));
+        mayOnlyUse("status", with("lease", "worker"));
+        mayOnlyUse("health", with("engine", "egress", "worker"));
     }
 
     @Test
-    void theAdapterContractKnowsNoAdapter() {
-        noClasses().that().resideInAPackage(ROOT + ".run..")
-                .should().dependOnClassesThat().resideInAnyPackage(packages("docker", "cli", "local", "lambda",
-                        "a2a", "remote", "egress", "engine"))
+    void theEdgesAreImportedByNobody() {
+        noClasses().that().resideOutsideOfPackages(packages("intake", "status", "health"))
+                .should().dependOnClassesThat().resideInAnyPackage(packages("intake", "status", "health"))
+                .check(SERVICE);
+        noClasses().that().resideOutsideOfPackages(packages("worker", "status", "health"))
+                .should().dependOnClassesThat().resideInAnyPackage(packages("worker"))
                 .check(SERVICE);
     }
 
-    @Test
-    void theServiceLayerDoesNotKnowMessaging() {
-        noClasses().that().resideInAPackage(ROOT + ".service..")
-                .should().dependOnClassesThat().resideInAnyPackage(packages("messaging", "worker", "health", "rest"))
+    /** Classes of {@code stage} (sub-packages included) use no package of this service but their own and these. */
+    private static void mayOnlyUse(String stage, String... allowed) {
+        String[] own = packages(concat(new String[] {stage}, allowed));
+        DescribedPredicate<JavaClass> elsewhereInTheService = resideInAPackage(ROOT + "..")
+                .and(not(resideInAnyPackage(own)))
+                .as("a package of the service other than " + String.join(", ", concat(new String[] {stage}, allowed)));
+        noClasses().that().resideInAPackage(ROOT + "." + stage + "..")
+                .should().dependOnClassesThat(elsewhereInTheService)
                 .check(SERVICE);
     }
 
-    private static final String[] ALL = {"run", "docker", "cli", "local", "lambda", "a2a", "remote", "egress", "engine",
-            "config", "net", "service", "messaging", "worker", "health", "rest"};
+    private static String[] with(String... more) {
+        return concat(BOTTOM, more);
+    }
 
-    private static String[] allBut(String... own) {
-        java.util.List<String> others = new java.util.ArrayList<>(java.util.List.of(ALL));
-        others.removeAll(java.util.List.of(own));
-        return packages(others.toArray(String[]::new));
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     private static String[] packages(String... names) {
-        return java.util.Arrays.stream(names).map(n -> ROOT + "." + n + "..").toArray(String[]::new);
+        return Arrays.stream(names).map(n -> ROOT + "." + n + "..").toArray(String[]::new);
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;

@@ -2,12 +2,13 @@ package io.trimus.adapter.a2a;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
+import io.trimus.adapter.config.A2aConfig;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.lambda.EndpointAddressPolicy;
 import io.trimus.adapter.lambda.OffHostHttpClient;
 import io.trimus.adapter.lambda.LambdaCaller;
-import io.trimus.adapter.run.CompanyShares;
-import io.trimus.adapter.run.RunPool;
+import io.trimus.adapter.run.pool.CompanyShares;
+import io.trimus.adapter.run.pool.RunPool;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.events.OutputTail;
@@ -57,7 +58,7 @@ public class A2aCaller {
 
     @Inject
     public A2aCaller(Vertx vertx, RunReporter reporter, RunStarts starts, TrimusConfig config) {
-        TrimusConfig.A2a a2a = config.a2a();
+        A2aConfig a2a = config.a2a();
         if (a2a.maxResponseBytes() < 1 || a2a.maxStreamBytes() < 1 || a2a.maxConcurrentRuns() < 1) {
             throw new IllegalArgumentException("TRIMUS_A2A_MAX_RESPONSE_BYTES, TRIMUS_A2A_MAX_STREAM_BYTES and"
                     + " TRIMUS_A2A_MAX_CONCURRENT_RUNS must each be at least 1");

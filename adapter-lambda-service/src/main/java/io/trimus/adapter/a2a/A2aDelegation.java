@@ -2,7 +2,7 @@ package io.trimus.adapter.a2a;
 
 import io.trimus.adapter.lambda.EndpointAddressPolicy;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.A2aPeerConfig;
 import io.trimus.events.secrets.Redactor;

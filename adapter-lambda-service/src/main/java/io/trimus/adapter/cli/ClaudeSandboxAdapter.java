@@ -2,9 +2,9 @@ package io.trimus.adapter.cli;
 
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.container.RunExecutor;
 import io.trimus.adapter.engine.DockerEngineSwitch;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.events.adapter.AdapterType;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

@@ -1,16 +1,17 @@
 package io.trimus.adapter.cli;
 
+import io.trimus.adapter.command.CliCommand;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.SandboxDefaults;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.docker.EngineRequirement;
-import io.trimus.adapter.docker.RunExecutor;
+import io.trimus.adapter.container.EngineRequirement;
+import io.trimus.adapter.container.RunExecutor;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.CliAdapterConfig;
@@ -59,8 +60,24 @@ public abstract class CliSandboxAdapter implements Adapter {
         return type;
     }
 
+    /** Checks the run as {@link #admit} does; nothing is queued. */
     @Override
     public void validate(RunRequested request) {
+        admit(request);
+    }
+
+    /** Checks and queues the run (the dispatcher calls {@link #admit} and reports DISPATCHED between the two). */
+    @Override
+    public void submit(RunRequested request) {
+        admit(request).submit();
+    }
+
+    /**
+     * The engine, the contract, the operator's ceilings and a prompt; the adapter_config is parsed and the secrets
+     * opened once, for the checks and for the container policy.
+     */
+    @Override
+    public Admitted admit(RunRequested request) {
         EngineRequirement.require(engine, type);
         CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
         ContainerUser.check(agent.user(), dockerDefaults.allowRoot());
@@ -69,7 +86,8 @@ public abstract class CliSandboxAdapter implements Adapter {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");
         }
-        sandboxSecrets(agent, request);
+        SandboxSecrets env = sandboxSecrets(agent, request);
+        return () -> queue(request, agent, env);
     }
 
     /**
@@ -90,9 +108,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         return SandboxSecrets.of(env, request.masked());
     }
 
-    @Override
-    public void submit(RunRequested request) {
-        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+    private void queue(RunRequested request, CliAdapterConfig agent, SandboxSecrets env) {
         CliCommand command = CliCommand.build(agent, agent.cli().binary(),
                 CliPrompt.of(request.issue(), request.input()), forbidDangerous)
                 .withLeadingArgs(QuietCli.leadingArgs(agent.cli()));
@@ -101,7 +117,7 @@ public abstract class CliSandboxAdapter implements Adapter {
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
         executor.submit(request, CliSandboxPolicy.of(agent, sandboxDefaults, dockerDefaults, egressNetwork,
-                request, command, sandboxSecrets(agent, request)));
+                request, command, env));
     }
 
     @Override

@@ -1,10 +1,11 @@
 package io.trimus.adapter.cli;
 
+import io.trimus.adapter.command.CliCommand;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.SandboxDefaults;
-import io.trimus.adapter.docker.ContainerPolicy;
+import io.trimus.adapter.container.ContainerPolicy;
 import io.trimus.adapter.run.RunContext;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.CliAdapterConfig;
 

@@ -39,9 +39,8 @@ public record ContainerLimits(ResourceCeilings ceilings, String defaultMemory, d
     }
 
     /** The limits configured for this service. */
-    public static ContainerLimits from(TrimusConfig.Docker config) {
-        return new ContainerLimits(new ResourceCeilings(config.maxTimeoutSec(), config.maxPids(), config.maxMemory(),
-                config.maxCpus()), config.defaultMemory(), config.defaultCpus());
+    public static ContainerLimits from(DockerConfig config) {
+        return new ContainerLimits(config.ceilings(), config.defaultMemory(), config.defaultCpus());
     }
 
     /** The default memory limit in bytes. */

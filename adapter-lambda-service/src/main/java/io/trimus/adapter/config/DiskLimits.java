@@ -50,7 +50,7 @@ public record DiskLimits(String logMaxSize, int logMaxFile, String writableLayer
     }
 
     /** The limits configured for this service. */
-    public static DiskLimits from(TrimusConfig.Docker config) {
+    public static DiskLimits from(DockerConfig config) {
         return new DiskLimits(config.logMaxSize(), config.logMaxFile(), config.writableLayerSize(),
                 config.allowUnboundedWritableLayer());
     }

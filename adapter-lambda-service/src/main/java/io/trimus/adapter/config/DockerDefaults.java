@@ -39,7 +39,7 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
      * TRIMUS_DOCKER_INSTANCE, else the host name Docker and Kubernetes give every container and pod ({@code HOSTNAME}),
      * else {@value #DEFAULT_INSTANCE}; the same default the consumer group names in application.properties use.
      */
-    public static String instanceOf(TrimusConfig.Docker config) {
+    public static String instanceOf(DockerConfig config) {
         return config.instance().filter(name -> !name.isBlank()).orElseGet(() -> {
             String host = System.getenv("HOSTNAME");
             return host == null || host.isBlank() ? DEFAULT_INSTANCE : host;
@@ -109,7 +109,7 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
     }
 
     /** The defaults configured for this service; reads a {@code seccomp=<file>} profile once. */
-    public static DockerDefaults from(TrimusConfig.Docker config) {
+    public static DockerDefaults from(DockerConfig config) {
         List<String> opts = config.securityOpts().orElse(List.of()).stream()
                 .map(String::trim).filter(o -> !o.isEmpty()).map(DockerDefaults::inlineSeccompProfile).toList();
         return new DockerDefaults(config.pidsLimit(), config.tmpfsSize(), opts, config.defaultTimeoutSec(),

@@ -33,7 +33,7 @@ public record SandboxDefaults(long pidsLimit, String claudeImage, String codexIm
     }
 
     /** The defaults configured for this service. */
-    public static SandboxDefaults from(TrimusConfig.Sandbox config) {
+    public static SandboxDefaults from(SandboxConfig config) {
         return new SandboxDefaults(config.pidsLimit(), config.claudeImage(), config.codexImage(),
                 config.workspaceSize(), config.defaultTimeoutSec());
     }

@@ -3,12 +3,17 @@ package io.trimus.adapter.docker;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.container.ContainerPolicy;
+import io.trimus.adapter.container.DockerContainerRunner;
+import io.trimus.adapter.container.EngineRequirement;
+import io.trimus.adapter.container.OrphanContainers;
+import io.trimus.adapter.container.RunExecutor;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.ContainerUser;
@@ -18,7 +23,6 @@ import jakarta.inject.Inject;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -47,15 +51,21 @@ public class DockerAdapter implements Adapter {
         this.egressNetwork = config.egress().network().name();
     }
 
-    /** An adapter without a dispatch key: runs of agents with a {@code secret_env} are rejected. */
-    public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
-            DockerEngineSwitch engine) {
-        this(config, executor, orphans, engine, new RunSecrets(Optional.empty()));
-    }
-
     @Override
     public AdapterType type() {
         return AdapterType.DOCKER;
+    }
+
+    /** Checks the run as {@link #admit} does; nothing is queued. */
+    @Override
+    public void validate(RunRequested request) {
+        admit(request);
+    }
+
+    /** Checks and queues the run (the dispatcher calls {@link #admit} and reports DISPATCHED between the two). */
+    @Override
+    public void submit(RunRequested request) {
+        admit(request).submit();
     }
 
     /**
@@ -63,10 +73,10 @@ public class DockerAdapter implements Adapter {
      * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name), root needs
      * TRIMUS_DOCKER_ALLOW_ROOT, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings (which
      * the operator may have lowered since the agent was created). The runner inspects the network itself before the
-     * container exists.
+     * container exists. The adapter_config is parsed and the secrets opened once, for the checks and the policy.
      */
     @Override
-    public void validate(RunRequested request) {
+    public Admitted admit(RunRequested request) {
         EngineRequirement.require(engine, type());
         defaults.allowedNetworks().checkDocker(request.adapterConfig());
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
@@ -76,13 +86,8 @@ public class DockerAdapter implements Adapter {
             throw new RunRejected(DockerContainerRunner.MASKS_NEED_EGRESS + " " + egressNetwork + ", not on network "
                     + config.network());
         }
-        secretEnv(config, request);
-    }
-
-    @Override
-    public void submit(RunRequested request) {
-        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
-        executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, secretEnv(config, request)));
+        SandboxSecrets env = secretEnv(config, request);
+        return () -> executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, env));
     }
 
     /**

@@ -6,21 +6,23 @@ import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.Network;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.events.RunState;
-import io.trimus.events.adapter.AllowedNetworks;
+import io.trimus.adapter.egress.ca.EgressCaVolumes;
+import io.trimus.adapter.egress.network.EgressNetwork;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
+import io.trimus.adapter.egress.probe.ProxyProbe;
+import io.trimus.adapter.egress.probe.ResolverProbe;
+import io.trimus.adapter.egress.registry.EgressServiceClient;
+import io.trimus.adapter.egress.registry.RegistrationRefresh;
 import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
 import io.trimus.events.SandboxRegistration;
+import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -43,11 +45,12 @@ public class SandboxAttachment {
     private final ReadyWait readyWait;
     private final RegistrationRefresh refresh;
     private final EgressCaVolumes caVolumes;
+    private final AddressClaims claims;
+    private final TenantNetworks tenantNetworks;
 
     /** The label every container of a Trimus run carries (its run id); nothing else may share a tenant's network. */
     public static final String LABEL_RUN = "trimus.run_id";
 
-    private final AllowedNetworks allowedNetworks;
 
     /**
      * A container that must not join the network it asked for, with the one sentence that says why.
@@ -76,40 +79,17 @@ public class SandboxAttachment {
     public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
                              EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
                              TrimusConfig config) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe,
-                new ReadyWait(config.egress().readyTimeout()), new AllowedNetworks(config.docker().allowedNetworks()),
-                config.egress().masksRefresh());
-    }
-
-    /** With the default networks: {@code none} and the default egress network. */
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait,
-                new AllowedNetworks(List.of(DockerAdapterConfig.NETWORK_NONE, egressNetwork.settings().name())));
-    }
-
-    /** With TRIMUS_EGRESS_MASKS_REFRESH's default. */
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait, AllowedNetworks allowedNetworks) {
-        this(docker, egressNetwork, addresses, egressService, resolverProbe, proxyProbe, readyWait, allowedNetworks,
-                Duration.ofSeconds(5));
-    }
-
-    public SandboxAttachment(DockerClient docker, EnsureEgressNetwork egressNetwork, SandboxAddressPool addresses,
-                             EgressServiceClient egressService, ResolverProbe resolverProbe, ProxyProbe proxyProbe,
-                             ReadyWait readyWait, AllowedNetworks allowedNetworks, Duration masksRefresh) {
-        this.refresh = new RegistrationRefresh(egressService, masksRefresh);
+        this.readyWait = new ReadyWait(config.egress().readyTimeout());
+        this.refresh = new RegistrationRefresh(egressService, config.egress().masksRefresh());
+        this.claims = new AddressClaims(egressNetwork, addresses, egressService, proxyProbe);
+        this.tenantNetworks = new TenantNetworks(docker, new AllowedNetworks(config.docker().allowedNetworks()));
         this.caVolumes = new EgressCaVolumes(docker, egressService);
-        this.allowedNetworks = allowedNetworks;
         this.docker = docker;
         this.egressNetwork = egressNetwork;
         this.addresses = addresses;
         this.egressService = egressService;
         this.resolverProbe = resolverProbe;
         this.proxyProbe = proxyProbe;
-        this.readyWait = readyWait;
     }
 
     /**
@@ -144,7 +124,7 @@ public class SandboxAttachment {
         }
         String egressName = egressNetwork.settings().name();
         if (!requested.equals(egressName)) {
-            checkTenantNetwork(requested);
+            tenantNetworks.check(requested);
             return null;
         }
         EnsureEgressNetwork.Status egress = egressNetwork.status();
@@ -162,7 +142,7 @@ public class SandboxAttachment {
                 throw new Refused(problem + "; the container was not started");
             }
         }
-        return claim(run, checked, attachedAddresses(network), attempts);
+        return claims.claim(run, checked, AddressClaims.attachedAddresses(network), attempts);
     }
 
     /** What keeps a sandbox resolving and connecting through {@code resolver} from starting now, or null. */
@@ -192,97 +172,6 @@ public class SandboxAttachment {
             throw new Refused(notReady("it was replaced since it was checked; the adapter service checks it again"));
         }
         return network;
-    }
-
-    /** Claims the first candidate address egress-service gives the run. */
-    private SandboxNetwork claim(RunRequested run, EgressNetwork network, Set<String> unavailable,
-                                 ReadyWait.Attempts attempts) throws Refused, InterruptedException {
-        SandboxRegistration claim = new SandboxRegistration(run.companyId(), run.agentId(), run.runId(), null);
-        while (true) {
-            String address = addresses.reserve(network, unavailable).orElseThrow(() -> new Refused(
-                    "no free sandbox address left on egress network " + network.name() + " (" + network.subnet()
-                            + ")"));
-            boolean claimed = false;
-            String waitingFor = null;
-            try {
-                egressService.register(address, claim);
-                claimed = true;
-                return SandboxNetwork.on(network, address, egressNetwork.settings(), proxyProbe.port());
-            } catch (EgressServiceClient.AddressHeld held) {
-                LOG.debugf("run %s: sandbox address %s is held by another run; trying the next", run.runId(), address);
-                unavailable.add(address);
-            } catch (EgressServiceClient.RegistrationFailed e) {
-                String problem = "could not register the sandbox with egress-service: " + e.getMessage()
-                        + "; the container was not started";
-                if (!e.notStored()) {
-                    // egress-service may have stored the claim and lost only its answer: give it back
-                    deregister(run.runId(), address);
-                    throw new Refused(problem);
-                }
-                waitingFor = problem;
-            } finally {
-                if (!claimed) {
-                    addresses.release(address);
-                }
-            }
-            if (waitingFor != null) {
-                if (attempts.firstWait()) {
-                    LOG.infof("run %s waits for egress-service (at most TRIMUS_EGRESS_READY_TIMEOUT): %s",
-                            run.runId(), waitingFor);
-                }
-                if (!attempts.again()) {
-                    throw new Refused(waitingFor);
-                }
-            }
-        }
-    }
-
-    /**
-     * A network other than the egress network, which an agent asked for by name: it must be exactly a network of that
-     * name (Docker also resolves id prefixes, which could select the host's stack or the egress network without the
-     * registration), internal, with inter-container traffic off, and carry no container but Trimus runs, so a tenant
-     * can reach neither the stack's services nor another company's sandbox. A run learns only that it may not use the
-     * network, in the same words whether it exists or not; the log says why.
-     */
-    private void checkTenantNetwork(String requested) throws Refused {
-        String why;
-        try {
-            why = unsafe(requested, docker.inspectNetworkCmd().withNetworkId(requested).exec());
-        } catch (NotFoundException e) {
-            why = "it does not exist on the Docker engine";
-        }
-        if (why != null) {
-            LOG.warnf("a run asked for network %s, which is refused: %s", requested, why);
-            // worded as the dispatcher words an unlisted one: a tenant cannot tell the cases apart
-            throw new Refused("adapter_config.network " + allowedNetworks.refusal(requested), RunState.REJECTED);
-        }
-    }
-
-    /** Why agents must not join {@code network}, or null when they may. */
-    private String unsafe(String requested, Network network) {
-        if (!requested.equals(network.getName())) {
-            return "the name selects network " + network.getName() + " (" + network.getId() + ") by an id prefix";
-        }
-        if (AllowedNetworks.never(network.getName()) || "host".equals(network.getDriver())
-                || "null".equals(network.getDriver())) {
-            return "it is the host's or Docker's default network";
-        }
-        if (!Boolean.TRUE.equals(network.getInternal())) {
-            return "it is not internal (--internal), so its containers could reach any address";
-        }
-        Map<String, String> options = network.getOptions() == null ? Map.of() : network.getOptions();
-        if (!"false".equalsIgnoreCase(options.get(EgressNetworkSettings.OPTION_ICC))) {
-            return "inter-container traffic is on (" + EgressNetworkSettings.OPTION_ICC + " is not false), so"
-                    + " sandboxes on it could reach each other";
-        }
-        for (Container attached : docker.listContainersCmd().withShowAll(true)
-                .withNetworkFilter(List.of(network.getId())).exec()) {
-            if (attached.getLabels() == null || !attached.getLabels().containsKey(LABEL_RUN)) {
-                return "container " + attached.getId().substring(0, 12) + " on it is not a Trimus run (no label "
-                        + LABEL_RUN + ")";
-            }
-        }
-        return null;
     }
 
     /**
@@ -323,7 +212,7 @@ public class SandboxAttachment {
      */
     public void detach(RunRequested run, SandboxNetwork sandbox) {
         refresh.stop(run.runId());
-        deregister(run.runId(), sandbox.ipv4Address());
+        claims.deregister(run.runId(), sandbox.ipv4Address());
         addresses.release(sandbox.ipv4Address());
     }
 
@@ -341,24 +230,7 @@ public class SandboxAttachment {
         String address = endpoint.getIpamConfig() != null && endpoint.getIpamConfig().getIpv4Address() != null
                 ? endpoint.getIpamConfig().getIpv4Address() : endpoint.getIpAddress();
         if (address != null && !address.isBlank()) {
-            deregister(runId, address);
-        }
-    }
-
-    /**
-     * Best effort: a registration left behind holds its address until egress-service lets another run take it over
-     * (TRIMUS_EGRESS_SANDBOXES_REGISTRATION_MAX_AGE there); meanwhile the address is skipped.
-     */
-    private void deregister(UUID runId, String address) {
-        try {
-            egressService.deregister(address, runId);
-        } catch (EgressServiceClient.RegistrationFailed | RuntimeException e) {
-            LOG.warnf("run %s: could not remove the registration of sandbox %s from egress-service: %s",
-                    runId, address, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            LOG.warnf("run %s: stopped before the registration of sandbox %s was removed from egress-service",
-                    runId, address);
+            claims.deregister(runId, address);
         }
     }
 
@@ -379,19 +251,5 @@ public class SandboxAttachment {
 
     private String notReady(String why) {
         return "egress network " + egressNetwork.settings().name() + " is not ready: " + why;
-    }
-
-    /** The IPv4 addresses of the containers attached to the network, as the engine reports them. */
-    private static Set<String> attachedAddresses(Network network) {
-        Set<String> addresses = new HashSet<>();
-        if (network.getContainers() != null) {
-            for (Network.ContainerNetworkConfig endpoint : network.getContainers().values()) {
-                String cidr = endpoint.getIpv4Address();
-                if (cidr != null && !cidr.isBlank()) {
-                    addresses.add(cidr.contains("/") ? cidr.substring(0, cidr.indexOf('/')) : cidr);
-                }
-            }
-        }
-        return addresses;
     }
 }

@@ -1,5 +1,7 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.egress.network.EgressNetwork;
+import io.trimus.adapter.egress.network.EgressNetworkSettings;
 import io.trimus.events.adapter.EgressProxyEnv;
 
 import java.util.List;

@@ -19,11 +19,7 @@ public class DockerEngineSwitch {
 
     @Inject
     public DockerEngineSwitch(TrimusConfig config) {
-        this(config.docker().enabled());
-    }
-
-    public DockerEngineSwitch(boolean enabled) {
-        this.enabled = enabled;
+        this.enabled = config.docker().enabled();
     }
 
     /** Whether container runs may start here. */

@@ -1,7 +1,7 @@
 package io.trimus.adapter.health;
 
-import io.trimus.adapter.egress.EgressNetwork;
-import io.trimus.adapter.egress.EnsureEgressNetwork;
+import io.trimus.adapter.egress.network.EgressNetwork;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package io.trimus.adapter.lambda;
 
-import io.trimus.adapter.run.CompanyShares;
+import io.trimus.adapter.run.pool.CompanyShares;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.quarkus.runtime.Startup;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LambdaAdapterConfig;

@@ -3,7 +3,7 @@ package io.trimus.adapter.lambda;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.run.CompanyShares;
+import io.trimus.adapter.run.pool.CompanyShares;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunTable;

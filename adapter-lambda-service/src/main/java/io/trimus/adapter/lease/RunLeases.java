@@ -47,11 +47,8 @@ public class RunLeases implements RunStarts {
     @Inject
     public RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, ClaimedRuns claimed,
                      TrimusConfig config, Scheduler scheduler) {
-        this(instance, sender, order, claimed, config.lease().interval(), config.lease().startTimeout(), scheduler);
-    }
-
-    RunLeases(InstanceName instance, LeaseSender sender, StartOrder order, ClaimedRuns claimed, Duration interval,
-              Duration startTimeout, Scheduler scheduler) {
+        Duration interval = config.lease().interval();
+        Duration startTimeout = config.lease().startTimeout();
         this.order = order;
         this.claimed = claimed;
         this.instance = instance;

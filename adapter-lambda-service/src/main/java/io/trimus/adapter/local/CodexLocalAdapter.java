@@ -2,7 +2,7 @@ package io.trimus.adapter.local;
 
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.events.adapter.AdapterType;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

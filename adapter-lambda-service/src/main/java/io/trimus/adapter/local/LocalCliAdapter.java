@@ -1,12 +1,12 @@
 package io.trimus.adapter.local;
 
-import io.trimus.adapter.cli.CliCommand;
+import io.trimus.adapter.command.CliCommand;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.run.SandboxSecrets;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AgentCli;
@@ -64,8 +64,24 @@ public abstract class LocalCliAdapter implements Adapter {
         return type;
     }
 
+    /** Checks the run as {@link #admit} does; nothing is queued. */
     @Override
     public void validate(RunRequested request) {
+        admit(request);
+    }
+
+    /** Checks and queues the run (the dispatcher calls {@link #admit} and reports DISPATCHED between the two). */
+    @Override
+    public void submit(RunRequested request) {
+        admit(request).submit();
+    }
+
+    /**
+     * The gate, the contract, a prompt, no masked secrets, a binary on the allowlist and secrets that open; the
+     * adapter_config is parsed, the binary resolved and the secrets opened once, for the checks and for the launch.
+     */
+    @Override
+    public Admitted admit(RunRequested request) {
         if (gate == LocalAdaptersGate.OFF) {
             throw new RunRejected(LocalAdaptersGate.refusal(type));
         }
@@ -75,25 +91,23 @@ public abstract class LocalCliAdapter implements Adapter {
                     + " body");
         }
         SandboxSecrets.refuseMasked(request, type.wireName());
-        binary(agent);
-        secrets.open(request);
+        Path binary = binary(agent);
+        Map<String, String> opened = secrets.open(request);
+        return () -> launch(request, agent, binary, opened);
     }
 
-    @Override
-    public void submit(RunRequested request) {
+    private void launch(RunRequested request, CliAdapterConfig agent, Path binary, Map<String, String> opened) {
         if (gate == LocalAdaptersGate.WARN) {
             LOG.warnf("run %s uses %s, a host process without isolation; host-process adapters are deprecated for"
                     + " anything but trusted single-tenant hosts: move the agent to %s", request.runId(),
                     type.wireName(), type.wireName().replace("_local", "_sandbox"));
         }
-        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
-        CliCommand command = CliCommand.build(agent, binary(agent).toString(),
+        CliCommand command = CliCommand.build(agent, binary.toString(),
                 CliPrompt.of(request.issue(), request.input()), forbidDangerous);
         if (!command.notes().isEmpty()) {
             LOG.warnf("%s: run %s of agent %s: %s was dropped (TRIMUS_FORBID_DANGEROUS_CLAUDE_PERMISSIONS)",
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
-        Map<String, String> opened = secrets.open(request);
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaultTimeoutSec;
         runner.submit(request, new LocalLaunch(command.argv(), environment.build(serviceEnv, request, opened),
                 agentHome(request.agentId()), Duration.ofSeconds(timeoutSec), Redactor.of(opened.values()),

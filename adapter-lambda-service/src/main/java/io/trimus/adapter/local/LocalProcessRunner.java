@@ -2,10 +2,10 @@ package io.trimus.adapter.local;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.run.RunPool;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.StreamTail;
+import io.trimus.adapter.run.pool.RunPool;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -43,12 +43,9 @@ public class LocalProcessRunner {
 
     @Inject
     public LocalProcessRunner(RunReporter reporter, RunStarts starts, TrimusConfig config) {
-        this(reporter, starts, config.run().outputMaxBytes(), config.local().killGrace(),
-                config.local().maxConcurrentRuns());
-    }
-
-    public LocalProcessRunner(RunReporter reporter, RunStarts starts, int outputMaxBytes, Duration killGrace,
-                              int maxConcurrentRuns) {
+        int outputMaxBytes = config.run().outputMaxBytes();
+        Duration killGrace = config.local().killGrace();
+        int maxConcurrentRuns = config.local().maxConcurrentRuns();
         this.reporter = reporter;
         this.starts = starts;
         this.outputMaxBytes = outputMaxBytes;

@@ -58,17 +58,9 @@ public class RemoteRuns {
     private final Map<String, Beat> workers = new HashMap<>();
 
     @Inject
-    public RemoteRuns(RunReporter reporter, TrimusConfig config, BrokerProbe broker) {
-        this(reporter, config.remote().claimTimeout(), Clock.systemUTC(), broker);
-    }
-
-    RemoteRuns(RunReporter reporter, Duration claimTimeout, Clock clock) {
-        this(reporter, claimTimeout, clock, () -> true);
-    }
-
-    RemoteRuns(RunReporter reporter, Duration claimTimeout, Clock clock, BrokerProbe broker) {
+    public RemoteRuns(RunReporter reporter, TrimusConfig config, BrokerProbe broker, Clock clock) {
         this.reporter = reporter;
-        this.claimTimeout = claimTimeout;
+        this.claimTimeout = config.remote().claimTimeout();
         this.clock = clock;
         this.broker = broker;
     }

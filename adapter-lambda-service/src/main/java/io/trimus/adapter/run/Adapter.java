@@ -28,6 +28,19 @@ public interface Adapter {
     void submit(RunRequested request);
 
     /**
+     * What the dispatcher calls: {@link #validate} now, {@link #submit} once DISPATCHED is reported. An adapter that
+     * prepares something while it validates (the parsed adapter_config, the opened secrets) overrides it, so the run
+     * is parsed and its secrets opened once.
+     *
+     * @throws AdapterConfigException naming the field that breaks the contract
+     * @throws RunRejected            when a policy refuses the run
+     */
+    default Admitted admit(RunRequested request) {
+        validate(request);
+        return () -> submit(request);
+    }
+
+    /**
      * Stops a run this adapter holds (queued or running); it then ends CANCELLED.
      *
      * @return false when the adapter does not hold the run (never seen, or already finished)
@@ -41,4 +54,11 @@ public interface Adapter {
      * @return the runs that were ended, so their status can be reported
      */
     List<OrphanRun> reapOrphans();
+
+    /** A run its adapter accepted, ready to be queued. */
+    @FunctionalInterface
+    interface Admitted {
+        /** Queues the run and returns at once, as {@link Adapter#submit} does. */
+        void submit();
+    }
 }

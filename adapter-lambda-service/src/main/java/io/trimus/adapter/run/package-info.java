@@ -1,6 +1,7 @@
 /**
- * What every adapter shares about the runs it holds: the {@link io.trimus.adapter.run.Adapter} contract and registry,
- * the table of held runs, the bounded pools they execute on and the per-company shares of those pools
- * ({@link io.trimus.adapter.run.CompanyShares}), start records, secrets and the status reporter.
+ * What every executor shares about the runs it holds: the {@link io.trimus.adapter.run.Adapter} contract, the
+ * table of held runs, start records ({@code RunStarts}), the status reporter ({@code RunReporter}), the output tail
+ * and the Trimus context; pools in {@code run.pool}, secrets in {@code run.secrets}. Imports only config: never a
+ * stage or an executor.
  */
 package io.trimus.adapter.run;

@@ -1,7 +1,7 @@
 package io.trimus.adapter.worker;
 
-import io.trimus.adapter.run.DispatchKeys;
-import io.trimus.adapter.service.RecentIds;
+import io.trimus.adapter.dispatch.RecentIds;
+import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.secrets.TaskMacs;
 import jakarta.inject.Inject;
@@ -40,12 +40,8 @@ public class TaskCheck {
     private final RecentIds<Boolean> taken = new RecentIds<>(REMEMBERED);
 
     @Inject
-    public TaskCheck(DispatchKeys keys) {
-        this(keys.macs().orElse(null), Clock.systemUTC());
-    }
-
-    TaskCheck(TaskMacs macs, Clock clock) {
-        this.macs = macs;
+    public TaskCheck(DispatchKeys keys, Clock clock) {
+        this.macs = keys.macs().orElse(null);
         this.clock = clock;
     }
 

@@ -6,10 +6,11 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.cli.ClaudeSandboxAdapter;
 import io.trimus.adapter.cli.CodexSandboxAdapter;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.dispatch.AdapterRegistry;
+import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.adapter.engine.DockerEngineSwitch;
-import io.trimus.adapter.run.AdapterRegistry;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.service.RunDispatcher;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,9 +40,9 @@ class ContainerAdaptersWithoutEngineTest {
                 .withDefaultValue("trimus.docker.enabled", "false")
                 .build().getConfigMapping(TrimusConfig.class);
         DockerEngineSwitch engine = new DockerEngineSwitch(config);
-        RunSecrets secrets = new RunSecrets(Optional.empty());
+        RunSecrets secrets = Wiring.noSecrets();
         return new RunDispatcher(new AdapterRegistry(List.of(
-                new DockerAdapter(config, null, null, engine),
+                new DockerAdapter(config, null, null, engine, Wiring.noSecrets()),
                 new ClaudeSandboxAdapter(config, null, secrets, engine),
                 new CodexSandboxAdapter(config, null, secrets, engine))), reported::add);
     }

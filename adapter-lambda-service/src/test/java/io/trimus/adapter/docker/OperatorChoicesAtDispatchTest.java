@@ -5,10 +5,11 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.cli.ClaudeSandboxAdapter;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.dispatch.AdapterRegistry;
+import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.adapter.engine.DockerEngineSwitch;
-import io.trimus.adapter.run.AdapterRegistry;
-import io.trimus.adapter.run.RunSecrets;
-import io.trimus.adapter.service.RunDispatcher;
+import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,9 +48,9 @@ class OperatorChoicesAtDispatchTest {
     }
 
     private RunDispatcher dispatcher(TrimusConfig config) {
-        DockerEngineSwitch engine = new DockerEngineSwitch(true);
-        RunSecrets secrets = new RunSecrets(Optional.empty());
-        return new RunDispatcher(new AdapterRegistry(List.of(new DockerAdapter(config, null, null, engine),
+        DockerEngineSwitch engine = Wiring.engine(true);
+        RunSecrets secrets = Wiring.noSecrets();
+        return new RunDispatcher(new AdapterRegistry(List.of(new DockerAdapter(config, null, null, engine, Wiring.noSecrets()),
                 new ClaudeSandboxAdapter(config, null, secrets, engine))), reported::add);
     }
 
@@ -152,8 +152,8 @@ class OperatorChoicesAtDispatchTest {
     void anAgentCreatedUnderAHigherCeilingIsRejectedOnceTheOperatorLowersIt() {
         Map<String, Object> agent = Map.of("image", "busybox", "memory", "2g", "cpus", 1.5, "pids_limit", 500,
                 "timeout_sec", 1800);
-        DockerEngineSwitch engine = new DockerEngineSwitch(true);
-        assertThatCode(() -> new DockerAdapter(config(Map.of()), null, null, engine).validate(run("docker", agent)))
+        DockerEngineSwitch engine = Wiring.engine(true);
+        assertThatCode(() -> new DockerAdapter(config(Map.of()), null, null, engine, Wiring.noSecrets()).validate(run("docker", agent)))
                 .as("within the default ceilings").doesNotThrowAnyException();
 
         RunDispatcher lowered = dispatcher(config(Map.of("trimus.docker.max-memory", "1g",
@@ -172,22 +172,22 @@ class OperatorChoicesAtDispatchTest {
 
     @Test
     void aDefaultAboveALoweredCeilingStopsTheAdapterAtBoot() {
-        DockerEngineSwitch engine = new DockerEngineSwitch(true);
+        DockerEngineSwitch engine = Wiring.engine(true);
         assertThatThrownBy(() -> new DockerAdapter(config(Map.of("trimus.docker.max-memory", "512m")), null, null,
-                engine)).hasMessage("TRIMUS_DOCKER_DEFAULT_MEMORY (1g) is above TRIMUS_DOCKER_MAX_MEMORY (512m);"
+                engine, Wiring.noSecrets())).hasMessage("TRIMUS_DOCKER_DEFAULT_MEMORY (1g) is above TRIMUS_DOCKER_MAX_MEMORY (512m);"
                 + " lower the default too");
         assertThatThrownBy(() -> new ClaudeSandboxAdapter(config(Map.of("trimus.docker.max-timeout-sec", "1200",
-                "trimus.docker.default-timeout-sec", "1200")), null, new RunSecrets(Optional.empty()), engine))
+                "trimus.docker.default-timeout-sec", "1200")), null, Wiring.noSecrets(), engine))
                 .hasMessage("TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC (1800) is above TRIMUS_DOCKER_MAX_TIMEOUT_SEC (1200);"
                         + " lower the default too");
     }
 
     @Test
     void rootPassesOnlyWhereAllowedAndANonRootUserAlways() {
-        DockerEngineSwitch engine = new DockerEngineSwitch(true);
-        DockerAdapter strict = new DockerAdapter(config(Map.of()), null, null, engine);
+        DockerEngineSwitch engine = Wiring.engine(true);
+        DockerAdapter strict = new DockerAdapter(config(Map.of()), null, null, engine, Wiring.noSecrets());
         DockerAdapter allowing = new DockerAdapter(config(Map.of("trimus.docker.allow-root", "true")), null, null,
-                engine);
+                engine, Wiring.noSecrets());
 
         assertThatCode(() -> strict.validate(run("docker", Map.of("image", "busybox", "user", "1000:1000"))))
                 .doesNotThrowAnyException();

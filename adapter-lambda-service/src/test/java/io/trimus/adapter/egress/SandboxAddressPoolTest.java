@@ -1,5 +1,6 @@
 package io.trimus.adapter.egress;
 
+import io.trimus.adapter.egress.network.EgressNetwork;
 import io.trimus.adapter.net.Cidr;
 import org.junit.jupiter.api.Test;
 

@@ -5,12 +5,15 @@ import com.github.dockerjava.api.DockerClient;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.trimus.adapter.egress.network.EgressNetworkSettings;
+import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressStandIn;
 import io.trimus.adapter.support.EgressTestResource;
-import io.trimus.adapter.support.Registrations;
 import io.trimus.adapter.support.ProxyStandIn;
+import io.trimus.adapter.support.Registrations;
 import io.trimus.adapter.support.ResolverStandIn;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.DockerClients;
 import io.trimus.testing.TrimusInfraResource;
@@ -53,7 +56,7 @@ class SharedEngineAddressesTest {
     private final ProxyStandIn proxy = ProxyStandIn.start();
     private final EgressStandIn egressService = EgressStandIn.start(docker);
     private final Registrations registrations = Registrations.of(egressService.url());
-    private final EnsureEgressNetwork network = new EnsureEgressNetwork(docker,
+    private final EnsureEgressNetwork network = Wiring.egressNetwork(docker,
             new EgressNetworkSettings(NETWORK, Cidr.ipv4Subnet(SUBNET), "10.199.85.1", "trimus-shared0",
                     Optional.empty()), "local");
 
@@ -120,10 +123,10 @@ class SharedEngineAddressesTest {
 
     /** One adapter process's worth of attachment state. */
     private SandboxAttachment process() {
-        return new SandboxAttachment(docker, network, new SandboxAddressPool(),
-                new EgressServiceClient(URI.create(egressService.url()), Duration.ofSeconds(5)),
-                new ResolverProbe(Optional.of(resolver.address())), new ProxyProbe(3128, Optional.of(proxy.address())),
-                new ReadyWait(Duration.ZERO));
+        return Wiring.attachment(docker, network, new SandboxAddressPool(),
+                Wiring.egressService(URI.create(egressService.url()), Duration.ofSeconds(5)),
+                Wiring.resolverProbe(Optional.of(resolver.address())), Wiring.proxyProbe(3128, Optional.of(proxy.address())),
+                Duration.ZERO);
     }
 
     private static RunRequested run() {

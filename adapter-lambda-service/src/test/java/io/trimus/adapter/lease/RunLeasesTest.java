@@ -1,10 +1,10 @@
 package io.trimus.adapter.lease;
 
 import io.trimus.adapter.run.RunStarts;
+import io.trimus.adapter.support.TestConfig;
 import io.trimus.events.AdapterLease;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -37,7 +37,8 @@ class RunLeasesTest {
 
     private RunLeases leases(LeaseSender sender) {
         return new RunLeases(new InstanceName("adapter-test-1"), sender, order, run -> false,
-                Duration.ofSeconds(2), Duration.ofMillis(300), null);
+                TestConfig.of("trimus.adapter-lease.interval", "PT2S", "trimus.adapter-lease.start-timeout", "PT0.3S"),
+                null);
     }
 
     private CompletableFuture<Void> acknowledge(AdapterLease beat) {

@@ -1,14 +1,14 @@
 package io.trimus.adapter.local;
 
-import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.RunRejected;
-import io.trimus.adapter.run.RunSecrets;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.support.Runs;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.testing.TestImages;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,8 +37,8 @@ class LocalAdaptersGateTest {
         }
         SmallRyeConfig config = builder.build();
         TrimusConfig trimus = config.getConfigMapping(TrimusConfig.class);
-        return new ClaudeLocalAdapter(trimus, new RunSecrets(Optional.empty()),
-                new LocalProcessRunner(run -> { }, RunStarts.UNRECORDED, 1024, Duration.ofSeconds(1), 1));
+        return new ClaudeLocalAdapter(trimus, Wiring.noSecrets(),
+                Wiring.localRunner(run -> { }, RunStarts.UNRECORDED, 1024, Duration.ofSeconds(1), 1));
     }
 
     private RunRequested run() {

@@ -1,5 +1,7 @@
 package io.trimus.adapter.remote;
 
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.support.TestConfig;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -8,7 +10,6 @@ import io.trimus.events.WorkerHeartbeat;
 import io.trimus.testing.TestClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,8 @@ class RemoteRunsTest {
     private static final Instant T0 = Instant.parse("2026-01-15T09:30:00Z");
     private final TestClock clock = new TestClock(T0);
     private final List<RunStatusChanged> reported = new ArrayList<>();
-    private final RemoteRuns runs = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock);
+    private static final TrimusConfig SIXTY_SECONDS_TO_CLAIM = TestConfig.of("trimus.remote.claim-timeout", "PT60S");
+    private final RemoteRuns runs = new RemoteRuns(reported::add, SIXTY_SECONDS_TO_CLAIM, () -> true, clock);
 
     @Test
     void aRunNoWorkerClaimsFailsAtItsClaimDeadlineWithTheTag() {
@@ -106,7 +108,7 @@ class RemoteRunsTest {
     @Test
     void aWorkerSilentOnlyWhileTheBrokerIsDownIsNotJudgedLost() {
         AtomicBoolean up = new AtomicBoolean(true);
-        RemoteRuns watch = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock, up::get);
+        RemoteRuns watch = new RemoteRuns(reported::add, SIXTY_SECONDS_TO_CLAIM, up::get, clock);
         RunRequested run = watched(watch, "gpu");
         clock.at(T0.plusSeconds(1));
         watch.onHeartbeat(beat("w1", 1, run.runId()));
@@ -131,7 +133,7 @@ class RemoteRunsTest {
     @Test
     void aWorkerThatDiedDuringAnOutageIsJudgedLostAMissWindowAndTheGraceAfterTheBrokerIsBack() {
         AtomicBoolean up = new AtomicBoolean(true);
-        RemoteRuns watch = new RemoteRuns(reported::add, Duration.ofSeconds(60), clock, up::get);
+        RemoteRuns watch = new RemoteRuns(reported::add, SIXTY_SECONDS_TO_CLAIM, up::get, clock);
         RunRequested run = watched(watch, "gpu");
         clock.at(T0.plusSeconds(1));
         watch.onHeartbeat(beat("w1", 1, run.runId()));

@@ -5,7 +5,7 @@ import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Network;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import io.trimus.adapter.egress.EgressCaVolumes;
+import io.trimus.adapter.egress.ca.EgressCaVolumes;
 import io.trimus.testing.Containers;
 import io.trimus.testing.DockerClients;
 

@@ -1,6 +1,9 @@
 package io.trimus.adapter.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimus.adapter.run.secrets.DispatchKeys;
+import io.trimus.adapter.support.TestConfig;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
 import io.trimus.events.secrets.DispatchKey;
@@ -23,13 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TaskCheckTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-06-01T10:00:00Z");
-    private static final TaskMacs MACS = new TaskMacs(randomKey());
-    private final TaskCheck check = new TaskCheck(MACS, Clock.fixed(NOW, ZoneOffset.UTC));
+    private static final String KEY = randomKey();
+    private static final TaskMacs MACS = new TaskMacs(DispatchKey.parse(KEY));
+    private final TaskCheck check = new TaskCheck(new DispatchKeys(TestConfig.of("trimus.dispatch-key", KEY)),
+            Clock.fixed(NOW, ZoneOffset.UTC));
 
-    private static DispatchKey randomKey() {
+    private static String randomKey() {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
-        return DispatchKey.parse(HexFormat.of().formatHex(key));
+        return HexFormat.of().formatHex(key);
     }
 
     private static RunRequested request(UUID company) {
@@ -61,7 +66,7 @@ class TaskCheckTest {
     @Test
     void aTaskOnAnotherTagUnderAnotherKeyOrWithoutMacsIsRefused() {
         RunRequested request = request(UUID.randomUUID());
-        TaskMacs stranger = new TaskMacs(randomKey());
+        TaskMacs stranger = new TaskMacs(DispatchKey.parse(randomKey()));
 
         assertThat(check.judge(task(request), "cpu")).isEqualTo(REFUSE);
         assertThat(check.judge(task(stranger, stranger, request, "gpu", NOW.plusSeconds(60)), "gpu")).isEqualTo(REFUSE);
@@ -96,7 +101,7 @@ class TaskCheckTest {
 
     @Test
     void withoutAKeyNothingRuns() {
-        TaskCheck keyless = new TaskCheck(null, Clock.fixed(NOW, ZoneOffset.UTC));
+        TaskCheck keyless = new TaskCheck(Wiring.noKeys(), Clock.fixed(NOW, ZoneOffset.UTC));
         assertThat(keyless.judge(task(request(UUID.randomUUID())), "gpu")).isEqualTo(REFUSE);
     }
 }

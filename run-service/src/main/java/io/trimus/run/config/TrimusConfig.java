@@ -3,6 +3,7 @@ package io.trimus.run.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.trimus.commons.config.DockerCeilings;
 import io.trimus.commons.streams.StreamLimits;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
@@ -165,7 +166,7 @@ public interface TrimusConfig {
     }
 
     /** What container agents may ask for; the adapter service reads the same variables and checks every run again. */
-    interface Docker {
+    interface Docker extends DockerCeilings {
         /**
          * The Docker networks a docker agent may name in adapter_config.network; any other is refused with 400.
          * {@code host}, {@code bridge}, {@code default} and {@code container:<id>} are refused even when listed
@@ -181,25 +182,6 @@ public interface TrimusConfig {
          */
         @WithDefault("false")
         boolean allowRoot();
-
-        /**
-         * Longest adapter_config.timeout_sec a docker or *_sandbox agent may ask for; above it the agent is refused
-         * with 400 (TRIMUS_DOCKER_MAX_TIMEOUT_SEC, 10 to 86400, default 3600; keep TRIMUS_RUN_STALE_AFTER longer).
-         */
-        @WithDefault("3600")
-        int maxTimeoutSec();
-
-        /** Highest adapter_config.pids_limit a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_PIDS, default 1024). */
-        @WithDefault("1024")
-        long maxPids();
-
-        /** Largest adapter_config.memory a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_MEMORY, default 4g). */
-        @WithDefault("4g")
-        String maxMemory();
-
-        /** Most adapter_config.cpus a container agent may ask for, else 400 (TRIMUS_DOCKER_MAX_CPUS, default 2). */
-        @WithDefault("2")
-        double maxCpus();
     }
 
     /** The remote workers listed by GET /api/workers. */

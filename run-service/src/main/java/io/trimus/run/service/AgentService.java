@@ -57,7 +57,7 @@ public class AgentService {
 
     /** TRIMUS_DOCKER_MAX_*, checked once: a wrong value stops the service at boot. */
     static ResourceCeilings ceilings(TrimusConfig.Docker docker) {
-        return new ResourceCeilings(docker.maxTimeoutSec(), docker.maxPids(), docker.maxMemory(), docker.maxCpus());
+        return docker.ceilings();
     }
 
     @TenantTransaction

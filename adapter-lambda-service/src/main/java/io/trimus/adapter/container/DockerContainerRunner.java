@@ -1,0 +1,112 @@
+package io.trimus.adapter.container;
+
+import com.github.dockerjava.api.DockerClient;
+import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.egress.SandboxAttachment;
+import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.secrets.DispatchKeys;
+import io.trimus.events.RunRequested;
+import io.trimus.events.RunState;
+import io.trimus.events.RunStatusChanged;
+import io.trimus.events.secrets.Redactor;
+import io.trimus.events.secrets.SandboxMasks;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.Optional;
+
+/**
+ * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
+ * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service; place the egress CA, without which
+ * a run with masked secrets fails) → create (deterministic name; a writable root bounded in size, else REJECTED unless
+ * the operator allows it unbounded) → (egress network: confirm the container to egress-service, with its sealed masks,
+ * refreshed while it runs) → start → RUNNING → wait with
+ * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
+ * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
+ */
+@ApplicationScoped
+public class DockerContainerRunner {
+
+    /** Why a run with masked secrets cannot use any other network. */
+    public static final String MASKS_NEED_EGRESS = "masked secrets need the egress proxy, which swaps in their real"
+            + " values: they are only available on the egress network";
+
+    private final ContainerCalls containers;
+    private final ContainerExit exit;
+    private final RunReporter reporter;
+    private final String host;
+    private final SandboxAttachment attachment;
+    private final WritableLayerQuota writableLayer;
+    private final Optional<SandboxMasks> masks;
+
+    @Inject
+    public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
+                                 SandboxAttachment attachment, DispatchKeys keys) {
+        this.host = config.docker().host();
+        this.masks = keys.masks();
+        this.containers = new ContainerCalls(docker, host, config.run().outputMaxBytes());
+        this.exit = new ContainerExit(containers);
+        this.reporter = reporter;
+        this.attachment = attachment;
+        this.writableLayer = new WritableLayerQuota(config.docker().allowUnboundedWritableLayer());
+    }
+
+    /**
+     * Executes the run to its end and reports every transition after DISPATCHED: RUNNING once the container started,
+     * then its outcome, once, whichever step decided it; the container and the sandbox address are cleaned up in
+     * every case.
+     */
+    public void run(RunRequested run, ContainerPolicy decided, RunHandle handle) {
+        ContainerRun container = new ContainerRun(run, decided, handle, containers, attachment);
+        try {
+            RunOutcome outcome = outcome(container, run, decided);
+            if (outcome.reported()) {
+                report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error());
+            }
+        } finally {
+            container.cleanUp();
+        }
+    }
+
+    /** How the run ended, whichever step decided it. */
+    private RunOutcome outcome(ContainerRun container, RunRequested run, ContainerPolicy decided) {
+        try {
+            return execute(container, run, decided);
+        } catch (RunOutcome.Ended ended) {
+            return ended.outcome();
+        } catch (SandboxAttachment.Refused refused) {
+            return RunOutcome.of(refused.state(), refused.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ContainerRun.stopped();
+        } catch (RuntimeException e) {
+            return container.failed(e, host);
+        }
+    }
+
+    /** The steps of one run, in order; each may end it early ({@link RunOutcome.Ended}). */
+    private RunOutcome execute(ContainerRun container, RunRequested run, ContainerPolicy decided)
+            throws RunOutcome.Ended, SandboxAttachment.Refused, InterruptedException {
+        container.joinNetwork(masks);
+        container.settleUser();
+        container.placeEgressCa();
+        container.create(writableLayer);
+        container.register(masks);
+        container.start(started -> report(run, started, RunState.RUNNING, null, null, null));
+        return container.awaitExit(exit);
+    }
+
+    /** Kills a container; one that is already gone or stopped is fine. */
+    public void kill(String containerId) {
+        containers.kill(containerId);
+    }
+
+    /** Reports a transition; whatever the run printed or an error quotes is reported with its secrets masked. */
+    private void report(RunRequested run, ContainerPolicy policy, RunState state, Integer exitCode, String output,
+                        String error) {
+        Redactor redactor = policy.redactor();
+        RunStatusChanged event = RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode,
+                redactor.redact(output), redactor.redact(error));
+        reporter.report(state == RunState.RUNNING ? event.withNotes(policy.notes()) : event);
+    }
+}
