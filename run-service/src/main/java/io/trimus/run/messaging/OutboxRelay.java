@@ -10,11 +10,13 @@ import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.ClusterLocks;
-import io.trimus.run.repository.OutboxEvent;
-import io.trimus.run.repository.OutboxRepository;
-import io.trimus.run.service.RunService;
+import io.trimus.run.repository.outbox.OutboxEvent;
+import io.trimus.run.repository.outbox.OutboxRepository;
+import io.trimus.run.service.outbox.OutboxStaged;
+import io.trimus.run.service.run.RunLifecycle;
 import io.vertx.mutiny.core.eventbus.EventBus;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -41,7 +43,7 @@ public class OutboxRelay {
 
     private final Map<String, MutinyEmitter<String>> emitters;
     private final OutboxRepository outbox;
-    private final RunService runs;
+    private final RunLifecycle runs;
     private final TrimusConfig config;
     private final EventBus bus;
     private final ClusterLocks locks;
@@ -51,7 +53,7 @@ public class OutboxRelay {
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
                 @Channel(Topics.AUDIT) MutinyEmitter<String> audit,
-                OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus, ClusterLocks locks) {
+                OutboxRepository outbox, RunLifecycle runs, TrimusConfig config, EventBus bus, ClusterLocks locks) {
         this.locks = locks;
         this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel, Topics.AUDIT, audit);
         this.outbox = outbox;
@@ -60,8 +62,8 @@ public class OutboxRelay {
         this.bus = bus;
     }
 
-    /** Asks for a pass soon, e.g. right after a transaction added rows; never blocks the caller. */
-    public void wake() {
+    /** Asks for a pass soon: a transaction that staged rows has just committed. Never blocks the committer. */
+    void onStaged(@Observes OutboxStaged staged) {
         bus.send(WAKE_ADDRESS, "");
     }
 
