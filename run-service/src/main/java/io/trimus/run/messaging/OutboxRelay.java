@@ -4,14 +4,12 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.ConsumeEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.repository.ClusterLocks;
 import io.trimus.run.repository.outbox.OutboxEvent;
-import io.trimus.run.repository.outbox.OutboxRepository;
+import io.trimus.run.service.outbox.Outbox;
 import io.trimus.run.service.outbox.OutboxStaged;
 import io.trimus.run.service.run.RunLifecycle;
 import io.vertx.mutiny.core.eventbus.EventBus;
@@ -42,19 +40,17 @@ public class OutboxRelay {
     private static final URI SOURCE = CloudEventRecords.source("run-service");
 
     private final Map<String, MutinyEmitter<String>> emitters;
-    private final OutboxRepository outbox;
+    private final Outbox outbox;
     private final RunLifecycle runs;
     private final TrimusConfig config;
     private final EventBus bus;
-    private final ClusterLocks locks;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean wokenWhileDraining = new AtomicBoolean();
 
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
                 @Channel(Topics.AUDIT) MutinyEmitter<String> audit,
-                OutboxRepository outbox, RunLifecycle runs, TrimusConfig config, EventBus bus, ClusterLocks locks) {
-        this.locks = locks;
+                Outbox outbox, RunLifecycle runs, TrimusConfig config, EventBus bus) {
         this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel, Topics.AUDIT, audit);
         this.outbox = outbox;
         this.runs = runs;
@@ -93,16 +89,12 @@ public class OutboxRelay {
     }
 
     /**
-     * One batch in one transaction that holds the relay's cluster lock: with several replicas one relays at a time, so
-     * a run's events leave in order; a replica that finds the lock taken does nothing (the holder publishes its rows
-     * at its next pass, within TRIMUS_OUTBOX_POLL_INTERVAL). A replica that dies mid-batch lets go of the lock, and its
-     * unmarked rows are published again by the next holder (consumers recognise them by event id).
+     * One batch under the relay's cluster lock ({@link Outbox#relayDue}); a replica that finds the lock taken does
+     * nothing (the holder publishes its rows at its next pass, within TRIMUS_OUTBOX_POLL_INTERVAL). Rows published
+     * again after a replica died mid-batch are recognised by consumers through their event id.
      */
     private Uni<Integer> publishBatch() {
-        return TenantTransactions.acrossCompanies(() -> locks.tryHold(ClusterLocks.Job.OUTBOX_RELAY)
-                .flatMap(held -> !held ? Uni.createFrom().item(0)
-                        : outbox.nextDue(config.outbox().batchSize(), Instant.now())
-                                .flatMap(rows -> publishFrom(rows, 0))));
+        return outbox.relayDue(rows -> publishFrom(rows, 0));
     }
 
     /**
@@ -119,7 +111,7 @@ public class OutboxRelay {
         OutboxEvent row = rows.get(index);
         return publish(row)
                 .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
-                        ? TenantTransactions.acrossCompanies(() -> outbox.markPublished(row.seq)).replaceWith(true)
+                        ? outbox.published(row).replaceWith(true)
                         : settleFailed(row, PublishFailure.of(failure)))
                 .flatMap(goOn -> goOn ? publishFrom(rows, index + 1) : Uni.createFrom().item(index));
     }
@@ -133,8 +125,7 @@ public class OutboxRelay {
         Duration wait = backoff(attempts);
         LOG.warnf("Outbox event %s (%s of %s) not published, next attempt in %s: %s", row.seq, row.type,
                 row.messageKey, wait, failure.reason());
-        return TenantTransactions.acrossCompanies(() -> outbox.markRetry(row.seq, attempts, Instant.now().plus(wait)))
-                .replaceWith(false);
+        return outbox.retryLater(row, attempts, Instant.now().plus(wait)).replaceWith(false);
     }
 
     /** The poll interval, doubled with each failed attempt, up to TRIMUS_OUTBOX_RETRY_MAX_BACKOFF. */

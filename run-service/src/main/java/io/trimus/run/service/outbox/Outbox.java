@@ -4,13 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.trimus.run.config.TrimusConfig;
+import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.run.repository.ClusterLocks;
 import io.trimus.run.repository.outbox.OutboxEvent;
 import io.trimus.run.repository.outbox.OutboxRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Appends events to the outbox inside the caller's transaction; the relay publishes them after commit, woken by
@@ -20,11 +24,13 @@ import java.util.UUID;
 @ApplicationScoped
 public class Outbox {
     private final OutboxRepository outbox;
+    private final ClusterLocks locks;
     private final ObjectMapper json;
     private final TrimusConfig config;
 
-    Outbox(OutboxRepository outbox, ObjectMapper json, TrimusConfig config) {
+    Outbox(OutboxRepository outbox, ClusterLocks locks, ObjectMapper json, TrimusConfig config) {
         this.outbox = outbox;
+        this.locks = locks;
         this.json = json;
         this.config = config;
     }
@@ -78,6 +84,29 @@ public class Outbox {
         return outbox.delete("type = ?1 and messageKey = ?2 and publishedAt is null and refusedAt is null", type,
                         key.toString())
                 .map(deleted -> deleted > 0);
+    }
+
+    /**
+     * Hands the next due rows (at most TRIMUS_OUTBOX_BATCH_SIZE, in order) to {@code relay} inside one transaction that
+     * holds the relay's cluster lock, so with several replicas one relays at a time and a run's events leave in order;
+     * 0 without calling it when another replica holds the lock. A replica that dies mid-batch lets go of the lock, and
+     * its unmarked rows go to the next holder.
+     */
+    public Uni<Integer> relayDue(Function<List<OutboxEvent>, Uni<Integer>> relay) {
+        return TenantTransactions.acrossCompanies(() -> locks.tryHold(ClusterLocks.Job.OUTBOX_RELAY)
+                .flatMap(held -> !held ? Uni.createFrom().item(0)
+                        : outbox.nextDue(config.outbox().batchSize(), Instant.now()).flatMap(relay::apply)));
+    }
+
+    /** Marks the row published: the broker acknowledged it. */
+    public Uni<Void> published(OutboxEvent row) {
+        return TenantTransactions.acrossCompanies(() -> outbox.markPublished(row.seq)).replaceWithVoid();
+    }
+
+    /** The row waits until {@code nextAttemptAt}, its {@code attempts}th attempt having failed for a passing reason. */
+    public Uni<Void> retryLater(OutboxEvent row, int attempts, Instant nextAttemptAt) {
+        return TenantTransactions.acrossCompanies(() -> outbox.markRetry(row.seq, attempts, nextAttemptAt))
+                .replaceWithVoid();
     }
 
     /** Sets the row aside for good with the broker's reason; it is never tried again. */
