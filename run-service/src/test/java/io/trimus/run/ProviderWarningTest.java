@@ -101,8 +101,9 @@ class ProviderWarningTest {
     @Test
     void anUnreachableEgressServiceIsAWarningNotAFailure() {
         // the same service, told of an egress-service nobody listens on
-        assertThat(new ProviderReach(new EgressAllowlists(TrimusConfigs.with(
-                "trimus.egress.service-url", "http://127.0.0.1:" + freePort(), "trimus.egress.allowlist-timeout", "1s"))).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX, null)
+        EgressAllowlists unreachable = new EgressAllowlists(TrimusConfigs.with("trimus.egress.service-url",
+                "http://127.0.0.1:" + freePort(), "trimus.egress.allowlist-timeout", "1s"));
+        assertThat(new ProviderReach(unreachable).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX, null)
                 .await().atMost(Duration.ofSeconds(5)))
                 .singleElement().asString().startsWith("the company's egress allowlist could not be checked"
                         + " (http://127.0.0.1:").contains("unreachable: connection refused");

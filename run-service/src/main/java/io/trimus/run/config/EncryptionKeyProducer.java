@@ -4,7 +4,7 @@ import io.trimus.events.secrets.EncryptionKey;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-/** TRIMUS_ENCRYPTION_KEY, parsed: a missing or weak key fails the first bean that needs it (at boot) with a sentence. */
+/** TRIMUS_ENCRYPTION_KEY, parsed: a missing or weak key fails the bean that needs it (at boot) with a sentence. */
 @Singleton
 public class EncryptionKeyProducer {
     @Produces

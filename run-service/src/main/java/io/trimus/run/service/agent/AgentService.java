@@ -3,34 +3,34 @@ package io.trimus.run.service.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
-import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.AdapterConfig;
 import io.trimus.events.adapter.AdapterConfigException;
+import io.trimus.events.adapter.AdapterConfigs;
+import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AllowedNetworks;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.EgressProxyEnv;
-import io.trimus.events.adapter.AdapterConfigs;
-import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.LocalAdaptersGate;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.adapter.ResourceCeilings;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.agent.Agent;
 import io.trimus.run.repository.agent.AgentRepository;
+import io.trimus.run.service.audit.AuditLog;
+import io.trimus.run.service.company.CompanyService;
+import io.trimus.run.service.secret.SecretService;
+import io.trimus.run.service.worker.WorkerTagService;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
-import io.trimus.run.service.company.CompanyService;
-import io.trimus.run.service.secret.SecretService;
-import io.trimus.run.service.worker.WorkerTagService;
 
 /**
  * Registers agents after checking their adapter_config against the adapter's contract, the operator's choices

@@ -3,22 +3,22 @@ package io.trimus.run.service.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
-import io.trimus.commons.rows.Rows;
-import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.access.AuditOrigin;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.Rows;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
 import io.trimus.run.repository.audit.AuditEntry;
 import io.trimus.run.repository.audit.AuditEntryRepository;
+import io.trimus.run.service.outbox.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import io.trimus.run.service.outbox.Outbox;
 
 /**
  * The audit log: a change records who made it, when and from where in the change's own transaction, stored here and

@@ -1,16 +1,16 @@
 package io.trimus.run.service.company;
 
 import io.smallrye.mutiny.Uni;
-import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
 import io.trimus.run.repository.company.Company;
 import io.trimus.run.repository.company.CompanyRepository;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
 
 /** Creates and finds companies, the tenants of Trimus. */
 @ApplicationScoped

@@ -7,7 +7,7 @@ import io.trimus.run.repository.identity.UserAccount;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** What every part of identity agrees on about an account: how its email is written, and how it acts in the audit log. */
+/** What all of identity agrees on about an account: how its email is written, and how it acts in the audit log. */
 public final class Accounts {
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[A-Za-z0-9.-]{1,189}");
 

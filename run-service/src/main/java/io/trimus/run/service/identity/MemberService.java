@@ -11,6 +11,8 @@ import io.trimus.run.repository.identity.Membership;
 import io.trimus.run.repository.identity.MembershipRepository;
 import io.trimus.run.repository.identity.UserAccount;
 import io.trimus.run.repository.identity.UserAccountRepository;
+import io.trimus.run.service.audit.AuditLog;
+import io.trimus.run.service.company.CompanyService;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -18,8 +20,6 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
-import io.trimus.run.service.company.CompanyService;
 
 /**
  * Who belongs to a company with which role, managed by its admins. Inviting an email without an account makes one,
@@ -125,8 +125,8 @@ public class MemberService {
     }
 
     private Uni<Void> requireRoomForMember(UUID companyId) {
-        return membershipRows.count("key.companyId", companyId).flatMap(count -> count < config.auth().maxCompanyMembers()
-                ? Uni.createFrom().voidItem()
+        return membershipRows.count("key.companyId", companyId).flatMap(count ->
+                count < config.auth().maxCompanyMembers() ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(ProblemException.conflict("company " + companyId + " has " + count
                 + " members, the most allowed (TRIMUS_AUTH_MAX_COMPANY_MEMBERS): remove one first")));
     }

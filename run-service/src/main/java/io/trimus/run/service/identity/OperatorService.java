@@ -8,11 +8,11 @@ import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.events.AuditRecord;
 import io.trimus.run.repository.identity.UserAccount;
 import io.trimus.run.repository.identity.UserAccountRepository;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.util.List;
-import io.trimus.run.service.audit.AuditLog;
 
 /**
  * The platform's operator accounts, and what only an operator may do with an account: make it an operator, hand out a

@@ -1,22 +1,22 @@
 package io.trimus.run.service.identity;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
-import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.identity.Credential;
 import io.trimus.run.repository.identity.CredentialRepository;
+import io.trimus.run.service.audit.AuditLog;
+import io.trimus.run.service.company.CompanyService;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
-import io.trimus.run.service.company.CompanyService;
 
 /**
  * API tokens for automation: a company's (one role in it) or the platform's (operator). A token's value exists only in

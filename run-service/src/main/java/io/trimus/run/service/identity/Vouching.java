@@ -7,12 +7,12 @@ import io.trimus.events.AuditRecord;
 import io.trimus.run.repository.identity.Credential;
 import io.trimus.run.repository.identity.CredentialRepository;
 import io.trimus.run.repository.identity.UserAccount;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
 
 /**
  * Who vouches for the person behind an account, and what that allows: the one home of these rules. Trimus sends no

@@ -16,6 +16,8 @@ import io.trimus.run.repository.ClusterLocks;
 import io.trimus.run.repository.outbox.OutboxRepository;
 import io.trimus.run.repository.run.Run;
 import io.trimus.run.repository.run.RunRepository;
+import io.trimus.run.service.outbox.Outbox;
+import io.trimus.run.service.run.RunLifecycle;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -25,8 +27,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import io.trimus.run.service.outbox.Outbox;
-import io.trimus.run.service.run.RunLifecycle;
 
 /**
  * Recovers the runs of adapter processes that stopped renewing their lease ({@link LeaseBook}): a run another live

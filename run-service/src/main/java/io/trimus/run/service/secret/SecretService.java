@@ -1,18 +1,20 @@
 package io.trimus.run.service.secret;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.Ids;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
-import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.secrets.MaskScope;
 import io.trimus.events.secrets.Redactor;
-import io.trimus.commons.problem.Ids;
 import io.trimus.run.repository.agent.AgentRepository;
 import io.trimus.run.repository.secret.CompanySecret;
 import io.trimus.run.repository.secret.CompanySecretGrant;
 import io.trimus.run.repository.secret.CompanySecretGrantRepository;
 import io.trimus.run.repository.secret.CompanySecretRepository;
+import io.trimus.run.service.audit.AuditLog;
+import io.trimus.run.service.company.CompanyService;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -29,8 +31,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import io.trimus.run.service.audit.AuditLog;
-import io.trimus.run.service.company.CompanyService;
 
 /**
  * Company secrets: write-only values, encrypted before they reach the database, granted to every agent of the company

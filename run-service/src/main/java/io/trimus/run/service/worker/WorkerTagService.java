@@ -2,18 +2,18 @@ package io.trimus.run.service.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
+import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
-import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.run.repository.worker.CompanyWorkerTag;
 import io.trimus.run.repository.worker.CompanyWorkerTagRepository;
+import io.trimus.run.service.audit.AuditLog;
+import io.trimus.run.service.company.CompanyService;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.UUID;
-import io.trimus.run.service.audit.AuditLog;
-import io.trimus.run.service.company.CompanyService;
 
 /**
  * The operator's grants of worker tags to companies. A remote agent may name only a tag its company holds, checked when
