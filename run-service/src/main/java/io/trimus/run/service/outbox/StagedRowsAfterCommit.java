@@ -4,6 +4,8 @@ import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransaction;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -40,6 +42,7 @@ public class StagedRowsAfterCommit {
                 return proceed(invocation);   // nested: the outermost method's transaction commits the rows
             }
             AtomicBoolean rows = new AtomicBoolean();
+            Context context = Vertx.currentContext();
             ContextLocals.put(STAGED, rows);
             return proceed(invocation)
                     .invoke(() -> {
@@ -47,7 +50,8 @@ public class StagedRowsAfterCommit {
                             staged.fire(new OutboxStaged());
                         }
                     })
-                    .onTermination().invoke(() -> ContextLocals.remove(STAGED));
+                    // from the context it was put on, wherever the call ends
+                    .onTermination().invoke(() -> context.removeLocal(STAGED));
         });
     }
 
