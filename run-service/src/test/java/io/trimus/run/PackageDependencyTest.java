@@ -15,7 +15,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * run-service's layers read top-down: rest → service → repository, messaging → service, config under all. Inside a
+ * run-service's layers read top-down: rest → service → repository, messaging → service, config under all. In a
  * layer the feature packages (service.run, service.identity, repository.secret, …) form no cycle, and nothing imports
  * another service's code (adapter, egress, admin-ui): they talk over Kafka and HTTP only. Any break fails here.
  */

@@ -61,7 +61,7 @@ public class OperatorService {
                     ? users.persist(UserAccount.operator(normalized))
                     .flatMap(user -> setupLinks.forNewAccount(user).map(link -> new OperatorAccount(user, link)))
                     : promote(existing);
-            return made.call(account -> audit.record(null, AuditRecord.OPERATOR_PUT, target(account.user()),
+            return made.call(account -> audit.record(null, AuditRecord.OPERATOR_PUT, operatorTarget(account.user()),
                     AuditLog.details("setup_link_made", account.link() != null)));
         });
     }
@@ -141,7 +141,7 @@ public class OperatorService {
                             + " account: make another operator first"));
                 }
                 user.operator = false;
-                return audit.record(null, AuditRecord.OPERATOR_REMOVED, target(user), AuditLog.details())
+                return audit.record(null, AuditRecord.OPERATOR_REMOVED, operatorTarget(user), AuditLog.details())
                         .replaceWithVoid();
             });
         });
@@ -165,7 +165,8 @@ public class OperatorService {
         }));
     }
 
-    private static AuditRecord.Target target(UserAccount user) {
+    /** An operator in an audit record; the identity provider's changes of the flag name it the same way. */
+    public static AuditRecord.Target operatorTarget(UserAccount user) {
         return new AuditRecord.Target("operator", user.id.toString(), user.email);
     }
 }

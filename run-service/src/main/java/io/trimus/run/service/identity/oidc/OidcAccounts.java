@@ -12,6 +12,7 @@ import io.trimus.run.repository.identity.UserAccount;
 import io.trimus.run.repository.identity.UserAccountRepository;
 import io.trimus.run.service.identity.Accounts;
 import io.trimus.run.service.identity.Memberships;
+import io.trimus.run.service.identity.OperatorService;
 import io.trimus.run.service.identity.Sessions;
 import io.trimus.run.service.audit.AuditLog;
 import io.trimus.run.service.identity.Vouching;
@@ -102,8 +103,8 @@ public class OidcAccounts {
         }
         user.operator = operator;
         return audit.record(Accounts.userActor(user), null, AuditRecord.OPERATOR_PUT,
-                new AuditRecord.Target("operator", user.id.toString(), user.email),
-                AuditLog.details("operator", operator, "through", "identity provider")).replaceWithVoid();
+                OperatorService.operatorTarget(user), AuditLog.details("operator", operator, "through",
+                        "identity provider")).replaceWithVoid();
     }
 
     private Uni<Void> setMemberships(UserAccount user, Map<UUID, CompanyRole> granted) {

@@ -7,7 +7,7 @@ import java.time.Clock;
 
 /** The clock of beans that judge time (the lease book, the worker list): the system's, UTC; a test hands its own. */
 @Singleton
-public class SystemClock {
+public class ClockProducer {
     @Produces
     @Singleton
     Clock clock() {
