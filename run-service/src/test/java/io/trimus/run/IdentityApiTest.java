@@ -5,7 +5,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
-import io.trimus.run.service.AccountService;
+import io.trimus.run.service.identity.Sessions;
 import io.trimus.testing.TestOperator;
 import io.trimus.testing.TrimusInfraResource;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class IdentityApiTest {
     private static final String PASSWORD = "correct horse battery staple";
 
     @jakarta.inject.Inject
-    io.trimus.run.service.CredentialPurge purge;
+    io.trimus.run.service.identity.CredentialPurge purge;
 
     @Test
     void aMemberSetsAPasswordSignsInAndActsWithTheRoleItHoldsNow() {
@@ -168,7 +168,7 @@ class IdentityApiTest {
         given().contentType(ContentType.JSON).body(Map.of("token", URI.create(link).getFragment(), "password",
                 PASSWORD)).post("/api/setup").then().statusCode(200);
         java.util.List<String> sessions = new java.util.ArrayList<>();
-        for (int i = 0; i <= AccountService.MAX_SESSIONS_PER_USER; i++) {
+        for (int i = 0; i <= Sessions.MAX_SESSIONS_PER_USER; i++) {
             sessions.add(signIn(email, PASSWORD).statusCode(201).extract().path("token"));
         }
         given().header("Authorization", "Bearer " + sessions.get(0)).get("/api/me").then().statusCode(401);
@@ -182,7 +182,7 @@ class IdentityApiTest {
         long purged = io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> purge.purge(Instant.now()));
         assertThat(purged).isGreaterThanOrEqualTo(2);   // the first session and the used setup link, at least
         assertThat(Db.texts("select count(*) from run.credential where user_id = ?::uuid and kind = 'session'", user))
-                .containsExactly(String.valueOf(AccountService.MAX_SESSIONS_PER_USER));
+                .containsExactly(String.valueOf(Sessions.MAX_SESSIONS_PER_USER));
     }
 
     @Test

@@ -4,8 +4,9 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.events.adapter.AdapterType;
-import io.trimus.run.service.EgressAllowlists;
-import io.trimus.run.service.ProviderReach;
+import io.trimus.run.config.TrimusConfigs;
+import io.trimus.run.service.agent.EgressAllowlists;
+import io.trimus.run.service.agent.ProviderReach;
 import io.trimus.testing.TrimusInfraResource;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
@@ -100,8 +101,9 @@ class ProviderWarningTest {
     @Test
     void anUnreachableEgressServiceIsAWarningNotAFailure() {
         // the same service, told of an egress-service nobody listens on
-        assertThat(new ProviderReach(new EgressAllowlists(URI.create("http://127.0.0.1:" + freePort()),
-                Duration.ofSeconds(1))).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX, null)
+        EgressAllowlists unreachable = new EgressAllowlists(TrimusConfigs.with("trimus.egress.service-url",
+                "http://127.0.0.1:" + freePort(), "trimus.egress.allowlist-timeout", "1s"));
+        assertThat(new ProviderReach(unreachable).warnings(UUID.randomUUID(), AdapterType.CLAUDE_SANDBOX, null)
                 .await().atMost(Duration.ofSeconds(5)))
                 .singleElement().asString().startsWith("the company's egress allowlist could not be checked"
                         + " (http://127.0.0.1:").contains("unreachable: connection refused");

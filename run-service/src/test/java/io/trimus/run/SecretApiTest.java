@@ -8,7 +8,7 @@ import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.trimus.events.secrets.EncryptionKey;
 import io.trimus.events.secrets.SecretBox;
-import io.trimus.run.service.SecretCipher;
+import io.trimus.run.service.secret.SecretCipher;
 import io.trimus.testing.TrimusInfraResource;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.trimus.run.messaging;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.AdapterLease;
-import io.trimus.run.service.LeaseBook;
-import io.trimus.run.service.RunRecovery;
+import io.trimus.run.service.recovery.LeaseBook;
+import io.trimus.run.service.recovery.RunRecovery;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;

@@ -2,7 +2,7 @@ package io.trimus.run.messaging;
 
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.AuditRecord;
-import io.trimus.run.service.AuditLog;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;

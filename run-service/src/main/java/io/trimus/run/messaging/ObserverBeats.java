@@ -7,12 +7,11 @@ import io.trimus.events.AdapterLease;
 import io.trimus.events.EventTypes;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.service.LeaseBook;
+import io.trimus.run.service.recovery.LeaseBook;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 

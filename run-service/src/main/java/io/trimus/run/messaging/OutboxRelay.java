@@ -4,17 +4,17 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.vertx.ConsumeEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.messaging.CloudEventRecords;
 import io.trimus.commons.messaging.CloudEventRecords.Envelope;
 import io.trimus.events.Topics;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.repository.ClusterLocks;
-import io.trimus.run.repository.OutboxEvent;
-import io.trimus.run.repository.OutboxRepository;
-import io.trimus.run.service.RunService;
+import io.trimus.run.repository.outbox.OutboxEvent;
+import io.trimus.run.service.outbox.Outbox;
+import io.trimus.run.service.outbox.OutboxStaged;
+import io.trimus.run.service.run.RunLifecycle;
 import io.vertx.mutiny.core.eventbus.EventBus;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -40,19 +40,17 @@ public class OutboxRelay {
     private static final URI SOURCE = CloudEventRecords.source("run-service");
 
     private final Map<String, MutinyEmitter<String>> emitters;
-    private final OutboxRepository outbox;
-    private final RunService runs;
+    private final Outbox outbox;
+    private final RunLifecycle runs;
     private final TrimusConfig config;
     private final EventBus bus;
-    private final ClusterLocks locks;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean wokenWhileDraining = new AtomicBoolean();
 
     OutboxRelay(@Channel(Topics.RUN_REQUESTED) MutinyEmitter<String> requested,
                 @Channel(Topics.RUN_CANCEL) MutinyEmitter<String> cancel,
                 @Channel(Topics.AUDIT) MutinyEmitter<String> audit,
-                OutboxRepository outbox, RunService runs, TrimusConfig config, EventBus bus, ClusterLocks locks) {
-        this.locks = locks;
+                Outbox outbox, RunLifecycle runs, TrimusConfig config, EventBus bus) {
         this.emitters = Map.of(Topics.RUN_REQUESTED, requested, Topics.RUN_CANCEL, cancel, Topics.AUDIT, audit);
         this.outbox = outbox;
         this.runs = runs;
@@ -60,8 +58,8 @@ public class OutboxRelay {
         this.bus = bus;
     }
 
-    /** Asks for a pass soon, e.g. right after a transaction added rows; never blocks the caller. */
-    public void wake() {
+    /** Asks for a pass soon: a transaction that staged rows has just committed. Never blocks the committer. */
+    void onStaged(@Observes OutboxStaged staged) {
         bus.send(WAKE_ADDRESS, "");
     }
 
@@ -91,16 +89,12 @@ public class OutboxRelay {
     }
 
     /**
-     * One batch in one transaction that holds the relay's cluster lock: with several replicas one relays at a time, so
-     * a run's events leave in order; a replica that finds the lock taken does nothing (the holder publishes its rows
-     * at its next pass, within TRIMUS_OUTBOX_POLL_INTERVAL). A replica that dies mid-batch lets go of the lock, and its
-     * unmarked rows are published again by the next holder (consumers recognise them by event id).
+     * One batch under the relay's cluster lock ({@link Outbox#relayDue}); a replica that finds the lock taken does
+     * nothing (the holder publishes its rows at its next pass, within TRIMUS_OUTBOX_POLL_INTERVAL). Rows published
+     * again after a replica died mid-batch are recognised by consumers through their event id.
      */
     private Uni<Integer> publishBatch() {
-        return TenantTransactions.acrossCompanies(() -> locks.tryHold(ClusterLocks.Job.OUTBOX_RELAY)
-                .flatMap(held -> !held ? Uni.createFrom().item(0)
-                        : outbox.nextDue(config.outbox().batchSize(), Instant.now())
-                                .flatMap(rows -> publishFrom(rows, 0))));
+        return outbox.relayDue(rows -> publishFrom(rows, 0));
     }
 
     /**
@@ -117,7 +111,7 @@ public class OutboxRelay {
         OutboxEvent row = rows.get(index);
         return publish(row)
                 .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
-                        ? TenantTransactions.acrossCompanies(() -> outbox.markPublished(row.seq)).replaceWith(true)
+                        ? outbox.published(row).replaceWith(true)
                         : settleFailed(row, PublishFailure.of(failure)))
                 .flatMap(goOn -> goOn ? publishFrom(rows, index + 1) : Uni.createFrom().item(index));
     }
@@ -131,8 +125,7 @@ public class OutboxRelay {
         Duration wait = backoff(attempts);
         LOG.warnf("Outbox event %s (%s of %s) not published, next attempt in %s: %s", row.seq, row.type,
                 row.messageKey, wait, failure.reason());
-        return TenantTransactions.acrossCompanies(() -> outbox.markRetry(row.seq, attempts, Instant.now().plus(wait)))
-                .replaceWith(false);
+        return outbox.retryLater(row, attempts, Instant.now().plus(wait)).replaceWith(false);
     }
 
     /** The poll interval, doubled with each failed attempt, up to TRIMUS_OUTBOX_RETRY_MAX_BACKOFF. */

@@ -3,7 +3,7 @@ package io.trimus.run.messaging;
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.events.Topics;
-import io.trimus.run.service.RunService;
+import io.trimus.run.service.run.RunLifecycle;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -12,9 +12,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class RunStatusConsumer {
     private static final Logger LOG = Logger.getLogger(RunStatusConsumer.class);
-    private final RunService runs;
+    private final RunLifecycle runs;
 
-    RunStatusConsumer(RunService runs) {
+    RunStatusConsumer(RunLifecycle runs) {
         this.runs = runs;
     }
 

@@ -2,7 +2,7 @@ package io.trimus.run.messaging;
 
 import io.trimus.events.Topics;
 import io.trimus.events.WorkerHeartbeat;
-import io.trimus.run.service.WorkerDirectory;
+import io.trimus.run.service.worker.WorkerDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;

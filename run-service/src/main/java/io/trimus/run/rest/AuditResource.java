@@ -6,7 +6,7 @@ import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
 import io.trimus.commons.problem.Ids;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.service.AuditLog;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

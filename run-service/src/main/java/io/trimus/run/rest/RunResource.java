@@ -8,9 +8,8 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.messaging.OutboxRelay;
-import io.trimus.run.repository.Run;
-import io.trimus.run.service.RunService;
+import io.trimus.run.repository.run.Run;
+import io.trimus.run.service.run.RunService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -35,12 +34,10 @@ public class RunResource {
     private static final int DEFAULT_LIMIT = 50;
 
     private final RunService runs;
-    private final OutboxRelay relay;
     private final TrimusConfig config;
 
-    RunResource(RunService runs, OutboxRelay relay, TrimusConfig config) {
+    RunResource(RunService runs, TrimusConfig config) {
         this.runs = runs;
-        this.relay = relay;
         this.config = config;
     }
 
@@ -76,7 +73,6 @@ public class RunResource {
         UUID agent = Ids.parse("agent_id", agentId);
         StartRun request = body == null ? new StartRun(null, null) : body;
         return runs.accept(company, agent, request.issue(), request.input(), null)
-                .invoke(relay::wake)
                 .map(run -> RestResponse.ResponseBuilder
                         .accepted(new RunAccepted(run.id, run.status))
                         .location(URI.create("/api/companies/" + company + "/runs/" + run.id)).build());
@@ -104,7 +100,6 @@ public class RunResource {
     public Uni<RestResponse<RunAccepted>> cancel(@PathParam("company_id") String companyId,
                                                  @PathParam("run_id") String runId) {
         return runs.cancel(Ids.parse("company_id", companyId), Ids.parse("run_id", runId))
-                .invoke(relay::wake)
                 .map(run -> RestResponse.accepted(new RunAccepted(run.id, run.status)));
     }
 

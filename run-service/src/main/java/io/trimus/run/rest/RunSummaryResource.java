@@ -5,7 +5,7 @@ import io.trimus.commons.access.Allowed;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.problem.Ids;
 import io.trimus.events.RunState;
-import io.trimus.run.service.RunService;
+import io.trimus.run.service.run.RunService;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -2,8 +2,8 @@ package io.trimus.run.rest;
 
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
-import io.trimus.run.service.WorkerDirectory;
-import io.trimus.run.service.WorkerDirectory.WorkerView;
+import io.trimus.run.service.worker.WorkerDirectory;
+import io.trimus.run.service.worker.WorkerDirectory.WorkerView;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -5,10 +5,10 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.Rows;
 import io.trimus.commons.rows.TenantTransaction;
 import io.trimus.events.AuditRecord;
-import io.trimus.run.repository.Agent;
-import io.trimus.run.repository.AgentRepository;
-import io.trimus.run.service.AgentService;
-import io.trimus.run.service.AuditLog;
+import io.trimus.run.repository.agent.Agent;
+import io.trimus.run.repository.agent.AgentRepository;
+import io.trimus.run.service.agent.AgentService;
+import io.trimus.run.service.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.UUID;

@@ -11,9 +11,9 @@ import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.FreshContext;
 import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.repository.Run;
-import io.trimus.run.repository.RunRepository;
-import io.trimus.run.service.RunService;
+import io.trimus.run.repository.run.Run;
+import io.trimus.run.repository.run.RunRepository;
+import io.trimus.run.service.run.RunService;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 

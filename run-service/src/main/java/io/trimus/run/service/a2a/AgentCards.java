@@ -6,7 +6,7 @@ import io.a2a.spec.AgentSkill;
 import io.a2a.spec.HTTPAuthSecurityScheme;
 import io.a2a.spec.SecurityScheme;
 import io.a2a.spec.TransportProtocol;
-import io.trimus.run.repository.Agent;
+import io.trimus.run.repository.agent.Agent;
 
 import java.util.List;
 import java.util.Map;

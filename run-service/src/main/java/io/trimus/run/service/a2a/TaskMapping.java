@@ -9,7 +9,7 @@ import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
 import io.trimus.events.RunState;
-import io.trimus.run.repository.Run;
+import io.trimus.run.repository.run.Run;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -9,7 +9,7 @@ import io.trimus.commons.streams.Places;
 import io.trimus.commons.streams.TooManyStreams;
 import io.trimus.events.RunState;
 import io.trimus.run.config.TrimusConfig;
-import io.trimus.run.repository.Run;
+import io.trimus.run.repository.run.Run;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;

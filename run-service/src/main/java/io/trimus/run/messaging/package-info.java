@@ -1,0 +1,7 @@
+/**
+ * Kafka in and out: the outbox relay publishes the rows services staged; consumers hand run status, adapter leases,
+ * worker heartbeats and other services' audit records to services; observer beats go out on the lease topic.
+ * Entry points: {@link io.trimus.run.messaging.OutboxRelay} (out), {@link io.trimus.run.messaging.RunStatusConsumer}
+ * (in). Calls services only: never imports rest or a repository (Panache repositories, ClusterLocks).
+ */
+package io.trimus.run.messaging;
