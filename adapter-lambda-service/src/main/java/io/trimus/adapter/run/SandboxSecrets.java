@@ -1,7 +1,7 @@
 package io.trimus.adapter.run;
 
+import io.trimus.events.MaskScope;
 import io.trimus.events.RunRequested;
-import io.trimus.events.secrets.MaskScope;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.events.secrets.SandboxMask;
 import io.trimus.events.secrets.Surrogates;

@@ -1,4 +1,4 @@
-package io.trimus.events.secrets;
+package io.trimus.events;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
