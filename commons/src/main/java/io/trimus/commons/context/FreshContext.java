@@ -1,4 +1,4 @@
-package io.trimus.commons.rows;
+package io.trimus.commons.context;
 
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
 import io.smallrye.common.vertx.VertxContext;
@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs reactive work started off a request (a tick, a timer, an open stream's re-check) on a new safe duplicated Vert.x
- * context: Hibernate Reactive wants one, and {@link TenantTransactions} keeps its row scope in its context locals.
+ * context: Hibernate Reactive wants one, and {@link io.trimus.commons.rows.TenantTransactions} keeps its row scope in
+ * its context locals.
  */
 public final class FreshContext {
     private FreshContext() {
