@@ -1,8 +1,8 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import io.trimus.admin.client.EgressServiceApi.Anomaly;
-import io.trimus.admin.rest.Views.AnomalyRow;
-import io.trimus.admin.rest.Views.Option;
+import io.trimus.admin.view.Views.AnomalyRow;
+import io.trimus.admin.view.Views.Option;
 import io.trimus.events.EgressAnomaly;
 
 import java.util.List;
@@ -10,33 +10,36 @@ import java.util.Locale;
 import java.util.UUID;
 
 /** Anomalies as rows of a page, from the REST list or from the live topic, and the reasons in words. */
-final class AnomalyRows {
+public final class AnomalyRows {
     /** The reasons an anomaly can have, in the order the filter offers them. */
-    static final List<String> REASONS = EgressAnomaly.REASONS;
+    public static final List<String> REASONS = EgressAnomaly.REASONS;
 
     private AnomalyRows() {
     }
 
-    static AnomalyRow of(Anomaly a, String companyName) {
+    /** A stored anomaly as egress-service lists it. */
+    public static AnomalyRow of(Anomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
                 a.sourceIp(), a.denied(), false, "");
     }
 
-    static AnomalyRow of(EgressAnomaly a, String companyName) {
+    /** An anomaly just read from the live topic. */
+    public static AnomalyRow of(EgressAnomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
                 a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "");
     }
 
     /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */
-    static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart) {
+    public static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart) {
         return companyId.equals(a.companyId())
                 && (reason == null || reason.equals(a.reason()))
                 && (qnamePart == null || a.qname().toLowerCase(Locale.ROOT).contains(qnamePart.toLowerCase(Locale.ROOT)));
     }
 
-    static String reasonText(String reason) {
+    /** The reason in words, e.g. "not on the allowlist"; an unknown reason as it is. */
+    public static String reasonText(String reason) {
         if (reason == null) {
             return "";
         }
@@ -57,7 +60,7 @@ final class AnomalyRows {
     }
 
     /** The reason filter's options, {@code selected} marked; the first means "any reason". */
-    static List<Option> reasonOptions(String selected) {
+    public static List<Option> reasonOptions(String selected) {
         List<Option> options = new java.util.ArrayList<>();
         options.add(new Option("", "Any reason", selected == null));
         for (String reason : REASONS) {

@@ -1,9 +1,9 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import io.trimus.admin.client.EgressServiceApi.HourCount;
 import io.trimus.admin.client.EgressServiceApi.Hourly;
 import io.trimus.admin.client.Fetched;
-import io.trimus.admin.rest.HourlyChart.Hour;
+import io.trimus.admin.view.HourlyChart.Hour;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -16,13 +16,15 @@ import java.util.Map;
  * The "last 24 hours" egress chart of a page, from egress-service's hourly figures: always 24 one-hour slots ending
  * with the current hour (hours egress-service leaves out count as zero), or the sentence why the figures are missing.
  */
-final class EgressCharts {
-    static final int HOURS = 24;
+public final class EgressCharts {
+    /** The hours a chart shows. */
+    public static final int HOURS = 24;
 
     private EgressCharts() {
     }
 
-    static Views.Chart of(String id, String title, Fetched<Hourly> figures, Instant now) {
+    /** The chart with the page-unique {@code id} and {@code title}, or the sentence when {@code figures} failed. */
+    public static Views.Chart of(String id, String title, Fetched<Hourly> figures, Instant now) {
         if (figures.failed()) {
             return new Views.Chart(null, "The hourly figures could not be read: " + figures.error(), 0, 0);
         }

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import io.trimus.events.EgressAnomaly;
 import org.junit.jupiter.api.Test;

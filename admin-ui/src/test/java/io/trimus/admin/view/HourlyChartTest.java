@@ -1,9 +1,9 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.view;
 
 import io.trimus.admin.client.EgressServiceApi.HourCount;
 import io.trimus.admin.client.EgressServiceApi.Hourly;
 import io.trimus.admin.client.Fetched;
-import io.trimus.admin.rest.HourlyChart.Hour;
+import io.trimus.admin.view.HourlyChart.Hour;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

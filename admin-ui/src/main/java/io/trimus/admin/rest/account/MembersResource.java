@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.account;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.Backend;
@@ -7,6 +7,10 @@ import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.client.IdentityApi.Member;
 import io.trimus.admin.client.RunServiceApi;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.account;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.auth.SignedIn;
@@ -6,6 +6,9 @@ import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
+import io.trimus.admin.rest.PageForbidden;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;

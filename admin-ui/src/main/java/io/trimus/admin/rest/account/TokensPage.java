@@ -1,7 +1,9 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.account;
 
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.IdentityApi;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views;
 
 import java.time.Instant;
 import java.time.LocalDate;

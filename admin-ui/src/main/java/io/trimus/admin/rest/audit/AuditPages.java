@@ -1,6 +1,7 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.audit;
 
 import io.trimus.admin.client.AuditApi;
+import io.trimus.admin.rest.PageNotFound;
 
 import java.util.UUID;
 

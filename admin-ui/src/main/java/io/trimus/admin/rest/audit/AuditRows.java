@@ -1,8 +1,10 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.trimus.admin.client.AuditApi.AuditRecord;
 import io.trimus.admin.client.CompanyNames;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views;
 
 import java.util.ArrayList;
 import java.util.Iterator;

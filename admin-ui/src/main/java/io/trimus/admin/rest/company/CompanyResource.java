@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.company;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.Backend;
@@ -9,9 +9,13 @@ import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.Agent;
 import io.trimus.admin.client.RunServiceApi.Company;
 import io.trimus.admin.client.RunServiceApi.Run;
-import io.trimus.admin.rest.Views.AgentRow;
-import io.trimus.admin.rest.Views.CompanyRow;
-import io.trimus.admin.rest.Views.RunRow;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views.AgentRow;
+import io.trimus.admin.view.Views.CompanyRow;
+import io.trimus.admin.view.Views.RunRow;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.egress;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.auth.SignedIn;
@@ -9,9 +9,14 @@ import io.trimus.admin.client.EgressServiceApi;
 import io.trimus.admin.client.EgressServiceApi.AnomalyGroup;
 import io.trimus.admin.client.EgressServiceApi.AnomalySummary;
 import io.trimus.admin.client.Fetched;
-import io.trimus.admin.rest.Views.CompanyGroups;
-import io.trimus.admin.rest.Views.NameCount;
-import io.trimus.admin.rest.Views.Option;
+import io.trimus.admin.rest.PageForbidden;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views.CompanyGroups;
+import io.trimus.admin.view.Views.NameCount;
+import io.trimus.admin.view.Views.Option;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.egress;
 
 import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
@@ -10,7 +10,11 @@ import io.trimus.admin.client.EgressServiceApi.Anomaly;
 import io.trimus.admin.client.EgressServiceApi.Policy;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
-import io.trimus.admin.rest.Views.AnomalyRow;
+import io.trimus.admin.view.AnomalyRows;
+import io.trimus.admin.view.EgressCharts;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views.AnomalyRow;
+import io.trimus.admin.view.Views;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.net.URLEncoder;

@@ -1,9 +1,12 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.egress;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.EgressPolicies;
 import io.trimus.admin.client.EgressServiceApi.Policy;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.HeaderParam;

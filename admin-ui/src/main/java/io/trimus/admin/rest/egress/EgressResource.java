@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.egress;
 
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Multi;
@@ -9,6 +9,11 @@ import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
 import io.trimus.admin.client.BackendException;
 import io.trimus.admin.messaging.LiveFeed;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.rest.live.SseStreams;
+import io.trimus.admin.view.AnomalyRows;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import io.trimus.events.auth.CompanyRole;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;

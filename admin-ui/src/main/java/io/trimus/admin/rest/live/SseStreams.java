@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.live;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureFailure;
@@ -15,7 +15,7 @@ import java.time.Duration;
  * it (checked every {@code trimus.streams.recheck}); a browser that falls 256 events behind is cut off, and
  * every stream ends after {@link #MAX_LIFETIME}; EventSource reconnects by itself, through the sign-in check again.
  */
-final class SseStreams {
+public final class SseStreams {
     private static final Duration HEARTBEAT = Duration.ofSeconds(15);
     private static final int CLIENT_BUFFER = 256;
     /** Streams end after this; EventSource reconnects, through the access gate again. */
@@ -28,7 +28,7 @@ final class SseStreams {
      * {@code live} as named SSE events carrying HTML, merged with the opening comment and the heartbeats, for as long
      * as {@code caller} stays allowed.
      */
-    static Multi<OutboundSseEvent> of(Sse sse, String eventName, Multi<String> live, LiveCaller caller) {
+    public static Multi<OutboundSseEvent> of(Sse sse, String eventName, Multi<String> live, LiveCaller caller) {
         Multi<OutboundSseEvent> events = live.onOverflow().buffer(CLIENT_BUFFER)
                 .map(html -> sse.newEventBuilder().name(eventName).data(String.class, oneLine(html)).build());
         Multi<OutboundSseEvent> heartbeats = Multi.createBy().concatenating().streams(

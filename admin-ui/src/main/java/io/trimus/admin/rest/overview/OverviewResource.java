@@ -1,11 +1,6 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.overview;
 
 import io.quarkus.qute.TemplateInstance;
-import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.smallrye.common.annotation.Blocking;
-import io.trimus.admin.auth.LiveCaller;
-import io.trimus.admin.auth.LiveCallers;
 import io.trimus.admin.auth.SignedIn;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
@@ -16,17 +11,17 @@ import io.trimus.admin.client.EgressServiceApi.DenialCount;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.RunSummary;
-import io.trimus.admin.messaging.LiveFeed;
-import io.trimus.admin.rest.Views.NameCount;
-import io.trimus.admin.rest.Views.StatusCount;
+import io.trimus.admin.view.EgressCharts;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views;
+import io.trimus.admin.view.Views.NameCount;
+import io.trimus.admin.view.Views.StatusCount;
 import io.trimus.events.auth.Caller;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.sse.OutboundSseEvent;
-import jakarta.ws.rs.sse.Sse;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +32,8 @@ import java.util.Map;
 
 /**
  * The overview page: runs by status, denials in the last hour, the most denied names, every company's allowed
- * connections and denials per hour, a live anomaly ticker.
+ * connections and denials per hour; its live anomaly ticker is {@code /live/anomalies}
+ * ({@link io.trimus.admin.rest.live.LiveResource}).
  */
 @Path("/")
 public class OverviewResource {
@@ -49,19 +45,15 @@ public class OverviewResource {
     private final RunServiceApi runService;
     private final EgressServiceApi egressService;
     private final CompanyNames names;
-    private final LiveFeed feed;
     private final SignedIn signedIn;
-    private final LiveCallers liveCallers;
 
     OverviewResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService, CompanyNames names,
-                     LiveFeed feed, SignedIn signedIn, LiveCallers liveCallers) {
+                     SignedIn signedIn) {
         this.signedIn = signedIn;
-        this.liveCallers = liveCallers;
         this.backends = backends;
         this.runService = runService;
         this.egressService = egressService;
         this.names = names;
-        this.feed = feed;
     }
 
     @GET
@@ -127,44 +119,5 @@ public class OverviewResource {
         List<StatusCount> counts = STATES.stream().map(s -> new StatusCount(s, byStatus.getOrDefault(s, 0L))).toList();
         return Templates.overview(new Views.Overview(counts, total, runsError, lookups, events, denialsError,
                 List.of(), null, new Views.Chart(null, null, 0, 0)));
-    }
-
-    /** Every company's anomalies as ticker items, live: operators only, ending when the caller is no longer one. */
-    @GET
-    @Path("/live/anomalies")
-    @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Blocking // the access gate asks run-service who calls
-    public Multi<OutboundSseEvent> anomalies(@Context Sse sse) {
-        if (!signedIn.caller().operator()) {
-            throw new PageForbidden("Only the platform's operators see every company's anomalies.");
-        }
-        String authorization = signedIn.authorization(); // names are looked up outside this request
-        return SseStreams.of(sse, "anomaly", feed.anomalies()
-                .emitOn(Infrastructure.getDefaultWorkerPool()) // the company's name may need a run-service call
-                .map(a -> Templates.overview$ticker_item(AnomalyRows.of(a, names.of(a.companyId(), authorization)))
-                        .render()), liveCallers.watch(Caller::operator));
-    }
-
-    /**
-     * Run status changes as bare signals (event {@code run-status}, data = the run id): pages re-read what they
-     * show from run-service, which has applied the change by then or shortly after. Only the runs of the caller's
-     * companies as run-service last said (re-checked while the stream is open).
-     */
-    @GET
-    @Path("/live/runs")
-    @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Blocking // the access gate asks run-service who calls
-    public Multi<OutboundSseEvent> runs(@Context Sse sse, @jakarta.ws.rs.QueryParam("run_id") String runId) {
-        UUID only = runId == null || runId.isBlank() ? null : PageNotFound.id("run", runId);
-        LiveCaller caller = liveCallers.watch(c -> true);
-        return SseStreams.of(sse, "run-status", feed.runStatuses()
-                .filter(s -> mayRead(caller.current(), s.companyId()))
-                .filter(s -> only == null || only.equals(s.runId()))
-                .map(s -> s.runId() + " " + s.status()), caller);
-    }
-
-    // a company's runs only to its own people
-    private static boolean mayRead(Caller caller, UUID companyId) {
-        return caller.operator() || (companyId != null && caller.roleIn(companyId).isPresent());
     }
 }

@@ -1,7 +1,7 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.trimus.admin.rest.Views.Flag;
+import io.trimus.admin.view.Views.Flag;
 
 import java.util.ArrayList;
 import java.util.List;

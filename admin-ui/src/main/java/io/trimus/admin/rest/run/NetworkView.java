@@ -1,11 +1,11 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.run;
 
 import io.trimus.admin.client.EgressServiceApi.EgressSummary;
 import io.trimus.admin.client.EgressServiceApi.HostTraffic;
 import io.trimus.admin.client.EgressServiceApi.MaskedUse;
 import io.trimus.admin.client.EgressServiceApi.RunEgress;
-import io.trimus.admin.rest.Views.HostLine;
-import io.trimus.admin.rest.Views.Network;
+import io.trimus.admin.view.Views.HostLine;
+import io.trimus.admin.view.Views.Network;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.run;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.Backend;
@@ -10,8 +10,12 @@ import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.Agent;
 import io.trimus.admin.client.RunServiceApi.Company;
 import io.trimus.admin.client.RunServiceApi.Run;
-import io.trimus.admin.rest.Views.Network;
-import io.trimus.admin.rest.Views.Step;
+import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views.Network;
+import io.trimus.admin.view.Views.Step;
+import io.trimus.admin.view.Views;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.signin;
 
 import io.quarkus.oidc.IdToken;
 import io.quarkus.oidc.OidcSession;
@@ -14,6 +14,8 @@ import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.config.OidcConfig;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;

@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.signin;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.auth.PublicPage;
@@ -9,6 +9,8 @@ import io.trimus.admin.client.BackendException;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.config.OidcConfig;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;

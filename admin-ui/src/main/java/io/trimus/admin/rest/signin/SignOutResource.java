@@ -1,4 +1,4 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.signin;
 
 import io.trimus.admin.auth.SessionCookie;
 import io.trimus.admin.auth.SignedIn;

@@ -1,9 +1,10 @@
-package io.trimus.admin.rest;
+package io.trimus.admin.rest.run;
 
 import io.trimus.admin.client.EgressServiceApi.EgressSummary;
 import io.trimus.admin.client.EgressServiceApi.HostTraffic;
 import io.trimus.admin.client.EgressServiceApi.MaskedUse;
 import io.trimus.admin.client.EgressServiceApi.RunEgress;
+import io.trimus.admin.view.Views;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A run's network record, byte counts and provider-host warnings in the words the pages use. */
+/** A run's network record and byte counts in the words the pages use. */
 class NetworkWordsTest {
 
     @Test
@@ -46,21 +47,5 @@ class NetworkWordsTest {
         assertThat(NetworkView.of(null).hosts()).isEmpty();
         assertThat(NetworkView.of(null).masked()).isEmpty();
         assertThat(NetworkView.of(null).totals()).isNull();
-    }
-
-    @Test
-    void theProviderHostMustBeCoveredOn443() {
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("api.github.com"))).get().asString()
-                .startsWith("api.anthropic.com is not on this company's allowlist: Claude Code");
-        assertThat(ProviderHosts.warning("codex_sandbox", List.of())).get().asString().startsWith("api.openai.com ");
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("api.anthropic.com"))).isEmpty();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("*.anthropic.com"))).isEmpty();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("API.Anthropic.com."))).isEmpty();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("api.anthropic.com:443"))).isEmpty();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("api.anthropic.com:8443"))).isPresent();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("*.api.anthropic.com"))).isPresent();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("anthropic.com"))).isPresent();
-        assertThat(ProviderHosts.warning("docker", List.of())).isEmpty();
-        assertThat(ProviderHosts.warning(null, List.of())).isEmpty();
     }
 }
