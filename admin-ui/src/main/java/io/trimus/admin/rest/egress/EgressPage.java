@@ -13,8 +13,8 @@ import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.view.AnomalyRows;
 import io.trimus.admin.view.EgressCharts;
 import io.trimus.admin.view.Times;
-import io.trimus.admin.view.Views.AnomalyRow;
 import io.trimus.admin.view.Views;
+import io.trimus.admin.view.Views.AnomalyRow;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.net.URLEncoder;
