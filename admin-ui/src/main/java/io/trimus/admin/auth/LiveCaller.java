@@ -4,7 +4,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.trimus.admin.client.BackendException;
-import io.trimus.commons.streams.Recheck;
 import io.trimus.commons.streams.StreamLease;
 import io.trimus.events.auth.Caller;
 import org.jboss.logging.Logger;
@@ -15,11 +14,11 @@ import java.util.function.Supplier;
 
 /**
  * The caller of one open live feed, kept current: every period it asks run-service again ({@code GET /api/me}, the
- * same call as every page) by commons' {@link Recheck} rule, one call at a time. Filters read {@link #current()}, so a
- * company the caller lost stops sending its events at the next check; {@link #whileAllowed} ends the feed once the
- * credential is revoked or expired, the feed's condition (e.g. still an operator) no longer holds, or run-service
- * cannot say (as a new page would not be served then either), and gives back the feed's place of its credential
- * (commons' {@link StreamLease}, as the backends' streams hold theirs).
+ * same call as every page) by commons' {@link io.trimus.commons.streams.Recheck} rule, one call at a time. Filters
+ * read {@link #current()}, so a company the caller lost stops sending its events at the next check;
+ * {@link #whileAllowed} ends the feed once the credential is revoked or expired, the feed's condition (e.g. still an
+ * operator) no longer holds, or run-service cannot say (as a new page would not be served then either), and gives
+ * back the feed's place of its credential (commons' {@link StreamLease}, as the backends' streams hold theirs).
  */
 public final class LiveCaller {
     private static final Logger LOG = Logger.getLogger(LiveCaller.class);

@@ -5,7 +5,6 @@ import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.IdentityApi;
 import io.trimus.admin.config.TrimusConfig;
 import io.trimus.commons.streams.StreamLeases;
-import io.trimus.commons.streams.TooManyStreams;
 import io.trimus.events.auth.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -34,7 +33,7 @@ public class LiveCallers {
     /**
      * The current request's caller, to be asked again every {@code trimus.streams.recheck}; the feed ends when the
      * credential stops working or {@code allowed} no longer holds for the caller run-service then answers.
-     * {@link TooManyStreams} when the credential already holds as many feeds as it may.
+     * {@link io.trimus.commons.streams.TooManyStreams} when the credential already holds as many feeds as it may.
      */
     public LiveCaller watch(Predicate<Caller> allowed) {
         String authorization = signedIn.authorization(); // the stream outlives the request

@@ -7,7 +7,6 @@ import io.trimus.commons.streams.Places;
 import io.trimus.commons.streams.StreamLease;
 import io.trimus.commons.streams.StreamLeases;
 import io.trimus.commons.streams.StreamLimits;
-import io.trimus.commons.streams.TooManyStreams;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -59,7 +58,10 @@ public class StreamAccess {
             this.admission = admission;
         }
 
-        /** One of the credential's places; {@link TooManyStreams} when it holds the most it may. */
+        /**
+         * One of the credential's places; {@link io.trimus.commons.streams.TooManyStreams} when it holds the most it
+         * may.
+         */
         public Lease take() {
             return new Lease(this, leases.take(admission.credential(), limits));
         }
