@@ -5,8 +5,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
-import io.trimus.events.secrets.MaskScope;
-
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -18,7 +16,7 @@ import java.util.UUID;
  * plaintext on the wire. {@code issuerMac} is set for a run of a remote agent only: run-service's MAC over what the
  * worker will run, for the company it was granted the worker tag to ({@link io.trimus.events.secrets.TaskMacs}).
  * {@code masked} names, by variable, the secrets among {@code secrets} that are masked and where they may be used
- * ({@link io.trimus.events.secrets.MaskScope}): the sandbox gets a surrogate for them, never the value.
+ * ({@link MaskScope}): the sandbox gets a surrogate for them, never the value.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true) // changes are additive: a newer producer must not break this consumer

@@ -1,5 +1,6 @@
 package io.trimus.admin.auth;
 
+import io.trimus.admin.client.RequestCredential;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.events.auth.Caller;
 import jakarta.enterprise.context.RequestScoped;
@@ -10,7 +11,7 @@ import jakarta.enterprise.context.RequestScoped;
  * the public pages (sign-in, setup).
  */
 @RequestScoped
-public class SignedIn {
+public class SignedIn implements RequestCredential {
     private Presented credential;
     private Caller caller;
 
@@ -33,6 +34,7 @@ public class SignedIn {
     }
 
     /** The {@code Authorization} value that presents the caller's own credential to a backend, or null. */
+    @Override
     public String authorization() {
         return credential == null ? null : BearerCredentials.header(credential.secret());
     }

@@ -2,7 +2,6 @@ package io.trimus.admin.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
-import io.trimus.admin.auth.SignedIn;
 import io.trimus.admin.config.TrimusConfig;
 import io.trimus.commons.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,11 +25,11 @@ public class Backends {
     private static final Problem NO_PROBLEM = new Problem(null, null, 0, null, null, null);
 
     private final ObjectMapper json;
-    private final SignedIn signedIn;
+    private final RequestCredential credential;
 
-    Backends(ObjectMapper json, SignedIn signedIn) {
+    Backends(ObjectMapper json, RequestCredential credential) {
         this.json = json;
-        this.signedIn = signedIn;
+        this.credential = credential;
     }
 
     @Produces
@@ -70,7 +69,7 @@ public class Backends {
      * value to send. Any failure comes out as a {@link BackendException} with a human sentence.
      */
     public <T> T call(Backend backend, Function<String, T> call) {
-        return callAs(signedIn.authorization(), backend, call);
+        return callAs(credential.authorization(), backend, call);
     }
 
     /**

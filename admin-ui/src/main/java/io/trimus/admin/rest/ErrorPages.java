@@ -2,12 +2,14 @@ package io.trimus.admin.rest;
 
 import io.quarkus.qute.TemplateInstance;
 import io.trimus.admin.client.BackendException;
+import io.trimus.admin.view.Templates;
+import io.trimus.admin.view.Views;
 import io.trimus.commons.problem.Problem;
+import io.trimus.commons.problem.ProblemMapper;
 import io.trimus.commons.streams.TooManyStreams;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -38,8 +40,8 @@ public class ErrorPages {
 
     /** A live feed (server-sent events, read by scripts too) refused over its credential's cap: problem+json. */
     @ServerExceptionMapper
-    public Response tooManyStreams(TooManyStreams e) {
-        return Response.status(e.status()).type(Problem.MEDIA_TYPE).entity(e.problem()).build();
+    public RestResponse<Problem> tooManyStreams(TooManyStreams e) {
+        return ProblemMapper.response(e.problem());
     }
 
     @ServerExceptionMapper

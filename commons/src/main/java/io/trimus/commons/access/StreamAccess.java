@@ -2,12 +2,11 @@ package io.trimus.commons.access;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.trimus.commons.rows.FreshContext;
-import io.trimus.commons.streams.CredentialKey;
+import io.trimus.commons.context.FreshContext;
 import io.trimus.commons.streams.Places;
-import io.trimus.commons.streams.Recheck;
+import io.trimus.commons.streams.StreamLease;
+import io.trimus.commons.streams.StreamLeases;
 import io.trimus.commons.streams.StreamLimits;
-import io.trimus.commons.streams.TooManyStreams;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -17,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@code trimus.streams.recheck} that asks the service's {@link Credentials} again and applies {@link AccessFilter}'s
  * rule to the same level and company, so a revoked or expired credential, a removed membership or a lowered role ends
  * the stream as it would refuse a new request. Each service that indexes commons provides the {@link StreamLimits}.
+ * The places and the re-check are commons' {@link StreamLeases}, the same as the dashboard's live feeds.
  */
 @ApplicationScoped
 public class StreamAccess {
@@ -24,7 +24,7 @@ public class StreamAccess {
     private final CurrentCaller current;
     private final StreamLimits limits;
     private final Vertx vertx;
-    private final Places<CredentialKey> places = new Places<>();
+    private final StreamLeases leases = new StreamLeases();
 
     StreamAccess(Credentials credentials, CurrentCaller current, StreamLimits limits, Vertx vertx) {
         this.credentials = credentials;
@@ -58,10 +58,12 @@ public class StreamAccess {
             this.admission = admission;
         }
 
-        /** One of the credential's places; {@link TooManyStreams} when it holds the most it may. */
+        /**
+         * One of the credential's places; {@link io.trimus.commons.streams.TooManyStreams} when it holds the most it
+         * may.
+         */
         public Lease take() {
-            return new Lease(this, places.take(CredentialKey.of(admission.credential()), limits.maxPerCaller())
-                    .orElseThrow(() -> new TooManyStreams(limits.maxPerCaller())));
+            return new Lease(this, leases.take(admission.credential(), limits));
         }
 
         private Uni<Boolean> stillAdmitted() {
@@ -74,16 +76,16 @@ public class StreamAccess {
     /** A place held by one stream: given back when the guarded stream ends, or by {@link #giveBack()}. */
     public final class Lease {
         private final Holder holder;
-        private final Places.Place place;
+        private final StreamLease lease;
 
-        private Lease(Holder holder, Places.Place place) {
+        private Lease(Holder holder, StreamLease lease) {
             this.holder = holder;
-            this.place = place;
+            this.lease = lease;
         }
 
         /** This lease, also giving back {@code other} (e.g. a company's place) at its end. */
         public Lease and(Places.Place other) {
-            return new Lease(holder, place.and(other));
+            return new Lease(holder, lease.and(other));
         }
 
         /**
@@ -91,13 +93,12 @@ public class StreamAccess {
          * at the first check that says no (or cannot say), and gives the place back however it ends.
          */
         public <T> Multi<T> guard(Multi<T> stream) {
-            return Recheck.whileAllowed(stream, limits.recheck(), holder::stillAdmitted)
-                    .onTermination().invoke(place::giveBack);
+            return lease.guard(stream, holder::stillAdmitted);
         }
 
         /** Gives the place back (a stream that never started); later calls do nothing. */
         public void giveBack() {
-            place.giveBack();
+            lease.giveBack();
         }
     }
 }

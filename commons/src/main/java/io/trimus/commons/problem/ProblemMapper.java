@@ -99,7 +99,8 @@ public class ProblemMapper {
         return response(Problem.of(status, title, detail, field, null));
     }
 
-    private static RestResponse<Problem> response(Problem problem) {
+    /** The answer carrying {@code problem}: its status, {@value Problem#MEDIA_TYPE}, the body. */
+    public static RestResponse<Problem> response(Problem problem) {
         return RestResponse.ResponseBuilder.<Problem>create(problem.status())
                 .entity(problem).type(Problem.MEDIA_TYPE).build();
     }

@@ -45,4 +45,12 @@ class ProblemTest {
                 });
         assertThatThrownBy(() -> Ids.parse("run_id", null)).isInstanceOf(ProblemException.class);
     }
+
+    @Test
+    void aPagesIdIsReadByTheSameRuleWithoutAProblem() {
+        assertThat(Ids.of("0b0f6a4e-3c55-4a8c-9f0e-2a7d1d1f5c10")).isPresent();
+        assertThat(Ids.of("1-2-3-4-5")).isEmpty();
+        assertThat(Ids.of("0b0f6a4e-3c55-4a8c-9f0e-2a7d1d1f5cXX")).isEmpty();
+        assertThat(Ids.of(null)).isEmpty();
+    }
 }

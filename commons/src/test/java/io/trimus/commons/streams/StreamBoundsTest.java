@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The stream bounds every service applies: the re-check period's default keeps the 30-second promise, a check that
@@ -89,5 +90,38 @@ class StreamBoundsTest {
         assertThat(CredentialKey.of("trimus_t_secret")).isEqualTo(CredentialKey.of("trimus_t_secret"))
                 .isNotEqualTo(CredentialKey.of("trimus_t_other"));
         assertThat(CredentialKey.of("trimus_t_secret").toString()).doesNotContain("trimus_t_secret");
+    }
+
+    @Test
+    void aCredentialHoldsAtMostItsStreamsAndAGuardedStreamGivesItsPlaceBackWhenItEnds() {
+        StreamLimits limits = limits(Duration.ofHours(1), 2);
+        StreamLeases leases = new StreamLeases();
+        StreamLease first = leases.take("trimus_t_secret", limits);
+        StreamLease second = leases.take("trimus_t_secret", limits);
+        assertThatThrownBy(() -> leases.take("trimus_t_secret", limits)).isInstanceOf(TooManyStreams.class);
+        assertThat(leases.take("trimus_t_other", limits)).isNotNull();
+
+        second.guard(Multi.createFrom().items(1, 2), () -> Uni.createFrom().item(true))
+                .subscribe().withSubscriber(AssertSubscriber.create(Long.MAX_VALUE))
+                .awaitCompletion(WAIT).assertItems(1, 2);
+        assertThat(leases.taken("trimus_t_secret")).isEqualTo(1);
+
+        first.giveBack();
+        first.giveBack();
+        assertThat(leases.taken("trimus_t_secret")).isZero();
+    }
+
+    private static StreamLimits limits(Duration recheck, int maxPerCaller) {
+        return new StreamLimits() {
+            @Override
+            public Duration recheck() {
+                return recheck;
+            }
+
+            @Override
+            public int maxPerCaller() {
+                return maxPerCaller;
+            }
+        };
     }
 }

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The hosts a masked secret may be sent to ({@link MaskScope#hosts()}), checked and normalised the way egress
+ * The hosts a masked secret may be sent to ({@link io.trimus.events.MaskScope#hosts()}), checked and normalised the way egress
  * allowlist entries are: an exact host name or {@code *.} followed by a domain of at least two labels; lower case,
  * no trailing dot, IDN labels as punycode. Unlike an allowlist entry a scope names no port, and never an IP address.
  */

@@ -3,6 +3,7 @@ package io.trimus.events.secrets;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.trimus.events.MaskScope;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.trimus.events.secrets;
 
+import io.trimus.events.MaskScope;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

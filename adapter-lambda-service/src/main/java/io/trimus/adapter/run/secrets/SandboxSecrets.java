@@ -1,8 +1,8 @@
 package io.trimus.adapter.run.secrets;
 
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.events.MaskScope;
 import io.trimus.events.RunRequested;
-import io.trimus.events.secrets.MaskScope;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.events.secrets.SandboxMask;
 import io.trimus.events.secrets.Surrogates;

@@ -11,7 +11,7 @@ import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliPrompt;
 import io.trimus.events.adapter.RemoteAdapterConfig;
 import io.trimus.events.adapter.SecretNeed;
-import io.trimus.events.secrets.MaskScope;
+import io.trimus.events.MaskScope;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.agent.Agent;
 import io.trimus.run.repository.run.Run;

@@ -1,10 +1,10 @@
 package io.trimus.run.service.secret;
 
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.MaskScope;
 import io.trimus.events.adapter.AdapterType;
 import com.google.common.net.InternetDomainName;
 import io.trimus.events.secrets.MaskHosts;
-import io.trimus.events.secrets.MaskScope;
 
 import java.util.EnumSet;
 import java.util.LinkedHashSet;

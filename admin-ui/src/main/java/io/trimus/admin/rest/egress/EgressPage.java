@@ -1,0 +1,116 @@
+package io.trimus.admin.rest.egress;
+
+import io.trimus.admin.auth.PageAccess;
+import io.trimus.admin.client.AllowlistEditor;
+import io.trimus.admin.client.Backend;
+import io.trimus.admin.client.Backends;
+import io.trimus.admin.client.EgressPolicies;
+import io.trimus.admin.client.EgressServiceApi;
+import io.trimus.admin.client.EgressServiceApi.Anomaly;
+import io.trimus.admin.client.EgressServiceApi.Policy;
+import io.trimus.admin.client.Fetched;
+import io.trimus.admin.client.RunServiceApi;
+import io.trimus.admin.view.AnomalyRows;
+import io.trimus.admin.view.EgressCharts;
+import io.trimus.admin.view.Times;
+import io.trimus.admin.view.Views;
+import io.trimus.admin.view.Views.AnomalyRow;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Assembles a company's egress page and its parts from the backends, for the resources whose forms answer with the
+ * whole page or one part of it; each part that a backend cannot give becomes its sentence.
+ */
+@ApplicationScoped
+public class EgressPage {
+    static final int PAGE_SIZE = 50;
+
+    private final Backends backends;
+    private final RunServiceApi runService;
+    private final EgressServiceApi egressService;
+    private final AllowlistEditor allowlists;
+    private final EgressPolicies policies;
+    private final PageAccess access;
+
+    EgressPage(Backends backends, RunServiceApi runService, EgressServiceApi egressService, AllowlistEditor allowlists,
+               EgressPolicies policies, PageAccess access) {
+        this.access = access;
+        this.backends = backends;
+        this.runService = runService;
+        this.egressService = egressService;
+        this.allowlists = allowlists;
+        this.policies = policies;
+    }
+
+    /** The mode part, read from egress-service; {@code error} is a refusal to show next to the form. */
+    Views.Policy policy(UUID id, String error) {
+        Fetched<Policy> policy = backends.fetch(Backend.EGRESS_SERVICE, auth -> policies.read(id));
+        if (policy.failed()) {
+            return new Views.Policy(id.toString(), null, false, null,
+                    error != null ? error : "The egress mode could not be read: " + policy.error(), null);
+        }
+        return policy(id, policy.value(), error, null);
+    }
+
+    static Views.Policy policy(UUID id, Policy policy, String error, String notice) {
+        String mode = policy.mode() == null ? "enforce" : policy.mode();
+        return new Views.Policy(id.toString(), mode, "report".equals(mode),
+                policy.updatedAt() == null ? null : Times.utc(policy.updatedAt()), error, notice);
+    }
+
+    /** The allowlist editor, read from egress-service. */
+    Views.Allowlist allowlist(UUID id, String entryError, String rejected, String notice) {
+        Fetched<List<String>> entries = backends.fetch(Backend.EGRESS_SERVICE, auth -> allowlists.entries(id));
+        return new Views.Allowlist(id.toString(), entries.failed() ? List.of() : entries.value(), entries.error(),
+                entryError, rejected, notice);
+    }
+
+    /** The whole page with the given parts and the newest, unfiltered denials. */
+    Views.Egress page(UUID id, Views.Policy policy, Views.Allowlist allowlist) {
+        return page(id, policy, allowlist, null, null, null);
+    }
+
+    /** The whole page: the denials filtered by reason and name, older than {@code before} when given. */
+    Views.Egress page(UUID id, Views.Policy policy, Views.Allowlist allowlist, String reason, String qname,
+                      String before) {
+        String name = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, id)).name();
+        String reasonFilter = blankToNull(reason);
+        String nameFilter = blankToNull(qname);
+        String page = blankToNull(before);
+        Fetched<List<Anomaly>> anomalies = backends.fetch(Backend.EGRESS_SERVICE,
+                auth -> egressService.anomalies(auth, id, PAGE_SIZE, page, reasonFilter, nameFilter));
+        List<AnomalyRow> rows = anomalies.failed() ? List.of()
+                : anomalies.value().stream().map(a -> AnomalyRows.of(a, name)
+                        .withActions(access.admin(id.toString()), access.csrf())).toList();
+        String base = "/companies/" + id + "/egress";
+        String filters = query("reason", reasonFilter) + query("qname", nameFilter);
+        String older = rows.size() == PAGE_SIZE
+                ? base + "?before=" + encode(rows.get(rows.size() - 1).lastSeenIso()) + filters : null;
+        String newest = page == null ? null : base + (filters.isEmpty() ? "" : "?" + filters.substring(1));
+        String stream = base + "/live" + (filters.isEmpty() ? "" : "?" + filters.substring(1));
+        Views.Chart chart = EgressCharts.of("egress-chart", "Egress of " + name + ", last 24 hours",
+                backends.fetch(Backend.EGRESS_SERVICE, auth -> egressService.hourly(auth, id, EgressCharts.HOURS)),
+                Instant.now());
+        return new Views.Egress(id.toString(), name, policy, allowlist, chart, new Views.Denials(id.toString(), rows,
+                anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,
+                older, newest, page == null, stream));
+    }
+
+    static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    private static String query(String name, String value) {
+        return value == null ? "" : "&" + name + "=" + encode(value);
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

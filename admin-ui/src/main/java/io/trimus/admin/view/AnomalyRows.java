@@ -1,0 +1,75 @@
+package io.trimus.admin.view;
+
+import io.trimus.admin.client.EgressServiceApi.Anomaly;
+import io.trimus.admin.view.Views.AnomalyRow;
+import io.trimus.admin.view.Views.Option;
+import io.trimus.events.EgressAnomaly;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/** Anomalies as rows of a page, from the REST list or from the live topic, and the reasons in words. */
+public final class AnomalyRows {
+    /** The reasons an anomaly can have, in the order the filter offers them. */
+    public static final List<String> REASONS = EgressAnomaly.REASONS;
+
+    private AnomalyRows() {
+    }
+
+    /** A stored anomaly as egress-service lists it. */
+    public static AnomalyRow of(Anomaly a, String companyName) {
+        return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
+                reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
+                a.sourceIp(), a.denied(), false, "");
+    }
+
+    /** An anomaly just read from the live topic. */
+    public static AnomalyRow of(EgressAnomaly a, String companyName) {
+        return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
+                reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
+                a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "");
+    }
+
+    /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */
+    public static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart) {
+        return companyId.equals(a.companyId())
+                && (reason == null || reason.equals(a.reason()))
+                && (qnamePart == null || a.qname().toLowerCase(Locale.ROOT).contains(qnamePart.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The reason in words, e.g. "not on the allowlist"; an unknown reason as it is. */
+    public static String reasonText(String reason) {
+        if (reason == null) {
+            return "";
+        }
+        return switch (reason) {
+            case EgressAnomaly.NOT_ALLOWLISTED -> "not on the allowlist";
+            case EgressAnomaly.QTYPE_DENIED -> "record type not allowed";
+            case EgressAnomaly.UNATTRIBUTED_SOURCE -> "unknown sandbox address";
+            case EgressAnomaly.PROXY_NOT_ALLOWLISTED -> "proxy: host not on the allowlist";
+            case EgressAnomaly.PROXY_ADDRESS_DENIED -> "proxy: forbidden address";
+            case EgressAnomaly.PROXY_PORT_DENIED -> "proxy: port not allowed";
+            case EgressAnomaly.PROXY_HOST_MISMATCH -> "proxy: TLS name or Host mismatch";
+            case EgressAnomaly.PROXY_MALFORMED_REQUEST -> "proxy: malformed request";
+            case EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO -> "proxy: encrypted ClientHello";
+            case EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE -> "masked secret sent outside its hosts";
+            case EgressAnomaly.MASKED_REQUEST_REFUSED -> "masked secret's host: request refused";
+            default -> reason;
+        };
+    }
+
+    /** The reason filter's options, {@code selected} marked; the first means "any reason". */
+    public static List<Option> reasonOptions(String selected) {
+        List<Option> options = new java.util.ArrayList<>();
+        options.add(new Option("", "Any reason", selected == null));
+        for (String reason : REASONS) {
+            options.add(new Option(reason, reasonText(reason) + " (" + reason + ")", reason.equals(selected)));
+        }
+        return options;
+    }
+
+    private static String id(UUID id) {
+        return id == null ? null : id.toString();
+    }
+}

@@ -1,0 +1,53 @@
+package io.trimus.admin.view;
+
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+
+/** The dashboard's pages and the fragments htmx swaps in; checked against the views at build time. */
+@CheckedTemplate
+public class Templates {
+    private Templates() {
+    }
+
+    public static native TemplateInstance overview(Views.Overview page);
+
+    /** One item of the live anomaly ticker on the overview. */
+    public static native TemplateInstance overview$ticker_item(Views.AnomalyRow item);
+
+    public static native TemplateInstance companies(Views.Companies page);
+
+    public static native TemplateInstance company(Views.Company page);
+
+    public static native TemplateInstance egress(Views.Egress page);
+
+    /** The egress mode and its switch alone, answered to an htmx change. */
+    public static native TemplateInstance egress$policy(Views.Policy policy);
+
+    /** The allowlist editor alone, answered to an htmx add or remove. */
+    public static native TemplateInstance egress$allowlist(Views.Allowlist allowlist);
+
+    /** One row of the denials table, streamed in live. */
+    public static native TemplateInstance egress$denial_row(Views.AnomalyRow row);
+
+    public static native TemplateInstance run(Views.RunDetail page);
+
+    public static native TemplateInstance anomalies(Views.Operator page);
+
+    public static native TemplateInstance error(Views.Error page);
+
+    public static native TemplateInstance login(Views.SignIn page);
+
+    public static native TemplateInstance signedIn(Views.SignedIn page);
+
+    public static native TemplateInstance setup(Views.Setup page);
+
+    public static native TemplateInstance members(Views.Members page);
+
+    /** A company's API tokens, or the operators' ({@code page.companyId} null). */
+    public static native TemplateInstance tokens(Views.Tokens page);
+
+    /** Audit records of a company ({@code page.companyId} set) or of the whole platform. */
+    public static native TemplateInstance audit(Views.Audit page);
+
+    public static native TemplateInstance operators(Views.Operators page);
+}
