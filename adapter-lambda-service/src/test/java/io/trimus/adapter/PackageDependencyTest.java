@@ -10,7 +10,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The adapter service's packages read top-down: rest/messaging/worker/health → service → adapters (run, docker, cli,
- * local, lambda, a2a, remote) → egress → engine → config → net. Any cycle or upward import fails here.
+ * local, lambda, a2a, remote) → offhost, egress → engine → config. Any cycle or upward import fails here; the CIDR
+ * type and the address table are commons' ({@code io.trimus.commons.net}).
  */
 class PackageDependencyTest {
 
@@ -25,26 +26,36 @@ class PackageDependencyTest {
     }
 
     @Test
-    void netAndConfigSitAtTheBottom() {
-        noClasses().that().resideInAPackage(ROOT + ".net..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("net"))
+    void offHostAndConfigSitAtTheBottom() {
+        noClasses().that().resideInAPackage(ROOT + ".offhost..")
+                .should().dependOnClassesThat().resideInAnyPackage(allBut("offhost"))
                 .check(SERVICE);
         noClasses().that().resideInAPackage(ROOT + ".config..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("config", "net"))
+                .should().dependOnClassesThat().resideInAnyPackage(allBut("config"))
+                .check(SERVICE);
+    }
+
+    @Test
+    void lambdaAndA2aShareOnlyOffHost() {
+        noClasses().that().resideInAPackage(ROOT + ".lambda..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".a2a..")
+                .check(SERVICE);
+        noClasses().that().resideInAPackage(ROOT + ".a2a..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".lambda..")
                 .check(SERVICE);
     }
 
     @Test
     void theEngineDependsOnlyOnConfiguration() {
         noClasses().that().resideInAPackage(ROOT + ".engine..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("engine", "config", "net"))
+                .should().dependOnClassesThat().resideInAnyPackage(allBut("engine", "config"))
                 .check(SERVICE);
     }
 
     @Test
     void egressDependsOnlyOnTheEngineAndConfiguration() {
         noClasses().that().resideInAPackage(ROOT + ".egress..")
-                .should().dependOnClassesThat().resideInAnyPackage(allBut("egress", "engine", "config", "net"))
+                .should().dependOnClassesThat().resideInAnyPackage(allBut("egress", "engine", "config"))
                 .check(SERVICE);
     }
 
@@ -60,7 +71,7 @@ class PackageDependencyTest {
     void theAdapterContractKnowsNoAdapter() {
         noClasses().that().resideInAPackage(ROOT + ".run..")
                 .should().dependOnClassesThat().resideInAnyPackage(packages("docker", "cli", "local", "lambda",
-                        "a2a", "remote", "egress", "engine"))
+                        "a2a", "remote", "offhost", "egress", "engine"))
                 .check(SERVICE);
     }
 
@@ -71,8 +82,8 @@ class PackageDependencyTest {
                 .check(SERVICE);
     }
 
-    private static final String[] ALL = {"run", "docker", "cli", "local", "lambda", "a2a", "remote", "egress", "engine",
-            "config", "net", "service", "messaging", "worker", "health", "rest"};
+    private static final String[] ALL = {"run", "docker", "cli", "local", "lambda", "a2a", "remote", "offhost", "egress",
+            "engine", "config", "service", "messaging", "worker", "health", "rest"};
 
     private static String[] allBut(String... own) {
         java.util.List<String> others = new java.util.ArrayList<>(java.util.List.of(ALL));

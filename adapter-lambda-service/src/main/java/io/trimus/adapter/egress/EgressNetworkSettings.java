@@ -1,7 +1,7 @@
 package io.trimus.adapter.egress;
 
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

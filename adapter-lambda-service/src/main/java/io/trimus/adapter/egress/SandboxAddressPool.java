@@ -1,6 +1,6 @@
 package io.trimus.adapter.egress;
 
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.HashSet;
