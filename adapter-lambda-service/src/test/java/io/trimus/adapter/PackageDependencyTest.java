@@ -26,11 +26,12 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  *         → container, command                                 what two executors share (container runtime, CLI argv)
  *           → egress (network, registry, probe, ca)            a sandbox's attachment to the egress network
  *             → engine                                         the Docker engine
- *   lease, run (pool, secrets), config, net                    the bottom every stage may use
+ *   lease, run (pool, secrets), config, offhost                the bottom every stage may use
  * </pre>
  *
- * A package cycle anywhere, sub-packages included, or an import against the arrows fails here. lambda, a2a, net and
- * offhost are held only to the no-cycle rule and to not being imported upwards.
+ * A package cycle anywhere, sub-packages included, or an import against the arrows fails here. lambda and a2a never
+ * import each other: what they share (the off-host client and the address policy over commons' address table) is
+ * {@code offhost}, which imports nothing of the service but its configuration.
  */
 class PackageDependencyTest {
 
@@ -40,7 +41,7 @@ class PackageDependencyTest {
             .importPackages(ROOT);
 
     private static final List<String> EXECUTORS = List.of("docker", "cli", "local", "remote");
-    private static final String[] BOTTOM = {"run", "config", "net", "offhost"};
+    private static final String[] BOTTOM = {"run", "config", "offhost"};
 
     @Test
     void noCycleBetweenStages() {
@@ -50,6 +51,21 @@ class PackageDependencyTest {
     @Test
     void noCycleBetweenAnyPackages() {
         slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(SERVICE);
+    }
+
+    @Test
+    void offHostSitsAtTheBottom() {
+        mayOnlyUse("offhost", "config");
+    }
+
+    @Test
+    void lambdaAndA2aShareOnlyOffHost() {
+        noClasses().that().resideInAPackage(ROOT + ".lambda..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".a2a..")
+                .check(SERVICE);
+        noClasses().that().resideInAPackage(ROOT + ".a2a..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".lambda..")
+                .check(SERVICE);
     }
 
     @Test

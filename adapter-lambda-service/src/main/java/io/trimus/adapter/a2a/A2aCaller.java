@@ -4,11 +4,11 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.A2aConfig;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.lambda.EndpointAddressPolicy;
-import io.trimus.adapter.lambda.OffHostHttpClient;
-import io.trimus.adapter.lambda.LambdaCaller;
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
+import io.trimus.adapter.offhost.OffHostHttpClient;
 import io.trimus.adapter.run.pool.CompanyShares;
 import io.trimus.adapter.run.pool.RunPool;
+import io.trimus.adapter.offhost.HostResolver;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.events.OutputTail;
@@ -41,6 +41,8 @@ import java.util.concurrent.TimeUnit;
 @Singleton
 public class A2aCaller {
     private static final Logger LOG = Logger.getLogger(A2aCaller.class);
+    /** The knob of the private ranges A2A peers may be at. */
+    public static final String ALLOW_PRIVATE = "TRIMUS_A2A_ALLOW_PRIVATE";
     /** How long the best-effort tasks/cancel after a cancel, a timeout or a shutdown may take. */
     static final long CANCEL_BUDGET_MS = 5_000;
 
@@ -48,7 +50,7 @@ public class A2aCaller {
     private final RunReporter reporter;
     private final RunStarts starts;
     private final EndpointAddressPolicy policy;
-    private final LambdaCaller.Resolver resolver;
+    private final HostResolver resolver;
     private final int maxResponseBytes;
     private final long maxStreamBytes;
     private final Duration pollInterval;
@@ -66,7 +68,7 @@ public class A2aCaller {
         this.vertx = vertx;
         this.reporter = reporter;
         this.starts = starts;
-        this.policy = EndpointAddressPolicy.allowing(a2a.allowPrivate().orElse(List.of()), "TRIMUS_A2A_ALLOW_PRIVATE");
+        this.policy = EndpointAddressPolicy.allowing(a2a.allowPrivate().orElse(List.of()), ALLOW_PRIVATE);
         this.resolver = InetAddress::getAllByName;
         this.maxResponseBytes = a2a.maxResponseBytes();
         this.maxStreamBytes = a2a.maxStreamBytes();
@@ -88,7 +90,7 @@ public class A2aCaller {
     /** Why a peer's address is refused, and what would allow it. */
     public static String refusal(String reason) {
         return "the A2A peer is refused: " + reason + "; an A2A peer must be a public address unless"
-                + " TRIMUS_A2A_ALLOW_PRIVATE covers it";
+                + " " + ALLOW_PRIVATE + " covers it";
     }
 
     /** Queues the run unless it is already held; over its company's share it waits behind that company's runs. */
@@ -208,12 +210,9 @@ public class A2aCaller {
             throw new PeerExchange.PeerFailed(PeerOutcome.of(RunState.FAILED, "the A2A peer's host " + host
                     + " does not resolve"));
         }
-        for (InetAddress address : addresses) {
-            EndpointAddressPolicy.Verdict verdict = policy.check(address);
-            if (!verdict.allowed()) {
-                throw new PeerExchange.PeerFailed(PeerOutcome.of(RunState.REJECTED, refusal(host + " resolves to "
-                        + EndpointAddressPolicy.text(address.getAddress()) + ", and " + verdict.reason())));
-            }
+        EndpointAddressPolicy.Verdict verdict = policy.checkAll(host, addresses);
+        if (!verdict.allowed()) {
+            throw new PeerExchange.PeerFailed(PeerOutcome.of(RunState.REJECTED, refusal(verdict.reason())));
         }
         return addresses[0];
     }

@@ -1,6 +1,6 @@
 package io.trimus.adapter.a2a;
 
-import io.trimus.adapter.lambda.EndpointAddressPolicy;
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.events.RunRequested;

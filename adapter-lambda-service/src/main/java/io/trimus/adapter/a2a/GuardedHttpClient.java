@@ -2,7 +2,6 @@ package io.trimus.adapter.a2a;
 
 import io.a2a.client.http.A2AHttpClient;
 import io.a2a.client.http.A2AHttpResponse;
-import io.trimus.adapter.lambda.EndpointAddressPolicy;
 import io.trimus.events.adapter.A2aPeerConfig;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;

@@ -1,7 +1,7 @@
 package io.trimus.adapter.egress;
 
 import io.trimus.adapter.egress.network.EgressNetwork;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.HashSet;

@@ -1,5 +1,7 @@
 package io.trimus.adapter.lambda;
 
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
+import io.trimus.adapter.offhost.HostResolver;
 import io.trimus.events.RunState;
 import io.vertx.core.Context;
 
@@ -15,10 +17,10 @@ final class EndpointDialler {
 
     private final Context context;
     private final EndpointAddressPolicy policy;
-    private final LambdaCaller.Resolver resolver;
+    private final HostResolver resolver;
     private final CallState.Ending ending;
 
-    EndpointDialler(Context context, EndpointAddressPolicy policy, LambdaCaller.Resolver resolver,
+    EndpointDialler(Context context, EndpointAddressPolicy policy, HostResolver resolver,
                     CallState.Ending ending) {
         this.context = context;
         this.policy = policy;
@@ -42,13 +44,10 @@ final class EndpointDialler {
                         + " does not resolve"));
                 return;
             }
-            for (InetAddress address : resolved.result()) {
-                EndpointAddressPolicy.Verdict verdict = policy.check(address);
-                if (!verdict.allowed()) {
-                    ending.finish(call, LambdaContract.Outcome.of(RunState.REJECTED, refusal(host + " resolves to "
-                            + EndpointAddressPolicy.text(address.getAddress()) + ", and " + verdict.reason())));
-                    return;
-                }
+            EndpointAddressPolicy.Verdict verdict = policy.checkAll(host, resolved.result());
+            if (!verdict.allowed()) {
+                ending.finish(call, LambdaContract.Outcome.of(RunState.REJECTED, refusal(verdict.reason())));
+                return;
             }
             dial.accept(call, resolved.result()[0]);
         });
@@ -57,6 +56,6 @@ final class EndpointDialler {
     /** Why an endpoint is refused, and what would allow it. */
     static String refusal(String reason) {
         return "the endpoint is refused: " + reason + "; a lambda endpoint must be a public address unless"
-                + " TRIMUS_LAMBDA_ALLOW_PRIVATE covers it";
+                + " " + LambdaCaller.ALLOW_PRIVATE + " covers it";
     }
 }

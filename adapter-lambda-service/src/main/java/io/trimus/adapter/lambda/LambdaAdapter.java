@@ -1,6 +1,7 @@
 package io.trimus.adapter.lambda;
 
 import io.quarkus.runtime.Startup;
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
 import io.trimus.adapter.run.RunRejected;

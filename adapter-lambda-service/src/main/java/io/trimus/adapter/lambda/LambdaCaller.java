@@ -4,6 +4,9 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.pool.CompanyShares;
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
+import io.trimus.adapter.offhost.HostResolver;
+import io.trimus.adapter.offhost.OffHostHttpClient;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.RunTable;
@@ -21,7 +24,6 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -44,12 +46,8 @@ import java.util.concurrent.TimeoutException;
 @Singleton
 public class LambdaCaller {
     private static final Logger LOG = Logger.getLogger(LambdaCaller.class);
-
-    /** Looks up a host's addresses; {@link InetAddress#getAllByName} outside tests. */
-    @FunctionalInterface
-    public interface Resolver {
-        InetAddress[] resolve(String host) throws UnknownHostException;
-    }
+    /** The knob of the private ranges lambda endpoints may be at. */
+    public static final String ALLOW_PRIVATE = "TRIMUS_LAMBDA_ALLOW_PRIVATE";
 
     private final Vertx vertx;
     private final RunReporter reporter;
@@ -66,7 +64,8 @@ public class LambdaCaller {
 
     @Inject
     public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, TrimusConfig config) {
-        this(vertx, reporter, starts, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of())),
+        this(vertx, reporter, starts, EndpointAddressPolicy.allowing(config.lambda().allowPrivate().orElse(List.of()),
+                        ALLOW_PRIVATE),
                 InetAddress::getAllByName, config.lambda().maxResponseBytes(), config.run().outputMaxBytes(),
                 config.lambda().maxConcurrentRuns(), config.company().maxConcurrentLambdaRuns()
                         .orElse(CompanyShares.defaultShare(config.lambda().maxConcurrentRuns())));
@@ -74,7 +73,7 @@ public class LambdaCaller {
 
     /** A caller with {@code maxConcurrentRuns} slots; one company's calls take {@code companyShare} of them at most. */
     public LambdaCaller(Vertx vertx, RunReporter reporter, RunStarts starts, EndpointAddressPolicy policy,
-                        Resolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns,
+                        HostResolver resolver, int maxResponseBytes, int outputMaxBytes, int maxConcurrentRuns,
                         int companyShare) {
         this.starts = starts;
         this.admission = new CallAdmission(maxConcurrentRuns, companyShare);

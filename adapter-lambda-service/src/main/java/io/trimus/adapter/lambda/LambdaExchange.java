@@ -1,5 +1,6 @@
 package io.trimus.adapter.lambda;
 
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
 import io.trimus.events.RunState;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

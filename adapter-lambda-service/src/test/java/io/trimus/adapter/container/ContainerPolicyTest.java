@@ -10,7 +10,7 @@ import io.trimus.adapter.config.DiskLimits;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.egress.network.EgressNetwork;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.EgressCa;
 import io.trimus.events.IssueRef;

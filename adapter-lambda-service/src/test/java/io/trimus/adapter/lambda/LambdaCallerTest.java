@@ -1,5 +1,7 @@
 package io.trimus.adapter.lambda;
 
+import io.trimus.adapter.offhost.EndpointAddressPolicy;
+import io.trimus.adapter.offhost.HostResolver;
 import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.support.EndpointStandIn;
@@ -62,7 +64,7 @@ class LambdaCallerTest {
     void aNameResolvingToAnyRefusedAddressIsRejectedAndNothingIsDialled() {
         first.on("/mixed", json(200, ANSWER));
         second.on("/mixed", json(200, ANSWER));
-        LambdaCaller caller = caller(EndpointAddressPolicy.allowing(List.of("127.0.0.1/32")),
+        LambdaCaller caller = caller(allowing("127.0.0.1/32"),
                 host -> new InetAddress[]{address("127.0.0.1"), address("127.0.0.2")});
         RunRequested run = run("/mixed", 0);
 
@@ -84,7 +86,7 @@ class LambdaCallerTest {
         second.on("/rebind", json(200, ANSWER));
         AtomicInteger lookups = new AtomicInteger();
         // a rebinding name: the first answer is the allowed address, every later one another address
-        LambdaCaller caller = caller(EndpointAddressPolicy.allowing(List.of("127.0.0.1/32", "127.0.0.2/32")),
+        LambdaCaller caller = caller(allowing("127.0.0.1/32", "127.0.0.2/32"),
                 host -> new InetAddress[]{address(lookups.getAndIncrement() == 0 ? "127.0.0.1" : "127.0.0.2")});
         RunRequested run = run("/rebind", 2);
 
@@ -130,7 +132,7 @@ class LambdaCallerTest {
             }
         };
         LambdaCaller caller = new LambdaCaller(vertx, reported::add, starts,
-                EndpointAddressPolicy.allowing(List.of("127.0.0.1/32")),
+                allowing("127.0.0.1/32"),
                 host -> new InetAddress[]{address("127.0.0.1")}, 1024 * 1024, 65_536, 1, 1);
 
         caller.submit(call(unrecorded));
@@ -140,7 +142,11 @@ class LambdaCallerTest {
         assertThat(awaitEnd(next).status()).as("the one slot is free again").isEqualTo(RunState.SUCCEEDED);
     }
 
-    private LambdaCaller caller(EndpointAddressPolicy policy, LambdaCaller.Resolver resolver) {
+    private static EndpointAddressPolicy allowing(String... ranges) {
+        return EndpointAddressPolicy.allowing(List.of(ranges), LambdaCaller.ALLOW_PRIVATE);
+    }
+
+    private LambdaCaller caller(EndpointAddressPolicy policy, HostResolver resolver) {
         return new LambdaCaller(vertx, reported::add, RunStarts.UNRECORDED, policy, resolver, 1024 * 1024, 65_536, 4,
                 4);
     }

@@ -1,7 +1,7 @@
 package io.trimus.adapter.egress.network;
 
 import com.github.dockerjava.api.model.Network;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 
 import java.util.ArrayList;
 import java.util.List;

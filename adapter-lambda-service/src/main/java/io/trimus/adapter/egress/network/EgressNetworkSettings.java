@@ -2,7 +2,8 @@ package io.trimus.adapter.egress.network;
 
 import io.trimus.adapter.config.EgressConfig;
 import io.trimus.adapter.config.EgressNetworkConfig;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
+import io.trimus.adapter.config.TrimusConfig;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

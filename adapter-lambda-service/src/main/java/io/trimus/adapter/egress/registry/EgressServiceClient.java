@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 import io.trimus.events.EgressCa;
 import io.trimus.events.SandboxRegistration;
 import io.trimus.events.auth.BearerCredentials;

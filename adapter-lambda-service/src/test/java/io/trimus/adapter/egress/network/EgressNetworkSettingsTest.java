@@ -1,6 +1,6 @@
 package io.trimus.adapter.egress.network;
 
-import io.trimus.adapter.net.Cidr;
+import io.trimus.commons.net.Cidr;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;

@@ -2,9 +2,9 @@ package io.trimus.adapter.egress.network;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Network;
-import io.trimus.adapter.net.Cidr;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Wiring;
+import io.trimus.commons.net.Cidr;
 import io.trimus.testing.DockerClients;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,8 @@
 package io.trimus.egress.proxy.destination;
 
+import io.trimus.commons.net.Cidr;
+import io.trimus.commons.net.SpecialAddresses;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,7 +59,7 @@ final class AllowedPrivateRanges {
     boolean coversLoopback(byte[] address) {
         for (Cidr range : ranges) {
             if (range.contains(address)
-                    && (range.isWithin(AddressClasses.IPV4_LOOPBACK) || range.isWithin(AddressClasses.IPV6_LOOPBACK))) {
+                    && (range.isWithin(SpecialAddresses.IPV4_LOOPBACK) || range.isWithin(SpecialAddresses.IPV6_LOOPBACK))) {
                 return true;
             }
         }

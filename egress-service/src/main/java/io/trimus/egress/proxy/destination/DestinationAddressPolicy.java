@@ -2,6 +2,9 @@ package io.trimus.egress.proxy.destination;
 
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
+import io.trimus.commons.net.AddressClass;
+import io.trimus.commons.net.Classification;
+import io.trimus.commons.net.SpecialAddresses;
 import io.trimus.egress.config.TrimusConfig;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -15,16 +18,19 @@ import java.util.List;
  * name that resolves to the host, the metadata endpoint or a private network cannot carry a sandbox there. The proxy
  * checks every address a name resolves to and dials exactly the one that passed.
  *
- * <p>Smokescreen-style: an IPv6 address that embeds an IPv4 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo)
- * is judged by the IPv4 address it reaches; loopback, the host's own addresses, private, CGNAT, link-local (with the
- * metadata endpoint), multicast, broadcast, benchmarking, documentation and reserved ranges are refused unless
- * TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE covers them ({@link AllowedPrivateRanges} says how). Built at start, so a wrong
- * entry in that list stops the service with a sentence naming it.
+ * <p>The address classes are Trimus's one table ({@link SpecialAddresses}, shared with the adapter's lambda and A2A
+ * guards): an IPv6 address that embeds an IPv4 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) is judged by
+ * the IPv4 address it reaches; loopback, the host's own addresses, private, CGNAT, link-local (with the metadata
+ * endpoint), multicast, broadcast, benchmarking, documentation, reserved, IPv4-compatible and Teredo ranges are
+ * refused unless TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE covers them ({@link AllowedPrivateRanges} says how). Built at
+ * start, so a wrong entry in that list stops the service with a sentence naming it.
  */
 @Startup
 @Singleton
 public class DestinationAddressPolicy {
     private static final Logger LOG = Logger.getLogger(DestinationAddressPolicy.class);
+    /** The refusal of one of the host's own addresses, whatever its class. */
+    static final String HOST = "host";
 
     private final AllowedPrivateRanges allowed;
     private volatile HostAddresses host;
@@ -50,23 +56,23 @@ public class DestinationAddressPolicy {
      */
     public String refusal(InetAddress address) {
         byte[] raw = address.getAddress();
-        byte[] embedded = AddressClasses.embeddedIpv4(raw);
-        byte[] reached = embedded == null ? raw : embedded;
-        String type = AddressClasses.classOf(reached);
-        if (AddressClasses.UNSPECIFIED.equals(type)) {
-            return type;
+        Classification classified = SpecialAddresses.classify(raw);
+        byte[] reached = classified.reached();
+        AddressClass type = classified.addressClass();
+        if (type != null && !type.allowable()) {
+            return type.label();
         }
-        if (AddressClasses.isLoopback(reached)) {
-            return allowed.coversLoopback(reached) ? null : AddressClasses.LOOPBACK;
+        if (SpecialAddresses.isLoopback(reached)) {
+            return allowed.coversLoopback(reached) ? null : AddressClass.LOOPBACK.label();
         }
         HostAddresses ours = host;
         if (ours.contains(reached) || ours.contains(raw)) {
-            return allowed.namesExactly(reached) ? null : AddressClasses.HOST;
+            return allowed.namesExactly(reached) ? null : HOST;
         }
         if (type == null || allowed.covers(reached)) {
             return null;
         }
-        return type;
+        return type.label();
     }
 
     /**

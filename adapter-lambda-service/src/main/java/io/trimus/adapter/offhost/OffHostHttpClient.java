@@ -1,4 +1,4 @@
-package io.trimus.adapter.lambda;
+package io.trimus.adapter.offhost;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;

@@ -1,25 +1,18 @@
-package io.trimus.adapter.net;
+package io.trimus.commons.net;
 
-import io.trimus.commons.net.AddressPrefix;
-
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An address range in CIDR notation, IPv4 or IPv6: the one CIDR type of the service. The egress network's subnet and
- * its sandbox address arithmetic (IPv4, addresses as unsigned 32-bit numbers) and the SSRF guard's address classes and
- * TRIMUS_LAMBDA_ALLOW_PRIVATE ranges (either family, addresses as bytes) are all this type.
+ * An address range in CIDR notation, IPv4 or IPv6, compared as bytes: the one CIDR type of Trimus. The special-address
+ * table ({@link SpecialAddresses}), the allow-private knobs of the egress proxy, lambda endpoints and A2A peers, and
+ * the adapter's egress subnet with its IPv4 host arithmetic (addresses as unsigned 32-bit numbers) are all this type.
  */
 public final class Cidr {
-
     private static final Pattern IPV4_CIDR =
             Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})/(\\d{1,2})");
     private static final Pattern IPV4_ADDRESS = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
-    private static final Pattern IPV4_LITERAL = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** The network address, 4 or 16 bytes, host bits zero. */
     private final byte[] network;
@@ -28,6 +21,66 @@ public final class Cidr {
     private Cidr(byte[] network, int prefix) {
         this.network = network;
         this.prefix = prefix;
+    }
+
+    /**
+     * Parses {@code 10.20.0.0/16} or {@code fd00:1::/64}; a bare address means that address alone. Strict: literals
+     * only (no name is ever resolved), decimal IPv4 octets without leading zeros, no zone ids, no IPv4-mapped IPv6
+     * ranges (an IPv6 address that embeds an IPv4 one is matched by that IPv4 address, so write the IPv4 form), and
+     * the address must be the network address itself, so a typo such as {@code 10.1.0.0/8} is reported rather than
+     * widened.
+     *
+     * @throws IllegalArgumentException with a sentence saying what is wrong with {@code text}
+     */
+    public static Cidr parse(String text) {
+        String cidr = text == null ? "" : text.strip();
+        int slash = cidr.indexOf('/');
+        String host = slash < 0 ? cidr : cidr.substring(0, slash);
+        byte[] bytes = IpAddresses.strict(host);
+        if (bytes == null) {
+            String hint = host.matches("[\\d.]*\\b0\\d[\\d.]*")
+                    ? " (write IPv4 octets without leading zeros: some readers take 010 as octal)" : "";
+            throw new IllegalArgumentException("'" + cidr + "' is not an address range such as 10.20.0.0/16 or"
+                    + " fd00:1::/64" + hint);
+        }
+        if (bytes.length == 16 && IpAddresses.isIpv4Mapped(bytes)) {
+            throw new IllegalArgumentException("'" + cidr + "' is an IPv4-mapped IPv6 range; write its IPv4 form"
+                    + " (an IPv6 address that embeds an IPv4 one is matched by that IPv4 address)");
+        }
+        int bits = bytes.length * 8;
+        int length;
+        try {
+            length = slash < 0 ? bits : Integer.parseInt(cidr.substring(slash + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + cidr + "' has no prefix length after the /");
+        }
+        if (length < 0 || length > bits) {
+            throw new IllegalArgumentException("'" + cidr + "' has a prefix length outside 0.." + bits);
+        }
+        Cidr range = new Cidr(masked(bytes, length), length);
+        if (!Arrays.equals(range.network, bytes)) {
+            throw new IllegalArgumentException("'" + cidr + "' has host bits set after /" + length
+                    + "; the range is " + range);
+        }
+        return range;
+    }
+
+    /**
+     * The range of {@code network} (4 or 16 bytes, host bits zero) and {@code prefix}; for forms text cannot say, such
+     * as the IPv4-mapped ::ffff:0:0/96 that {@link #parse} refuses.
+     */
+    public static Cidr of(byte[] network, int prefix) {
+        if (network.length != 4 && network.length != 16) {
+            throw new IllegalArgumentException("an address has 4 or 16 bytes, not " + network.length);
+        }
+        if (prefix < 0 || prefix > network.length * 8) {
+            throw new IllegalArgumentException("prefix length must be 0 to " + network.length * 8 + ", got " + prefix);
+        }
+        Cidr range = new Cidr(masked(network, prefix), prefix);
+        if (!Arrays.equals(range.network, network)) {
+            throw new IllegalArgumentException("not a network address with a prefix length of " + prefix);
+        }
+        return range;
     }
 
     /**
@@ -53,71 +106,6 @@ public final class Cidr {
             throw new IllegalArgumentException("'" + cidr + "' is not an IPv4 subnet such as 172.30.0.0/24");
         }
         return ipv4(octets(m, cidr), Integer.parseInt(m.group(5)));
-    }
-
-    /**
-     * Parses a range of either family, e.g. {@code 10.20.0.0/16} or {@code fd00:1::/64}; a bare address means that
-     * address alone, and {@code ::ffff:a.b.c.d/n} is a range over IPv6.
-     */
-    public static Cidr range(String cidr) {
-        int slash = cidr.indexOf('/');
-        String host = slash < 0 ? cidr : cidr.substring(0, slash);
-        InetAddress address = literal(host).orElseThrow(() ->
-                new IllegalArgumentException("'" + cidr + "' is not an address range such as 10.20.0.0/16 or"
-                        + " fd00:1::/64"));
-        byte[] bytes = address.getAddress();
-        if (host.indexOf(':') >= 0 && bytes.length == 4) {
-            // ::ffff:a.b.c.d/n: InetAddress reads it as IPv4, the range is meant over IPv6
-            byte[] mapped = new byte[16];
-            mapped[10] = (byte) 0xff;
-            mapped[11] = (byte) 0xff;
-            System.arraycopy(bytes, 0, mapped, 12, 4);
-            bytes = mapped;
-        }
-        int prefix;
-        try {
-            prefix = slash < 0 ? bytes.length * 8 : Integer.parseInt(cidr.substring(slash + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + cidr + "' has no prefix length after the /");
-        }
-        if (prefix < 0 || prefix > bytes.length * 8) {
-            throw new IllegalArgumentException("'" + cidr + "' has a prefix length outside 0.." + bytes.length * 8);
-        }
-        for (int bit = prefix; bit < bytes.length * 8; bit++) {
-            if ((bytes[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
-                throw new IllegalArgumentException("'" + cidr + "' has host bits set after /" + prefix);
-            }
-        }
-        return new Cidr(bytes, prefix);
-    }
-
-    /**
-     * An IP literal (dotted IPv4, or IPv6 without brackets), read without any lookup; a host name is not a literal.
-     *
-     * @return the literal's address, or empty when {@code host} is a name
-     */
-    public static Optional<InetAddress> literal(String host) {
-        try {
-            if (host.indexOf(':') >= 0) {
-                // bracketed, InetAddress accepts an IPv6 literal only and never asks DNS
-                return Optional.of(InetAddress.getByName("[" + host + "]"));
-            }
-            if (!IPV4_LITERAL.matcher(host).matches()) {
-                return Optional.empty();
-            }
-            byte[] bytes = new byte[4];
-            String[] octets = host.split("\\.");
-            for (int i = 0; i < 4; i++) {
-                int octet = Integer.parseInt(octets[i]);
-                if (octet > 255) {
-                    return Optional.empty();
-                }
-                bytes[i] = (byte) octet;
-            }
-            return Optional.of(InetAddress.getByAddress(bytes));
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
     }
 
     /** Parses a dotted IPv4 address into an unsigned 32-bit number. */
@@ -157,7 +145,31 @@ public final class Cidr {
 
     /** Whether the address (4 or 16 bytes) lies in this range; an address of the other family never does. */
     public boolean contains(byte[] address) {
-        return AddressPrefix.matches(network, prefix, address);
+        if (address.length != network.length) {
+            return false;
+        }
+        int whole = prefix / 8;
+        for (int i = 0; i < whole; i++) {
+            if (address[i] != network[i]) {
+                return false;
+            }
+        }
+        int rest = prefix % 8;
+        if (rest == 0) {
+            return true;
+        }
+        int mask = (0xFF << (8 - rest)) & 0xFF;
+        return (address[whole] & mask) == (network[whole] & mask);
+    }
+
+    /** Whether every address of this range lies in {@code other}. */
+    public boolean isWithin(Cidr other) {
+        return prefix >= other.prefix && other.contains(network);
+    }
+
+    /** Whether this range is a single address (/32, /128). */
+    public boolean isSingleAddress() {
+        return prefix == network.length * 8;
     }
 
     /** The IPv4 network address as an unsigned 32-bit number. */
@@ -214,22 +226,24 @@ public final class Cidr {
         return 31 * Arrays.hashCode(network) + prefix;
     }
 
+    /** The shortest text: {@code 10.0.0.0/8}, {@code fd00:1::/64}; an IPv4-mapped range stays IPv6. */
     @Override
     public String toString() {
-        if (isIpv4()) {
-            return text(network()) + "/" + prefix;
-        }
-        try {
-            return InetAddress.getByAddress(network).getHostAddress() + "/" + prefix;
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return IpAddresses.shortText(network) + "/" + prefix;
     }
 
     private void requireIpv4() {
         if (!isIpv4()) {
             throw new IllegalStateException(this + " is not an IPv4 subnet");
         }
+    }
+
+    private static byte[] masked(byte[] bytes, int length) {
+        byte[] out = bytes.clone();
+        for (int bit = length; bit < out.length * 8; bit++) {
+            out[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        return out;
     }
 
     private static byte[] bytes(long address) {

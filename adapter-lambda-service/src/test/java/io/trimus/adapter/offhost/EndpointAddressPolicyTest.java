@@ -1,4 +1,4 @@
-package io.trimus.adapter.lambda;
+package io.trimus.adapter.offhost;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,57 +12,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The SSRF guard's classification, address by address. Nothing here resolves a name or dials anything: every address
- * is a literal, parsed without DNS, and only classified (public ones included).
+ * The SSRF guard of lambda endpoints and A2A peers, address by address. Nothing here resolves a name or dials
+ * anything: every address is a literal, parsed without DNS, and only classified (public ones included). The full
+ * table with its range boundaries is {@code io.trimus.commons.net.SpecialAddressesTest}, where this test's table rows
+ * moved; here one address per class shows the guard refuses with the table's description.
  */
 class EndpointAddressPolicyTest {
     private static final EndpointAddressPolicy PUBLIC_ONLY = EndpointAddressPolicy.publicOnly();
 
+    /**
+     * Changed when the guard came to share the proxy's table: {@code ::7f00:1} and {@code 2001:0:4136:e378::1}, refused
+     * before as IPv4-compatible and Teredo ranges, are refused now as the loopback and reserved IPv4 addresses they
+     * carry, and the reason still names the form.
+     */
     @ParameterizedTest(name = "{0} is refused: {1}")
     @CsvSource(delimiter = '|', textBlock = """
             127.0.0.1               | loopback
-            127.255.255.254         | loopback
             10.0.0.1                | private
-            172.16.0.0              | private
-            172.31.255.255          | private
-            192.168.1.1             | private
             169.254.169.254         | link-local
-            100.64.0.0              | carrier-grade NAT
             100.64.0.1              | carrier-grade NAT
-            100.127.255.255         | carrier-grade NAT
-            0.0.0.0                 | unspecified
             0.1.2.3                 | unspecified
             224.0.0.1               | multicast
-            239.255.255.250         | multicast
             255.255.255.255         | broadcast
             240.0.0.1               | reserved
             198.18.0.1              | benchmarking
-            198.19.255.255          | benchmarking
             192.0.2.10              | documentation
-            198.51.100.7            | documentation
-            203.0.113.9             | documentation
             192.0.0.8               | IETF protocol assignment
             ::1                     | loopback
-            ::                      | unspecified
-            ::ffff:127.0.0.1        | loopback
             ::ffff:10.0.0.1         | private
             64:ff9b::a00:1          | NAT64 address of 10.0.0.1, a private
-            64:ff9b::a9fe:a9fe      | NAT64 address of 169.254.169.254, a link-local
             64:ff9b:1::808:808      | local-use NAT64
-            2002:a00:1::            | 6to4 address of 10.0.0.1, a private
             2002:7f00:1::1          | 6to4 address of 127.0.0.1, a loopback
-            fc00::1                 | unique local
             fd00:ec2::254           | unique local
             fe80::1                 | link-local
-            febf:ffff::1            | link-local
-            fec0::1                 | site-local
-            ff02::1                 | multicast
-            2001:db8::1             | documentation
-            3fff::1                 | documentation
             2001:0:4136:e378::1     | Teredo
-            2001:2::1               | benchmarking
-            100::1                  | discard-only
             ::7f00:1                | IPv4-compatible
+            ::808:808               | IPv4-compatible
+            2001:0:4136:e378:8000:63bf:f7f7:f7f7 | Teredo
             4000::1                 | outside the global unicast range
             """)
     void nonPublicAddressesAreRefusedWithTheirClass(String address, String because) {
@@ -73,39 +59,9 @@ class EndpointAddressPolicyTest {
     }
 
     @ParameterizedTest(name = "{0} is public")
-    @ValueSource(strings = {"8.8.8.8", "1.1.1.1", "2606:4700::1111", "2a00:1450:4001:82b::200e",
-            "64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"})
+    @ValueSource(strings = {"8.8.8.8", "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"})
     void publicAddressesAreAllowed(String address) {
         assertThat(PUBLIC_ONLY.check(literal(address)).allowed()).as(address).isTrue();
-    }
-
-    @ParameterizedTest(name = "{0}: allowed {1}")
-    @CsvSource(delimiter = '|', textBlock = """
-            100.63.255.255  | true
-            100.64.0.0      | false
-            100.127.255.255 | false
-            100.128.0.0     | true
-            172.15.255.255  | true
-            172.16.0.0      | false
-            172.31.255.255  | false
-            172.32.0.0      | true
-            169.253.255.255 | true
-            169.254.0.0     | false
-            169.255.0.0     | true
-            9.255.255.255   | true
-            11.0.0.0        | true
-            126.255.255.255 | true
-            128.0.0.0       | true
-            198.17.255.255  | true
-            198.18.0.0      | false
-            198.20.0.0      | true
-            223.255.255.255 | true
-            1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff | false
-            2000::          | true
-            fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff | false
-            """)
-    void rangeBoundariesFallOnTheRightSide(String address, boolean allowed) {
-        assertThat(PUBLIC_ONLY.check(literal(address)).allowed()).as(address).isEqualTo(allowed);
     }
 
     @Test
@@ -133,8 +89,7 @@ class EndpointAddressPolicyTest {
 
     @Test
     void theAllowListCoversExactlyItsRanges() {
-        EndpointAddressPolicy policy = EndpointAddressPolicy.allowing(List.of("127.0.0.1/32", " 10.20.0.0/16 ", "",
-                "fd00:1::/64", "192.168.7.7"));
+        EndpointAddressPolicy policy = allowing("127.0.0.1/32", " 10.20.0.0/16 ", "", "fd00:1::/64", "192.168.7.7");
 
         assertThat(policy.check(literal("127.0.0.1")).allowed()).isTrue();
         assertThat(policy.check(literal("127.0.0.2")).allowed()).isFalse();
@@ -153,10 +108,45 @@ class EndpointAddressPolicyTest {
     @ValueSource(strings = {"10.0.0.0/33", "10.0.0.1/8", "localhost", "10.0.0.0/x", "999.1.1.1/32", "fd00::/129",
             "example.com/24"})
     void aBrokenAllowListEntryStopsTheServiceWithTheSetting(String entry) {
-        assertThatThrownBy(() -> EndpointAddressPolicy.allowing(List.of(entry)))
+        assertThatThrownBy(() -> EndpointAddressPolicy.allowing(List.of(entry), "TRIMUS_LAMBDA_ALLOW_PRIVATE"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("TRIMUS_LAMBDA_ALLOW_PRIVATE: ")
                 .hasMessageContaining(entry);
+        assertThatThrownBy(() -> EndpointAddressPolicy.allowing(List.of(entry), "TRIMUS_A2A_ALLOW_PRIVATE"))
+                .hasMessageStartingWith("TRIMUS_A2A_ALLOW_PRIVATE: ");
+    }
+
+    /** Stricter since the table is shared: as in the egress proxy, an entry is matched against the reached address. */
+    @Test
+    void anAllowedRangeMatchesTheReachedAddressNeverTheIpv6Form() {
+        EndpointAddressPolicy policy = allowing("64:ff9b::/96", "2002::/16", "2001::/32", "::/96");
+
+        assertThat(policy.check(literal("64:ff9b::a00:1")).allowed()).isFalse();
+        assertThat(policy.check(literal("2002:a00:1::1")).allowed()).isFalse();
+        assertThat(policy.check(literal("2001:0:4136:e378:8000:63bf:f5ff:fffe")).allowed()).isFalse();
+        assertThat(policy.check(literal("::a00:1")).allowed()).isFalse();
+    }
+
+    /** Stricter since the table is shared: as in the egress proxy, no entry opens the unspecified address. */
+    @Test
+    void theUnspecifiedAddressIsNeverAllowed() {
+        EndpointAddressPolicy policy = allowing("0.0.0.0/0", "::/0", "0.0.0.0/8", "::/128");
+
+        assertThat(policy.check(literal("0.0.0.0")).allowed()).isFalse();
+        assertThat(policy.check(literal("0.1.2.3")).allowed()).isFalse();
+        assertThat(policy.check(literal("::")).allowed()).isFalse();
+        assertThat(policy.check(literal("64:ff9b::")).allowed()).isFalse();
+        assertThat(policy.check(literal("10.0.0.1")).allowed()).isTrue();
+    }
+
+    @Test
+    void aResolvedHostIsRefusedByItsFirstRefusedAddress() {
+        InetAddress[] mixed = {literal("8.8.8.8"), literal("10.0.0.1"), literal("127.0.0.1")};
+
+        assertThat(PUBLIC_ONLY.checkAll("agent.example.com", mixed).reason())
+                .isEqualTo("agent.example.com resolves to 10.0.0.1, and 10.0.0.1 is a private address");
+        assertThat(PUBLIC_ONLY.checkAll("agent.example.com", new InetAddress[]{literal("8.8.8.8")}).allowed())
+                .isTrue();
     }
 
     @Test
@@ -166,6 +156,10 @@ class EndpointAddressPolicyTest {
         assertThat(EndpointAddressPolicy.literal("agent.example.com")).isEmpty();
         assertThat(EndpointAddressPolicy.literal("999.0.0.1")).isEmpty();
         assertThat(EndpointAddressPolicy.literal("1.2.3")).isEmpty();
+    }
+
+    private static EndpointAddressPolicy allowing(String... ranges) {
+        return EndpointAddressPolicy.allowing(List.of(ranges), "TRIMUS_LAMBDA_ALLOW_PRIVATE");
     }
 
     private static InetAddress literal(String address) {
