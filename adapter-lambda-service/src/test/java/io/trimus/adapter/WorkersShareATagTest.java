@@ -228,8 +228,8 @@ class WorkersShareATagTest {
     private static Duration untilTheGraceIsOver(long from) {
         Duration wholeGrace = Duration.ofSeconds(15);
         String log = dispatcherLog().substring((int) from);
-        Matcher back = Pattern.compile("(?m)^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) .*the Kafka broker answers"
-                + " again").matcher(log);
+        Matcher back = Pattern.compile("(?m)^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) .*"
+                + "the Kafka broker answers again").matcher(log);
         Instant answers = null;
         int at = -1;
         while (back.find()) {
