@@ -28,6 +28,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -69,6 +72,8 @@ class WorkersShareATagTest {
     private static final int PLACES = 2;
     private static final List<String> NAMES = List.of("a", "b", "c");
     private static final String VICTIM = "b";
+
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
 
     private static final Map<String, ServiceProcess> WORKERS = new LinkedHashMap<>();
     private static ServiceProcess dispatcher;
@@ -191,6 +196,7 @@ class WorkersShareATagTest {
                 .until(() -> runs.stream().filter(r -> executing(r.runId())).count() >= 3);
 
         InfraControl infra = InfraControl.fromConfig();
+        long dispatcherLogBefore = dispatcherLog().length();
         long stoppedAt = System.nanoTime();
         infra.stopKafka();
         infra.startKafka();
@@ -198,7 +204,8 @@ class WorkersShareATagTest {
 
         runs.forEach(run -> RunBus.get().awaitEnd(run.runId(), Duration.ofSeconds(120)));
         // a spurious verdict would come within the dispatcher's grace after the broker is back (3 s + 10 s here)
-        await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+        Duration quiet = untilTheGraceIsOver(dispatcherLogBefore);
+        await().during(quiet).atMost(quiet.plusSeconds(15)).pollInterval(Duration.ofMillis(500))
                 .until(() -> runs.stream().allMatch(run -> RunBus.get().states(run.runId()).stream()
                         .filter(RunState::isTerminal).count() == 1));
         for (RunRequested run : runs) {
@@ -207,8 +214,41 @@ class WorkersShareATagTest {
             assertThat(RunBus.get().states(id).stream().filter(RunState::isTerminal)).as("final states of %s", id)
                     .containsExactly(SUCCEEDED);
         }
-        System.out.printf("WorkersShareATagTest restart: 9 runs, outage %d ms, each executed once and SUCCEEDED once;"
-                + " claims per worker %s%n", outage.toMillis(), claimCounts(runs));
+        System.out.printf("WorkersShareATagTest restart: 9 runs, outage %d ms, each executed once and SUCCEEDED once"
+                + " (watched %d ms more); claims per worker %s%n", outage.toMillis(), quiet.toMillis(),
+                claimCounts(runs));
+    }
+
+    /**
+     * How long from now a spurious "worker lost" verdict could still come: until two watch ticks after the grace the
+     * dispatcher gives its workers from when it says the broker answers again (the last time its log after
+     * {@code from} says so), a worker's miss window (3 beats of 1 s) and 10 s more. With no such line (it never saw the
+     * broker gone, or does not see it back yet) the whole grace from now: 15 s.
+     */
+    private static Duration untilTheGraceIsOver(long from) {
+        Duration wholeGrace = Duration.ofSeconds(15);
+        String log = dispatcherLog().substring((int) from);
+        Matcher back = Pattern.compile("(?m)^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) .*"
+                + "the Kafka broker answers again").matcher(log);
+        Instant answers = null;
+        int at = -1;
+        while (back.find()) {
+            answers = LocalDateTime.parse(back.group(1), LOG_TIME).atZone(ZoneId.systemDefault()).toInstant();
+            at = back.end();
+        }
+        if (answers == null || log.indexOf("the Kafka broker does not answer", at) >= 0) {
+            return wholeGrace;
+        }
+        Duration left = Duration.between(Instant.now(), answers.plus(wholeGrace));
+        return left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
+    }
+
+    private static String dispatcherLog() {
+        try {
+            return Files.readString(dispatcher.logFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** RUNNING and not yet ended. */

@@ -139,14 +139,16 @@ class ProxyEgressEndToEndTest {
                 + EgressNetworkResource.GATEWAY + ":" + EgressNetworkResource.PROXY_PORT + " -connect " + ALLOWED
                 + ":443 -servername $sni 2>/dev/null | grep -q 'BEGIN CERTIFICATE' && r=handshake || r=refused;"
                 + " echo \"sni_${sni%%.*}=$r rc=0\"; done; "
-                // plain bytes on the steered TLS port: nothing comes back
-                + "n=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n'; sleep 2) | nc -w 4 "
-                + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\"; "
+                // plain bytes on the steered TLS port: nothing comes back (side by side with the next one: each
+                // holds its connection open seconds on purpose)
+                + "(n=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n'; sleep 2) | nc -w 4 "
+                + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\") & "
                 // one kept-alive steered connection asking for a second host
                 // (stdin stays open a while: a client's half-close before the answer would end the connection)
-                + "s=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
+                + "(s=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
                 + OTHER_ALLOWED + "\\r\\n\\r\\n'; sleep 3) | nc -w 5 " + EgressNetworkResource.GATEWAY + " 80"
-                + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,); echo \"second_host=$s rc=0\"";
+                + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,);"
+                + " echo \"second_host=$s rc=0\") & wait";
 
         JsonNode end = run(company, script);
 
@@ -205,9 +207,10 @@ class ProxyEgressEndToEndTest {
         SandboxRuns.allow(company, VHOST);
         String smuggled = "Transfer-Encoding: chunked\\r\\n\\r\\n3\\r\\nabc\\r\\n0\\r\\n\\n"
                 + "GET /secret HTTP/1.1\\r\\nHost: " + HIDDEN + "\\r\\n\\r\\n";
-        String script = smuggle("explicit", "POST http://" + VHOST + "/ HTTP/1.1\\r\\nHost: " + VHOST + "\\r\\n"
-                + smuggled, EgressNetworkResource.PROXY_PORT)
-                + smuggle("transparent", "POST / HTTP/1.1\\r\\nHost: " + VHOST + "\\r\\n" + smuggled, 80);
+        // both ways side by side: each holds its connection open 3 s on purpose
+        String script = "(" + smuggle("explicit", "POST http://" + VHOST + "/ HTTP/1.1\\r\\nHost: " + VHOST
+                + "\\r\\n" + smuggled, EgressNetworkResource.PROXY_PORT) + ") & ("
+                + smuggle("transparent", "POST / HTTP/1.1\\r\\nHost: " + VHOST + "\\r\\n" + smuggled, 80) + ") & wait";
 
         JsonNode end = run(company, script);
 
