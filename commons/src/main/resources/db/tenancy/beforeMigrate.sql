@@ -4,6 +4,9 @@
 -- on the first start, which needs CREATEROLE (the superuser of ./trimus up and docker-compose has it).
 -- (The password is dollar-quoted so any character works; the x in front of the placeholder keeps Flyway from reading
 -- "$${" as an escaped placeholder, and substr drops it again.)
+-- Flyway's own lock does not cover this callback: replicas starting at once take turns on the same transaction lock
+-- as afterMigrate.sql, or two would create the role or replace the function at the same moment and one would fail.
+select pg_advisory_xact_lock(7460029311642386);
 do $trimus$
 begin
     if not exists (select from pg_roles where rolname = '${app_role}') then
