@@ -303,14 +303,15 @@ class CliSandboxTest {
 
     @Test
     void aTimeoutKillsTheContainerAndKeepsThePartialOutput() {
-        RunRequested run = claude(Map.of("timeout_sec", 10), "@sh echo started work\n@sleep 120");
+        // below run-service's floor of 10 s: this app's TRIMUS_DOCKER_MIN_TIMEOUT_SEC is lowered (application.properties)
+        RunRequested run = claude(Map.of("timeout_sec", 3), "@sh echo started work\n@sleep 120");
         bus.request(run);
 
         RunStatusChanged end = bus.awaitEnd(run.runId(), END);
 
         assertThat(end.status()).isEqualTo(TIMED_OUT);
         assertThat(end.output()).contains("started work");
-        assertThat(end.error()).isEqualTo("timed out after 10 s; the container was killed");
+        assertThat(end.error()).isEqualTo("timed out after 3 s; the container was killed");
     }
 
     // --- fail-secure ----------------------------------------------------------------------------------------

@@ -145,7 +145,8 @@ class LocalCliTest {
 
     @Test
     void aTimeoutKillsTheWholeProcessTreeAndKeepsThePartialOutput() {
-        RunRequested run = request("claude_local", Map.of("command", claude.toString(), "timeout_sec", 10),
+        // below run-service's floor of 10 s: this app's TRIMUS_DOCKER_MIN_TIMEOUT_SEC is lowered (application.properties)
+        RunRequested run = request("claude_local", Map.of("command", claude.toString(), "timeout_sec", 3),
                 "@spawn-sleeper 300\n@sh echo working\n@sleep 300", Map.of());
         bus.request(run);
 
@@ -154,7 +155,7 @@ class LocalCliTest {
 
         assertThat(end.status()).isEqualTo(TIMED_OUT);
         assertThat(end.output()).contains("working");
-        assertThat(end.error()).isEqualTo("timed out after 10 s; the process tree was killed");
+        assertThat(end.error()).isEqualTo("timed out after 3 s; the process tree was killed");
         assertThat(sleeper).isNotNull();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(ProcessHandle.of(Long.parseLong(sleeper)).map(ProcessHandle::isAlive).orElse(false))

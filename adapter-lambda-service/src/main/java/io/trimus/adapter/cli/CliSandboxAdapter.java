@@ -36,6 +36,7 @@ public abstract class CliSandboxAdapter implements Adapter {
     private final DockerDefaults dockerDefaults;
     private final SandboxDefaults sandboxDefaults;
     private final String egressNetwork;
+    private final int minTimeoutSec;
     private final boolean forbidDangerous;
     private final RunExecutor executor;
     private final RunSecrets secrets;
@@ -49,6 +50,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         dockerDefaults.limits().checkDefaults("TRIMUS_SANDBOX_PIDS_LIMIT", sandboxDefaults.pidsLimit(),
                 "TRIMUS_SANDBOX_DEFAULT_TIMEOUT_SEC", sandboxDefaults.timeoutSec());
         this.egressNetwork = config.egress().network().name();
+        this.minTimeoutSec = DockerDefaults.minTimeoutSec(config.docker());
         this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
         this.executor = executor;
         this.secrets = secrets;
@@ -79,7 +81,7 @@ public abstract class CliSandboxAdapter implements Adapter {
     @Override
     public Admitted admit(RunRequested request) {
         EngineRequirement.require(engine, type);
-        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(agent.user(), dockerDefaults.allowRoot());
         dockerDefaults.limits().ceilings().check(agent);
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {

@@ -111,6 +111,15 @@ public interface DockerConfig extends DockerCeilings {
     int defaultTimeoutSec();
 
     /**
+     * Shortest adapter_config.timeout_sec a docker, *_sandbox or *_local run may ask for, checked when the run is
+     * dispatched; a run asking less is REJECTED. It may only lower the floor of 10 s that run-service enforces on
+     * agents it stores (for test and development setups that publish runs themselves); the default timeouts stay at
+     * least 10 s (TRIMUS_DOCKER_MIN_TIMEOUT_SEC, 1 to 10, default 10).
+     */
+    @WithDefault("10")
+    int minTimeoutSec();
+
+    /**
      * This adapter service's name among those sharing one Docker engine and in its leases: its containers carry
      * it, and at boot it removes only its own leftovers, never another instance's running containers
      * (TRIMUS_DOCKER_INSTANCE, default the host name, {@code adapter} where none is set; replicas must not share

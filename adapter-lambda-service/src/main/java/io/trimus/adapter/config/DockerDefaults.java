@@ -108,6 +108,20 @@ public record DockerDefaults(long pidsLimit, String tmpfsSize, List<String> secu
         securityOpts = List.copyOf(securityOpts);
     }
 
+    /**
+     * TRIMUS_DOCKER_MIN_TIMEOUT_SEC, checked: the floor of a run's adapter_config.timeout_sec at dispatch.
+     *
+     * @throws IllegalArgumentException when it is not between 1 and {@link DockerAdapterConfig#MIN_TIMEOUT_SEC}
+     */
+    public static int minTimeoutSec(DockerConfig config) {
+        int floor = config.minTimeoutSec();
+        if (floor < 1 || floor > DockerAdapterConfig.MIN_TIMEOUT_SEC) {
+            throw new IllegalArgumentException("TRIMUS_DOCKER_MIN_TIMEOUT_SEC must be between 1 and "
+                    + DockerAdapterConfig.MIN_TIMEOUT_SEC + ", got " + floor);
+        }
+        return floor;
+    }
+
     /** The defaults configured for this service; reads a {@code seccomp=<file>} profile once. */
     public static DockerDefaults from(DockerConfig config) {
         List<String> opts = config.securityOpts().orElse(List.of()).stream()

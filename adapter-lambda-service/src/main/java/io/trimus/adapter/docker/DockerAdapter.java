@@ -39,6 +39,7 @@ public class DockerAdapter implements Adapter {
     private final DockerEngineSwitch engine;
     private final RunSecrets secrets;
     private final String egressNetwork;
+    private final int minTimeoutSec;
 
     @Inject
     public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
@@ -49,6 +50,7 @@ public class DockerAdapter implements Adapter {
         this.engine = engine;
         this.secrets = secrets;
         this.egressNetwork = config.egress().network().name();
+        this.minTimeoutSec = DockerDefaults.minTimeoutSec(config.docker());
     }
 
     @Override
@@ -79,7 +81,7 @@ public class DockerAdapter implements Adapter {
     public Admitted admit(RunRequested request) {
         EngineRequirement.require(engine, type());
         defaults.allowedNetworks().checkDocker(request.adapterConfig());
-        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig());
+        DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(config.user(), defaults.allowRoot());
         defaults.limits().ceilings().check(config);
         if (!request.masked().isEmpty() && !egressNetwork.equals(config.network())) {

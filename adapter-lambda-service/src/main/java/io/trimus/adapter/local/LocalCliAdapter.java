@@ -1,6 +1,7 @@
 package io.trimus.adapter.local;
 
 import io.trimus.adapter.command.CliCommand;
+import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
@@ -36,6 +37,7 @@ public abstract class LocalCliAdapter implements Adapter {
     private final LocalEnvironment environment;
     private final Path agentsHome;
     private final int defaultTimeoutSec;
+    private final int minTimeoutSec;
     private final boolean forbidDangerous;
     private final RunSecrets secrets;
     private final LocalProcessRunner runner;
@@ -53,6 +55,7 @@ public abstract class LocalCliAdapter implements Adapter {
         this.agentsHome = config.home().map(Path::of)
                 .orElse(Path.of(System.getProperty("user.home"), ".trimus")).toAbsolutePath().resolve("agents");
         this.defaultTimeoutSec = config.local().defaultTimeoutSec();
+        this.minTimeoutSec = DockerDefaults.minTimeoutSec(config.docker());
         this.forbidDangerous = CliCommand.truthy(config.forbidDangerousClaudePermissions());
         this.secrets = secrets;
         this.runner = runner;
@@ -85,7 +88,7 @@ public abstract class LocalCliAdapter implements Adapter {
         if (gate == LocalAdaptersGate.OFF) {
             throw new RunRejected(LocalAdaptersGate.refusal(type));
         }
-        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig());
+        CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig(), minTimeoutSec);
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");

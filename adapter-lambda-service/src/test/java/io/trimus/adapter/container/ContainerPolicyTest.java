@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.MountType;
 import io.trimus.adapter.config.ContainerLimits;
 import io.trimus.adapter.config.DiskLimits;
 import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.support.TestConfig;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.egress.network.EgressNetwork;
 import io.trimus.commons.net.Cidr;
@@ -373,5 +374,18 @@ class ContainerPolicyTest {
                 .hasMessageContaining("TRIMUS_DOCKER_TMPFS_SIZE");
         assertThatThrownBy(() -> new DockerDefaults(100, "64m", List.of(), 5))
                 .hasMessageContaining("TRIMUS_DOCKER_DEFAULT_TIMEOUT_SEC");
+    }
+
+    @Test
+    void theTimeoutFloorMayOnlyBeLowered() {
+        assertThat(DockerDefaults.minTimeoutSec(TestConfig.of().docker())).as("default").isEqualTo(10);
+        assertThat(DockerDefaults.minTimeoutSec(TestConfig.of("trimus.docker.min-timeout-sec", "1").docker()))
+                .isEqualTo(1);
+        assertThatThrownBy(() -> DockerDefaults.minTimeoutSec(
+                TestConfig.of("trimus.docker.min-timeout-sec", "11").docker()))
+                .hasMessage("TRIMUS_DOCKER_MIN_TIMEOUT_SEC must be between 1 and 10, got 11");
+        assertThatThrownBy(() -> DockerDefaults.minTimeoutSec(
+                TestConfig.of("trimus.docker.min-timeout-sec", "0").docker()))
+                .hasMessage("TRIMUS_DOCKER_MIN_TIMEOUT_SEC must be between 1 and 10, got 0");
     }
 }

@@ -83,6 +83,17 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
      * @throws IllegalArgumentException when {@code type} is not a CLI adapter
      */
     public static CliAdapterConfig parse(AdapterType type, JsonNode config) {
+        return parse(type, config, DockerAdapterConfig.MIN_TIMEOUT_SEC);
+    }
+
+    /**
+     * Reads and validates the adapter_config of a CLI agent, accepting a timeout_sec down to {@code minTimeoutSec}
+     * (the adapter service's TRIMUS_DOCKER_MIN_TIMEOUT_SEC; {@link DockerAdapterConfig#MIN_TIMEOUT_SEC} by default).
+     *
+     * @throws AdapterConfigException naming the first field that breaks the contract
+     * @throws IllegalArgumentException when {@code type} is not a CLI adapter
+     */
+    public static CliAdapterConfig parse(AdapterType type, JsonNode config, int minTimeoutSec) {
         AgentCli cli = AgentCli.of(type);
         if (cli == null) {
             throw new IllegalArgumentException(type.wireName() + " is not a CLI adapter");
@@ -104,7 +115,7 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
         return new CliAdapterConfig(cli, sandboxed, model(config.get("model")),
                 ConfigFields.bool(config.get("dangerously_skip_permissions"), "dangerously_skip_permissions"),
                 extraArgs(cli, config.get("extra_args")), apiKeySecret(config.get("api_key_secret")),
-                ConfigFields.timeoutSec(config.get("timeout_sec")), ConfigFields.image(config.get("image")),
+                ConfigFields.timeoutSec(config.get("timeout_sec"), minTimeoutSec), ConfigFields.image(config.get("image")),
                 ConfigFields.memory(config.get("memory")), ConfigFields.cpus(config.get("cpus")),
                 ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")),
                 ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),

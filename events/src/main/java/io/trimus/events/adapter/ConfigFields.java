@@ -131,13 +131,18 @@ final class ConfigFields {
     }
 
     static Integer timeoutSec(JsonNode node) {
+        return timeoutSec(node, DockerAdapterConfig.MIN_TIMEOUT_SEC);
+    }
+
+    /** @param minTimeoutSec the smallest timeout accepted ({@link DockerAdapterConfig#MIN_TIMEOUT_SEC} unless lowered) */
+    static Integer timeoutSec(JsonNode node, int minTimeoutSec) {
         if (absent(node)) {
             return null;
         }
-        if (!wholeNumber(node) || node.asLong() < DockerAdapterConfig.MIN_TIMEOUT_SEC
+        if (!wholeNumber(node) || node.asLong() < minTimeoutSec
                 || node.asLong() > DockerAdapterConfig.MAX_TIMEOUT_SEC) {
             throw new AdapterConfigException(PREFIX + "timeout_sec", "must be a whole number of seconds between "
-                    + DockerAdapterConfig.MIN_TIMEOUT_SEC + " and " + DockerAdapterConfig.MAX_TIMEOUT_SEC);
+                    + minTimeoutSec + " and " + DockerAdapterConfig.MAX_TIMEOUT_SEC);
         }
         return node.asInt();
     }

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * @param memory     memory limit as written (e.g. {@code 256m}), or null for TRIMUS_DOCKER_DEFAULT_MEMORY; at most
  *                   TRIMUS_DOCKER_MAX_MEMORY
  * @param cpus       CPU limit (fractional), or null for TRIMUS_DOCKER_DEFAULT_CPUS; at most TRIMUS_DOCKER_MAX_CPUS
- * @param timeoutSec wall-clock limit in seconds (≥ 10), or null for the adapter default; at most
+ * @param timeoutSec wall-clock limit in seconds (≥ 10, or the adapter's lowered floor), or null for the adapter default; at most
  *                   TRIMUS_DOCKER_MAX_TIMEOUT_SEC (the operator's ceilings are checked by {@link ResourceCeilings})
  * @param user       {@code uid[:gid]} to run as, or null for the image's non-root USER, else {@link ContainerUser#DEFAULT};
  *                   root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
@@ -40,6 +40,10 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
         implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
+    /**
+     * The smallest timeout_sec: run-service refuses less on write; the adapter service refuses less at dispatch unless
+     * its operator lowered its floor (TRIMUS_DOCKER_MIN_TIMEOUT_SEC, see {@link #parse(JsonNode, int)}).
+     */
     public static final int MIN_TIMEOUT_SEC = 10;
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
@@ -65,12 +69,22 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
      * @throws AdapterConfigException naming the first field that breaks the contract
      */
     public static DockerAdapterConfig parse(JsonNode config) {
+        return parse(config, MIN_TIMEOUT_SEC);
+    }
+
+    /**
+     * Reads and validates a docker adapter_config, accepting a timeout_sec down to {@code minTimeoutSec} (the
+     * adapter service's TRIMUS_DOCKER_MIN_TIMEOUT_SEC; {@link #MIN_TIMEOUT_SEC} by default).
+     *
+     * @throws AdapterConfigException naming the first field that breaks the contract
+     */
+    public static DockerAdapterConfig parse(JsonNode config, int minTimeoutSec) {
         ConfigFields.requireObjectOf(config, FIELDS, "docker");
         Map<String, String> env = env(config.get("env"));
         return new DockerAdapterConfig(image(config.get("image")), command(config.get("command")),
                 env, network(config.get("network")), ConfigFields.bool(config.get("writable"), "writable"),
                 ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
-                ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec")),
+                ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec"), minTimeoutSec),
                 ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),
                 SecretEnv.parse(config.get(SecretEnv.FIELD), env.keySet(), "in adapter_config.env"));
     }

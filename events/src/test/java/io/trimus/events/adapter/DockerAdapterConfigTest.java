@@ -86,6 +86,18 @@ class DockerAdapterConfigTest {
                 .isEqualTo(86_400);
     }
 
+    @Test
+    void aLoweredFloorAcceptsShorterTimeoutsAndStillRefusesBelowIt() {
+        assertThat(DockerAdapterConfig.parse(json("{\"image\": \"busybox\", \"timeout_sec\": 3}"), 3).timeoutSec())
+                .isEqualTo(3);
+        assertThatThrownBy(() -> DockerAdapterConfig.parse(json("{\"image\": \"busybox\", \"timeout_sec\": 2}"), 3))
+                .isInstanceOf(AdapterConfigException.class)
+                .hasMessageContaining("must be a whole number of seconds between 3 and 86400");
+        assertThatThrownBy(() -> DockerAdapterConfig.parse(json("{\"image\": \"busybox\", \"timeout_sec\": 3}")))
+                .as("the default floor").isInstanceOf(AdapterConfigException.class)
+                .hasMessageContaining("between 10 and 86400");
+    }
+
     @ParameterizedTest(name = "{0} → {1}")
     @CsvSource(delimiter = '|', textBlock = """
             {}                                                      | adapter_config.image
