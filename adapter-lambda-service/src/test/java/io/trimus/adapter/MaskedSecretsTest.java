@@ -160,8 +160,10 @@ class MaskedSecretsTest {
                 .filter(d -> run.runId().toString().equals(d.runId())).toList().isEmpty());
         Instant deregistered = registrations.deletesOf(confirming.ip()).stream()
                 .filter(d -> run.runId().toString().equals(d.runId())).findFirst().orElseThrow().receivedAt();
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> confirmingPuts(run).stream()
-                .noneMatch(p -> p.receivedAt().isAfter(deregistered)));
+        // three refresh periods (TRIMUS_EGRESS_MASKS_REFRESH of this app) without one
+        Duration period = ConfigProvider.getConfig().getValue("trimus.egress.masks-refresh", Duration.class);
+        await().during(period.multipliedBy(3)).atMost(period.multipliedBy(3).plusSeconds(2))
+                .until(() -> confirmingPuts(run).stream().noneMatch(p -> p.receivedAt().isAfter(deregistered)));
     }
 
     @Test

@@ -62,6 +62,13 @@ import static org.awaitility.Awaitility.await;
 class EgressFailSecureTest {
 
     private static final String NETWORK = "trimus-test-egress-failsecure";
+    /**
+     * TRIMUS_EGRESS_READY_TIMEOUT of the runs that never get an answer: long enough for several attempts (250 ms apart,
+     * doubling), short enough not to be waited out for long.
+     */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(2);
+    /** When the parts of egress-service that start late come up; the runs waiting for them wait up to 30 s. */
+    private static final Duration LATE = Duration.ofSeconds(1);
 
     private final DockerClient docker = DockerClients.local();
     private final UUID company = UUID.randomUUID();
@@ -207,14 +214,14 @@ class EgressFailSecureTest {
             later.schedule(() -> {
                 resolver.mode(ResolverStandIn.Mode.TRIMUS);
                 lateProxy.add(ProxyStandIn.start(proxyPort));
-            }, 2, TimeUnit.SECONDS);
+            }, LATE.toMillis(), TimeUnit.MILLISECONDS);
             RunRequested run = sandboxRun("echo ran-after-waiting");
             long started = System.nanoTime();
 
             execute(run, registry(URI.create(registry.url())),
                     Wiring.proxyProbe(3128, Optional.of("127.0.0.1:" + proxyPort)), Duration.ofSeconds(30), begun(run));
 
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(Duration.ofSeconds(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(LATE);
             assertThat(reported).extracting(RunStatusChanged::status)
                     .containsExactly(RunState.RUNNING, RunState.SUCCEEDED);
             assertThat(reported.get(1).output()).contains("ran-after-waiting");
@@ -231,7 +238,8 @@ class EgressFailSecureTest {
         ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
         List<HttpServer> lateRegistry = new CopyOnWriteArrayList<>();
         try {
-            later.schedule(() -> lateRegistry.add(acceptingRegistry(registryPort)), 2, TimeUnit.SECONDS);
+            later.schedule(() -> lateRegistry.add(acceptingRegistry(registryPort)), LATE.toMillis(),
+                    TimeUnit.MILLISECONDS);
             RunRequested run = sandboxRun("echo registered-after-waiting");
 
             execute(run, registry(URI.create("http://127.0.0.1:" + registryPort)), proxyProbe(),
@@ -254,10 +262,10 @@ class EgressFailSecureTest {
         RunRequested run = sandboxRun();
         long started = System.nanoTime();
 
-        execute(run, registry(URI.create("http://127.0.0.1:8083")), proxyProbe(), Duration.ofSeconds(3), begun(run));
+        execute(run, registry(URI.create("http://127.0.0.1:8083")), proxyProbe(), READY_TIMEOUT, begun(run));
 
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        assertThat(took).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(10));
+        assertThat(took).isBetween(READY_TIMEOUT, READY_TIMEOUT.plusSeconds(7));
         assertThat(proxy.checks()).as("it kept asking").isGreaterThanOrEqualTo(3);
         assertThat(reported).singleElement().satisfies(end -> {
             assertThat(end.status()).isEqualTo(RunState.FAILED);
@@ -275,11 +283,10 @@ class EgressFailSecureTest {
         RunRequested run = sandboxRun();
         long started = System.nanoTime();
 
-        execute(run, registry(URI.create("http://127.0.0.1:" + port)), proxyProbe(), Duration.ofSeconds(3),
-                begun(run));
+        execute(run, registry(URI.create("http://127.0.0.1:" + port)), proxyProbe(), READY_TIMEOUT, begun(run));
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofSeconds(3),
-                Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(READY_TIMEOUT,
+                READY_TIMEOUT.plusSeconds(7));
         assertThat(reported).singleElement().satisfies(end -> {
             assertThat(end.status()).isEqualTo(RunState.FAILED);
             assertThat(end.error()).isEqualTo("could not register the sandbox with egress-service: http://127.0.0.1:"
