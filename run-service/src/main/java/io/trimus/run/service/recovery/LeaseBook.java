@@ -26,8 +26,8 @@ import java.util.stream.Collectors;
  * gets a whole grace again, counted from when the reading resumed, since its producer too has to find the broker. A
  * run is judged on its holder and on when the holder took it: a process named holder by a status event before any
  * beat of it was read (its first beat is still on its way) gets a whole grace from then. The grace is three of the
- * process's intervals, and never under TRIMUS_RUN_MIN_LEASE_GRACE (10 s by default). A beat read again (the consumer resumes from
- * its last committed offset after a rebalance or a broker restart) changes nothing.
+ * process's intervals, and never under TRIMUS_RUN_MIN_LEASE_GRACE (10 s by default). A beat read again (the consumer
+ * resumes from its last committed offset after a rebalance or a broker restart) changes nothing.
  */
 @ApplicationScoped
 public class LeaseBook {
