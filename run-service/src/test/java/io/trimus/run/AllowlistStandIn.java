@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * /api/companies/{id}/egress/allowlist} answers {@code {"company_id", "entries"}} as egress-service's
  * AllowlistResource does. Controlled over its own HTTP (the test may see this class through another classloader):
  * {@code PUT /_test/allowlist/{id}} with a JSON array of entries, {@code 500} or {@code hang}; {@code GET
- * /_test/calls} counts the allowlist calls.
+ * /_test/calls} counts the allowlist calls. A global test resource (ProviderWarningTest declares it), so every test
+ * class's run-service asks it and no class needs a Quarkus restart of its own.
  */
 public class AllowlistStandIn implements QuarkusTestResourceLifecycleManager {
     /** The config key whose value is this stand-in's URL. */

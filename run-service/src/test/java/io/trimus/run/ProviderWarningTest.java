@@ -41,7 +41,9 @@ import static org.hamcrest.Matchers.not;
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
-@WithTestResource(value = AllowlistStandIn.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
+// GLOBAL, not restricted to this class: a class-only resource costs two Quarkus restarts (into this class and out of
+// it); the other classes' sandbox agents then ask the stand-in too (answer [] unless a test set one for the company)
+@WithTestResource(value = AllowlistStandIn.class, scope = TestResourceScope.GLOBAL)
 class ProviderWarningTest {
     private static final String ANTHROPIC_MISSING = "api.anthropic.com is not on this company's egress allowlist:"
             + " the agent cannot reach its provider";

@@ -227,7 +227,8 @@ class RunRecoveryTest {
         report(run, "DISPATCHED", process);
         await().atMost(Duration.ofSeconds(30)).until(() -> heldBy(run).equals(process));
 
-        // the recovery passes every second meanwhile; its first beat is still on its way
+        // the recovery passes every second meanwhile; its first beat is still on its way (a process never heard of has
+        // the adapter's default grace, 6 s, or trimus.run.min-lease-grace if longer: 5 s in the test profile)
         await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() -> heldBy(run).equals(process));
         assertThat(Db.texts("select dispatch_attempts::text from run.run where id = ?::uuid", run.id))
                 .containsExactly("1");

@@ -270,6 +270,15 @@ public interface TrimusConfig {
         Duration observerInterval();
 
         /**
+         * The shortest grace an adapter process gets before its silence on trimus.adapter.leases counts and its runs
+         * are recovered, whatever its own lease interval (three intervals, 6 s at the adapter's default 2 s) would
+         * give (TRIMUS_RUN_MIN_LEASE_GRACE, default 10s). A shorter value recovers runs sooner but takes a process
+         * whose beats are held up (a long GC pause, a slow broker) for lost sooner too.
+         */
+        @WithDefault("10s")
+        Duration minLeaseGrace();
+
+        /**
          * How many times a run whose holder was lost before starting it is dispatched in all; after that it ends
          * FAILED (TRIMUS_RUN_MAX_DISPATCH_ATTEMPTS, default 3).
          */

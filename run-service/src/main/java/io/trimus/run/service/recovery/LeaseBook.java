@@ -26,14 +26,12 @@ import java.util.stream.Collectors;
  * gets a whole grace again, counted from when the reading resumed, since its producer too has to find the broker. A
  * run is judged on its holder and on when the holder took it: a process named holder by a status event before any
  * beat of it was read (its first beat is still on its way) gets a whole grace from then. The grace is three of the
- * process's intervals, and never under {@value #MIN_GRACE_SECONDS} s. A beat read again (the consumer resumes from
- * its last committed offset after a rebalance or a broker restart) changes nothing.
+ * process's intervals, and never under TRIMUS_RUN_MIN_LEASE_GRACE (10 s by default). A beat read again (the consumer
+ * resumes from its last committed offset after a rebalance or a broker restart) changes nothing.
  */
 @ApplicationScoped
 public class LeaseBook {
     private static final Logger LOG = Logger.getLogger(LeaseBook.class);
-    static final int MIN_GRACE_SECONDS = 10;
-    private static final Duration MIN_GRACE = Duration.ofSeconds(MIN_GRACE_SECONDS);
     /** How many beat ids are remembered to recognise a beat read again: minutes of beats of a large fleet. */
     private static final int REMEMBERED_BEATS = 4096;
 
@@ -42,6 +40,8 @@ public class LeaseBook {
     private final Clock clock;
     private final Duration observerInterval;
     private final Duration defaultGrace;
+    /** The shortest grace of any process (trimus.run.min-lease-grace). */
+    private final Duration minGrace;
     private final Instant openedAt;
     private final RecentIds readBeats = new RecentIds(REMEMBERED_BEATS);
     private volatile Instant readThrough;
@@ -54,6 +54,7 @@ public class LeaseBook {
         this.observerInterval = config.run().observerInterval();
         // a process not heard from since this replica started: judged with the adapter's default interval
         this.defaultGrace = Duration.ofSeconds(2).multipliedBy(AdapterLease.MISSED_BEATS);
+        this.minGrace = config.run().minLeaseGrace();
         this.openedAt = clock.instant();
         this.resumedAt = openedAt;
     }
@@ -126,14 +127,14 @@ public class LeaseBook {
         if (!current() || through == null) {
             return Optional.empty();
         }
-        Duration longest = holders.stream().map(this::graceOf).max(Duration::compareTo).orElse(MIN_GRACE);
+        Duration longest = holders.stream().map(this::graceOf).max(Duration::compareTo).orElse(minGrace);
         return Optional.of(through.minus(longest));
     }
 
     private Duration graceOf(String instance) {
         Seen seen = processes.get(instance);
         Duration grace = seen != null ? seen.beat.grace() : defaultGrace;
-        return grace.compareTo(MIN_GRACE) < 0 ? MIN_GRACE : grace;
+        return grace.compareTo(minGrace) < 0 ? minGrace : grace;
     }
 
     /** The processes read so far that are not lost, i.e. hold their runs. */
@@ -154,9 +155,9 @@ public class LeaseBook {
         return seen == null ? Set.of() : Set.copyOf(seen.beat.held());
     }
 
-    /** The grace a process gets before its silence counts, at least {@value #MIN_GRACE_SECONDS} s. */
+    /** The shortest grace a process gets before its silence counts (trimus.run.min-lease-grace, 10 s by default). */
     public Duration minimumGrace() {
-        return MIN_GRACE;
+        return minGrace;
     }
 
     /** Whether a beat of {@code instance} has been read (and not forgotten). */
