@@ -39,6 +39,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
@@ -53,6 +54,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -110,11 +112,19 @@ class MaskingProxyTest {
     @BeforeAll
     static void startOutside() throws Exception {
         vertx = Vertx.vertx();
-        outsidePki = TestPki.create("Outside CA");
+        // the two CAs and their leaves side by side: each is a handful of keytool processes, one after the other
+        CompletableFuture<X509ExtendedKeyManager> outsideLeaf = CompletableFuture.supplyAsync(() -> {
+            try {
+                outsidePki = TestPki.create("Outside CA");
+                return outsidePki.leaf(SCOPED, UNSCOPED_TLS);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot make the outside CA and its leaf", e);
+            }
+        });
         egressPki = TestPki.create("Test egress CA");
         egressLeaf = egressPki.leaf(SCOPED);
         https = OutsideServers.await(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
-                        .setKeyCertOptions(KeyCertOptions.wrap(outsidePki.leaf(SCOPED, UNSCOPED_TLS))))
+                        .setKeyCertOptions(KeyCertOptions.wrap(outsideLeaf.join())))
                 .requestHandler(request -> echo(request, httpsRequests))
                 .listen(0, HTTPS_IP));
         http = OutsideServers.await(vertx.createHttpServer()
