@@ -39,7 +39,6 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
@@ -54,7 +53,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -112,19 +110,11 @@ class MaskingProxyTest {
     @BeforeAll
     static void startOutside() throws Exception {
         vertx = Vertx.vertx();
-        // the two CAs and their leaves side by side: each is a handful of keytool processes, one after the other
-        CompletableFuture<X509ExtendedKeyManager> outsideLeaf = CompletableFuture.supplyAsync(() -> {
-            try {
-                outsidePki = TestPki.create("Outside CA");
-                return outsidePki.leaf(SCOPED, UNSCOPED_TLS);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot make the outside CA and its leaf", e);
-            }
-        });
+        outsidePki = TestPki.create("Outside CA");
         egressPki = TestPki.create("Test egress CA");
         egressLeaf = egressPki.leaf(SCOPED);
         https = OutsideServers.await(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
-                        .setKeyCertOptions(KeyCertOptions.wrap(outsideLeaf.join())))
+                        .setKeyCertOptions(KeyCertOptions.wrap(outsidePki.leaf(SCOPED, UNSCOPED_TLS))))
                 .requestHandler(request -> echo(request, httpsRequests))
                 .listen(0, HTTPS_IP));
         http = OutsideServers.await(vertx.createHttpServer()
