@@ -93,7 +93,7 @@ class ScaleOutSurvivalTest {
     static void stopAll() throws Exception {
         processes.forEach(ServiceProcess::close);
         if (engine != null) {
-            engine.removeContainersOf(SandboxRuns.SHARED_INSTANCE, "scale-b");
+            engine.removeContainersOf("scale-a", SandboxRuns.SHARED_INSTANCE);
             engine.close();
         }
         if (endpoint != null) {
@@ -113,11 +113,12 @@ class ScaleOutSurvivalTest {
 
     @Test
     void aBurstSurvivesKillingARunServiceAndAnAdapterAndABrokerRestart() throws Exception {
-        // the two adapters are the one the end-to-end classes share (it is in the adapters' consumer group anyway, with
-        // this class's knobs: SandboxRuns.SHARED_ADAPTER_KNOBS), which survives, and one of this class's own, which is
-        // killed; all boot at once (the adapters need only the broker and this egress-service, not a run-service)
-        List<ServiceProcess> booted = startAll(List.of(this::runService, this::runService,
-                () -> SandboxRuns.sharedAdapter(egressService), () -> adapter("scale-b")));
+        // the two adapters are one of this class's own, which survives, and the one the end-to-end classes share (it
+        // is in the adapters' consumer group anyway, with this class's knobs: SandboxRuns.SHARED_ADAPTER_KNOBS), which
+        // is killed: its short TRIMUS_EGRESS_READY_TIMEOUT (3 s) never meets the runs that must succeed; all boot at
+        // once (the adapters need only the broker and this egress-service, not a run-service)
+        List<ServiceProcess> booted = startAll(List.of(this::runService, this::runService, () -> adapter("scale-a"),
+                () -> SandboxRuns.sharedAdapter(egressService)));
         List<ServiceProcess> runServices = booted.subList(0, 2);
         List<ServiceProcess> adapters = booted.subList(2, 4);
         ServiceProcess survivor = runServices.get(0);
