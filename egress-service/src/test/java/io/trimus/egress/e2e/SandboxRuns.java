@@ -37,7 +37,7 @@ final class SandboxRuns {
      * class and harmless to the others: A2A peers on loopback (A2aDelegationEndToEndTest), masked registrations sent
      * again every second (MaskedSecretsEndToEndTest), a run finding the proxy gone waits 3 s for it before it fails
      * (ProxyEgressEndToEndTest; 30 s by default), lambda endpoints on loopback and a lease beat every second
-     * (ScaleOutSurvivalTest, whose surviving adapter it is).
+     * (ScaleOutSurvivalTest, whose killed adapter it is).
      */
     static final Map<String, String> SHARED_ADAPTER_KNOBS = Map.of(
             "trimus.a2a.allow-private", "127.0.0.1/32",
@@ -54,8 +54,9 @@ final class SandboxRuns {
      * The real adapter service the end-to-end classes share, started by the first that needs it and left running for
      * the rest of the test JVM (its shutdown hook stops it): one boot instead of one per class. It is in the adapters'
      * consumer group of trimus.run.requested, so a class that starts adapters of its own on that topic counts it as
-     * one of them (ScaleOutSurvivalTest: its surviving adapter). Pointed at this egress-service, the shared broker and
-     * the tests' TRIMUS_ENCRYPTION_KEY, with {@link #SHARED_ADAPTER_KNOBS}.
+     * one of them (ScaleOutSurvivalTest: the adapter it kills; the next class that needs it starts it again). Pointed
+     * at this egress-service, the shared broker and the tests' TRIMUS_ENCRYPTION_KEY, with
+     * {@link #SHARED_ADAPTER_KNOBS}.
      */
     static synchronized io.trimus.testing.ServiceProcess sharedAdapter(java.net.URI egressService) {
         if (shared == null || !shared.isAlive()) {
