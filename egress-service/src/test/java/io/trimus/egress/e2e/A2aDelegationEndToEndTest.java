@@ -147,7 +147,7 @@ class A2aDelegationEndToEndTest {
     }
 
     private static JsonNode awaitFinal(String company, String run) {
-        return await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+        return await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
                 .until(() -> view(company, run), view -> FINAL.contains(view.path("status").asText()));
     }
 

@@ -120,6 +120,16 @@ class ProxyEgressEndToEndTest {
         UUID company = UUID.randomUUID();
         SandboxRuns.allow(company, ALLOWED, OTHER_ALLOWED, METADATA, LOOPBACK);
         String script = PROBE
+                // plain bytes on the steered TLS port: nothing comes back (in the background from the start, side by
+                // side with the probes and the next one: each holds its connection open seconds on purpose)
+                + "(n=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n'; sleep 2) | nc -w 4 "
+                + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\") & "
+                // one kept-alive steered connection asking for a second host
+                // (stdin stays open a while: a client's half-close before the answer would end the connection)
+                + "(s=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
+                + OTHER_ALLOWED + "\\r\\n\\r\\n'; sleep 3) | nc -w 5 " + EgressNetworkResource.GATEWAY + " 80"
+                + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,);"
+                + " echo \"second_host=$s rc=0\") & "
                 + "t https_steered --noproxy '*' https://" + ALLOWED + "/; "
                 + "t https_explicit -x " + PROXY + " https://" + ALLOWED + "/; "
                 // the HTTPS_PROXY every container on the egress network gets
@@ -138,17 +148,7 @@ class ProxyEgressEndToEndTest {
                 + "for sni in " + ALLOWED + " " + OTHER_ALLOWED + "; do echo | openssl s_client -proxy "
                 + EgressNetworkResource.GATEWAY + ":" + EgressNetworkResource.PROXY_PORT + " -connect " + ALLOWED
                 + ":443 -servername $sni 2>/dev/null | grep -q 'BEGIN CERTIFICATE' && r=handshake || r=refused;"
-                + " echo \"sni_${sni%%.*}=$r rc=0\"; done; "
-                // plain bytes on the steered TLS port: nothing comes back (side by side with the next one: each
-                // holds its connection open seconds on purpose)
-                + "(n=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\n'; sleep 2) | nc -w 4 "
-                + EgressNetworkResource.GATEWAY + " 443 | wc -c); echo \"plain_on_443=$n rc=0\") & "
-                // one kept-alive steered connection asking for a second host
-                // (stdin stays open a while: a client's half-close before the answer would end the connection)
-                + "(s=$( (printf 'GET / HTTP/1.1\\r\\nHost: " + ALLOWED + "\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: "
-                + OTHER_ALLOWED + "\\r\\n\\r\\n'; sleep 3) | nc -w 5 " + EgressNetworkResource.GATEWAY + " 80"
-                + " | grep -o 'HTTP/1.[01] [0-9]*' | cut -d' ' -f2 | sort | tr '\\n' ,);"
-                + " echo \"second_host=$s rc=0\") & wait";
+                + " echo \"sni_${sni%%.*}=$r rc=0\"; done; wait";
 
         JsonNode end = run(company, script);
 

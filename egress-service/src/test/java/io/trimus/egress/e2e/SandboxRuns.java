@@ -36,36 +36,33 @@ final class SandboxRuns {
      * The knobs of the one adapter service the end-to-end classes share ({@link #sharedAdapter}), each needed by one
      * class and harmless to the others: A2A peers on loopback (A2aDelegationEndToEndTest), masked registrations sent
      * again every second (MaskedSecretsEndToEndTest), a run finding the proxy gone waits 3 s for it before it fails
-     * (ProxyEgressEndToEndTest; 30 s by default).
+     * (ProxyEgressEndToEndTest; 30 s by default), lambda endpoints on loopback and a lease beat every second
+     * (ScaleOutSurvivalTest, whose killed adapter it is).
      */
     static final Map<String, String> SHARED_ADAPTER_KNOBS = Map.of(
             "trimus.a2a.allow-private", "127.0.0.1/32",
             "trimus.egress.masks-refresh", "1s",
-            "trimus.egress.ready-timeout", "3s");
+            "trimus.egress.ready-timeout", "3s",
+            "trimus.lambda.allow-private", "127.0.0.1/32",
+            "trimus.adapter-lease.interval", "1s");
     private static io.trimus.testing.ServiceProcess shared;
+
+    /** The {@code trimus.docker.instance} of the shared adapter ({@link #sharedAdapter}). */
+    static final String SHARED_INSTANCE = "egress-e2e";
 
     /**
      * The real adapter service the end-to-end classes share, started by the first that needs it and left running for
-     * the rest of the test JVM (its shutdown hook stops it) unless a class stops it ({@link #stopSharedAdapter()}): one
-     * boot instead of one per class. Pointed at this
-     * egress-service, the shared broker and the tests' TRIMUS_ENCRYPTION_KEY, with {@link #SHARED_ADAPTER_KNOBS}.
+     * the rest of the test JVM (its shutdown hook stops it): one boot instead of one per class. It is in the adapters'
+     * consumer group of trimus.run.requested, so a class that starts adapters of its own on that topic counts it as
+     * one of them (ScaleOutSurvivalTest: the adapter it kills; the next class that needs it starts it again). Pointed
+     * at this egress-service, the shared broker and the tests' TRIMUS_ENCRYPTION_KEY, with
+     * {@link #SHARED_ADAPTER_KNOBS}.
      */
     static synchronized io.trimus.testing.ServiceProcess sharedAdapter(java.net.URI egressService) {
         if (shared == null || !shared.isAlive()) {
-            shared = adapter(egressService, "egress-e2e", SHARED_ADAPTER_KNOBS);
+            shared = adapter(egressService, SHARED_INSTANCE, SHARED_ADAPTER_KNOBS);
         }
         return shared;
-    }
-
-    /**
-     * Stops the shared adapter, for a class whose runs must reach its own adapters only (they share the adapters'
-     * consumer group); the next class that needs it starts it again.
-     */
-    static synchronized void stopSharedAdapter() {
-        if (shared != null) {
-            shared.close();
-            shared = null;
-        }
     }
 
     /**
