@@ -80,8 +80,13 @@ class WorkersShareATagTest {
      * group still waits for) holds its partitions. The broker's minimum; production's default is 10 s.
      */
     private static final Duration SESSION = Duration.ofSeconds(6);
-    /** The dispatcher's rejoin grace (its default), and its watch's miss window of 3 beats of 1 s and two ticks. */
-    private static final Duration REJOIN_GRACE = Duration.ofSeconds(10);
+    /**
+     * The dispatcher's rejoin grace, and the session timeout of its heartbeat consumer, which the grace must cover
+     * (both 10 s in production). Its heartbeat consumer keeps its partitions through the restart and reads beats
+     * again as soon as the broker answers, well inside the miss window and this grace.
+     */
+    private static final Duration REJOIN_GRACE = Duration.ofSeconds(6);
+    /** Until a spurious verdict can no longer come: a miss window of 3 beats of 1 s, the grace, two watch ticks. */
     private static final Duration AFTER_THE_GRACE = Duration.ofSeconds(3).plus(REJOIN_GRACE).plusSeconds(2);
 
     private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
@@ -215,7 +220,7 @@ class WorkersShareATagTest {
         Duration outage = Duration.ofNanos(System.nanoTime() - stoppedAt);
 
         runs.forEach(run -> RunBus.get().awaitEnd(run.runId(), Duration.ofSeconds(120)));
-        // a spurious verdict would come within the dispatcher's grace after the broker is back (3 s + 10 s here)
+        // a spurious verdict would come within the dispatcher's grace after the broker is back (3 s + 6 s here)
         Duration quiet = untilTheGraceIsOver(dispatcherLogBefore);
         await().during(quiet).atMost(quiet.plusSeconds(15)).pollInterval(Duration.ofMillis(500))
                 .until(() -> runs.stream().allMatch(run -> RunBus.get().states(run.runId()).stream()
@@ -235,8 +240,8 @@ class WorkersShareATagTest {
     /**
      * How long from now a spurious "worker lost" verdict could still come: until two watch ticks after the grace the
      * dispatcher gives its workers from when it says the broker answers again (the last time its log after
-     * {@code from} says so), a worker's miss window (3 beats of 1 s) and 10 s more. With no such line (it never saw the
-     * broker gone, or does not see it back yet) the whole grace from now: 15 s.
+     * {@code from} says so), a worker's miss window (3 beats of 1 s) and {@link #REJOIN_GRACE} more. With no such line
+     * (it never saw the broker gone, or does not see it back yet) the whole grace from now: {@link #AFTER_THE_GRACE}.
      */
     private static Duration untilTheGraceIsOver(long from) {
         Duration wholeGrace = AFTER_THE_GRACE;
@@ -369,6 +374,8 @@ class WorkersShareATagTest {
         props.put("mp.messaging.incoming.\"trimus.run.requested\".group.id", "crowd-dispatcher-" + SUFFIX);
         props.put("trimus.remote.claim-timeout", "60s");
         props.put("trimus.remote.rejoin-grace", REJOIN_GRACE.toMillis() + "ms");
+        props.put("mp.messaging.incoming.worker-heartbeats-in.session.timeout.ms",
+                String.valueOf(REJOIN_GRACE.toMillis()));
         return ServiceProcess.start(Path.of(""), props);
     }
 }
