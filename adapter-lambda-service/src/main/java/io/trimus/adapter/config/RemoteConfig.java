@@ -21,6 +21,15 @@ public interface RemoteConfig {
     Duration watchInterval();
 
     /**
+     * After the dispatcher reaches the Kafka broker again, how much longer than a worker's miss window (three beats)
+     * a worker may stay silent before its runs fail as "worker lost": the time the heartbeat consumer needs to rejoin
+     * its group and the workers' producers to deliver. Keep it at least the heartbeat consumer's session timeout
+     * (10 s) (TRIMUS_REMOTE_REJOIN_GRACE, default 10s).
+     */
+    @WithDefault("10s")
+    Duration rejoinGrace();
+
+    /**
      * Partitions of trimus.remote.tasks, which the dispatcher and the workers create it with (or raise it to) when
      * the broker lets them: tasks are keyed by run id, so a tag's tasks spread over this many partitions and a
      * tag's workers each own some; more workers of one tag than partitions stand idle

@@ -34,4 +34,13 @@ public interface WorkerConfig {
      */
     @WithDefault("4")
     int maxConcurrentRuns();
+
+    /**
+     * The session timeout of this worker's task consumers: a worker that died without leaving its tag's consumer
+     * group keeps its partitions (and the tasks waiting on them) this long before the tag's other workers get them.
+     * At least the broker's group.min.session.timeout.ms (6 s by default) (TRIMUS_WORKER_SESSION_TIMEOUT,
+     * default 10s).
+     */
+    @WithDefault("10s")
+    Duration sessionTimeout();
 }

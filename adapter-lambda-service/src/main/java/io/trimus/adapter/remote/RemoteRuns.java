@@ -33,9 +33,9 @@ import java.util.UUID;
  *
  * <p>A worker's silence means something only while heartbeats could arrive: while this dispatcher does not reach the
  * broker (probed at each check while a claimed run is watched), no worker is judged lost, and once the broker is back
- * a worker is judged lost only after a whole miss window and {@link #REJOIN_GRACE} more without a beat (the time the
- * heartbeat consumer needs to rejoin and the workers' producers to deliver). So a broker restart does not fail runs
- * whose workers carry on, and a worker that died meanwhile is still found out.
+ * a worker is judged lost only after a whole miss window and a rejoin grace more without a beat (the time the
+ * heartbeat consumer needs to rejoin and the workers' producers to deliver; TRIMUS_REMOTE_REJOIN_GRACE, default 10 s).
+ * So a broker restart does not fail runs whose workers carry on, and a worker that died meanwhile is still found out.
  *
  * <p>Held in memory: runs published by a previous process of this service are not watched after a restart (their
  * worker still reports their outcome).
@@ -45,11 +45,10 @@ import java.util.UUID;
 public class RemoteRuns {
 
     private static final Logger LOG = Logger.getLogger(RemoteRuns.class);
-    /** After the broker is back, on top of a worker's miss window, before its silence counts. */
-    static final Duration REJOIN_GRACE = Duration.ofSeconds(10);
-
     private final RunReporter reporter;
     private final Duration claimTimeout;
+    /** After the broker is back, on top of a worker's miss window, before its silence counts. */
+    private final Duration rejoinGrace;
     private final Clock clock;
     private final BrokerProbe broker;
     /** Since when the broker has answered every probe; MIN when no probe failed yet, null while it does not answer. */
@@ -61,6 +60,7 @@ public class RemoteRuns {
     public RemoteRuns(RunReporter reporter, TrimusConfig config, BrokerProbe broker, Clock clock) {
         this.reporter = reporter;
         this.claimTimeout = config.remote().claimTimeout();
+        this.rejoinGrace = config.remote().rejoinGrace();
         this.clock = clock;
         this.broker = broker;
     }
@@ -139,7 +139,7 @@ public class RemoteRuns {
         } else if (reachable && reachableSince == null) {
             reachableSince = clock.instant();
             LOG.infof("the Kafka broker answers again: a worker silent for its miss window and %s more from now on"
-                    + " is judged lost", describe(REJOIN_GRACE));
+                    + " is judged lost", describe(rejoinGrace));
         }
     }
 
@@ -150,7 +150,7 @@ public class RemoteRuns {
         }
         Duration window = Duration.ofMillis(WorkerHeartbeat.MISSED_BEATS
                 * Math.max(latest.beat.heartbeatIntervalMs(), 1));
-        return reachableSince.equals(Instant.MIN) || !now.isBefore(reachableSince.plus(window).plus(REJOIN_GRACE));
+        return reachableSince.equals(Instant.MIN) || !now.isBefore(reachableSince.plus(window).plus(rejoinGrace));
     }
 
     private synchronized List<Ended> overdue(Instant now) {

@@ -51,7 +51,8 @@ import java.util.Properties;
  * its runs ends. Pausing the partitions instead would keep their tasks from idle workers until the busy one freed a
  * place or the task's claim deadline passed. A worker at its limit with nothing waiting keeps its partitions, so a
  * steady tag does not rebalance. When a worker dies, its partitions go to the others after the session timeout
- * (10 s), and they start after the last committed claim: its unclaimed tasks are run by them.
+ * (TRIMUS_WORKER_SESSION_TIMEOUT, default 10 s), and they start after the last committed claim: its unclaimed tasks
+ * are run by them.
  *
  * <p><b>Exactly once.</b> Delivery alone is at-least-once: a member that read a task and then lost its partition in a
  * rebalance (a hand-back, a pause past the session timeout, a crash) would see the task delivered to another member
@@ -92,6 +93,7 @@ public class RemoteTaskConsumer {
     private final ObjectMapper json;
     private final Map<String, Object> kafkaDefaults;
     private final Duration closeTimeout;
+    private final Duration sessionTimeout;
     private final List<TagConsumer> consumers = new ArrayList<>();
 
     @Inject
@@ -113,6 +115,7 @@ public class RemoteTaskConsumer {
         this.json = json;
         this.kafkaDefaults = kafkaDefaults;
         this.closeTimeout = config.shutdown().kafkaCloseTimeout();
+        this.sessionTimeout = config.worker().sessionTimeout();
     }
 
     /** The consumer group of a tag's workers. */
@@ -148,6 +151,12 @@ public class RemoteTaskConsumer {
      * the messaging channels get them, then the claim's own.
      */
     static Properties consumerProperties(Map<String, Object> kafkaDefaults, String tag, String workerId) {
+        return consumerProperties(kafkaDefaults, tag, workerId, Duration.ofSeconds(10));
+    }
+
+    /** The same, with the worker's session timeout (TRIMUS_WORKER_SESSION_TIMEOUT). */
+    static Properties consumerProperties(Map<String, Object> kafkaDefaults, String tag, String workerId,
+                                         Duration sessionTimeout) {
         Properties props = new Properties();
         kafkaDefaults.forEach((key, value) -> {
             if (ConsumerConfig.configNames().contains(key)) {   // producer settings would only be logged as unknown
@@ -160,7 +169,7 @@ public class RemoteTaskConsumer {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
         // a worker that died without leaving the group holds its partitions until its session expires
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(sessionTimeout.toMillis()));
         // members learn of a rebalance (a hand-back, a worker joining) at their next heartbeat
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
         // partitions added while the worker runs (RemoteTaskTopic raising an auto-created topic) are shared soon
@@ -187,7 +196,7 @@ public class RemoteTaskConsumer {
 
         TagConsumer(String tag) {
             this.tag = tag;
-            this.kafka = new KafkaConsumer<>(consumerProperties(kafkaDefaults, tag, worker.id()));
+            this.kafka = new KafkaConsumer<>(consumerProperties(kafkaDefaults, tag, worker.id(), sessionTimeout));
             this.thread = new Thread(this::loop, "trimus-worker-tasks-" + tag);
             this.thread.setDaemon(true);
         }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -41,14 +42,21 @@ class RemoteEndToEndTest {
     @BeforeAll
     static void start() {
         image = TestImages.busybox();
-        api = RunServiceApi.shared();
-        worker = ServiceProcess.start(Path.of(""), Map.of(
+        Map<String, String> props = Map.of(
                 "kafka.bootstrap.servers", ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class),
                 "trimus.worker.tags", TAG,
                 "trimus.worker.id", INSTANCE,
                 "trimus.worker.heartbeat-interval", "1s",
                 "trimus.docker.instance", INSTANCE,
-                "trimus.dispatch-key", Keys.dispatchKey().toHex()));
+                "trimus.dispatch-key", Keys.dispatchKey().toHex());
+        // the worker boots while run-service does (when this class is the first to need it)
+        CompletableFuture<ServiceProcess> starting =
+                CompletableFuture.supplyAsync(() -> ServiceProcess.start(Path.of(""), props));
+        try {
+            api = RunServiceApi.shared();
+        } finally {
+            worker = starting.join();
+        }
     }
 
     @AfterAll
