@@ -3,6 +3,8 @@ package io.trimus.system.dashboard;
 import io.trimus.system.SystemStack;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -20,8 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * attributes, bearer tokens, redirects to the sign-in page, CSRF tokens and the Origin check on every change, sign-out,
  * and roles (hidden actions, refused ones, operator pages, other companies); and a session with its CSRF token taken
  * from one replica to another.
+ * <p>
+ * The tests run side by side ({@link ExecutionMode#CONCURRENT}): each makes its own companies, accounts and sessions,
+ * none switches a backend off or reads anything another one writes, and most of their time is waiting on the
+ * backends.
  */
 @ExtendWith(SystemStack.class)
+@Execution(ExecutionMode.CONCURRENT)
 class DashboardAccessTest {
     URI dashboard = SystemStack.dashboard();
 

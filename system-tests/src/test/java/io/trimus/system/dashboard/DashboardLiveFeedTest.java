@@ -5,6 +5,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.trimus.events.EgressAnomaly;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,8 +33,14 @@ import static org.awaitility.Awaitility.await;
  * sending its runs. One credential holds at most 10 feeds (trimus.streams.max-per-caller's default) and gets its
  * place back when one ends. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses
  * nothing.
+ * <p>
+ * The tests run side by side ({@link ExecutionMode#CONCURRENT}): each makes its own company, account and session and
+ * mostly waits on its feeds (a window of re-checks, a run to finish, a consumer group to join), so at once they take
+ * about as long as the longest one instead of the sum. Nothing here changes state another test reads: the feeds'
+ * limit is per session, and every event carries a company of the test's own.
  */
 @ExtendWith(SystemStack.class)
+@Execution(ExecutionMode.CONCURRENT)
 class DashboardLiveFeedTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Duration RECHECKS = Duration.ofSeconds(3);
