@@ -3,6 +3,8 @@ package io.trimus.system.dashboard;
 import io.trimus.system.SystemStack;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -20,6 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * attributes, bearer tokens, redirects to the sign-in page, CSRF tokens and the Origin check on every change, sign-out,
  * and roles (hidden actions, refused ones, operator pages, other companies); and a session with its CSRF token taken
  * from one replica to another.
+ * <p>
+ * The tests run side by side (each method {@link ExecutionMode#CONCURRENT}; the class is not, so no other class runs
+ * meanwhile): each makes its own companies, accounts and sessions, none switches a backend off or reads anything
+ * another one writes, and most of their time is waiting on the backends.
  */
 @ExtendWith(SystemStack.class)
 class DashboardAccessTest {
@@ -37,6 +43,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void withoutACredentialBrowsersAreSentToSignInAndScriptsGet401() {
         HttpResponse<String> page = anonymous().get("/companies?after=");
         assertThat(page.statusCode()).isEqualTo(303);
@@ -55,6 +62,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void signingInSetsAStrictHttpOnlyCookieThatOpensThePages() {
         String company = Stack.createCompany(Stack.unique("Cookie"));
         String email = Accounts.withPassword(company, "viewer");
@@ -76,6 +84,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aWrongPasswordAndAnUnknownEmailGetTheSameSentence() {
         String company = Stack.createCompany(Stack.unique("Wrong"));
         String email = Accounts.withPassword(company, "viewer");
@@ -91,6 +100,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void afterSignInOnlySameSitePathsAreFollowed() {
         String company = Stack.createCompany(Stack.unique("Next"));
         String email = Accounts.withPassword(company, "viewer");
@@ -102,6 +112,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aChangeWithoutTheCsrfTokenIsRefusedAndChangesNothing() {
         String company = Stack.createCompany(Stack.unique("Csrf"));
         Stack.setAllowlist(company, "api.github.com");
@@ -133,6 +144,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aSessionAndCsrfTokenAnotherReplicaIssuedAreAcceptedHere() throws Exception {
         String company = Stack.createCompany(Stack.unique("Replica"));
         Stack.setAllowlist(company, "api.github.com");
@@ -156,6 +168,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aChangeFromAForeignOriginIsRefusedEvenWithTheTokenAndChangesNothing() {
         String company = Stack.createCompany(Stack.unique("Origin"));
         Stack.setAllowlist(company, "api.github.com");
@@ -183,6 +196,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void signingOutEndsTheSessionEverywhere() {
         String company = Stack.createCompany(Stack.unique("Logout"));
         String session = anonymous().signIn(Accounts.withPassword(company, "viewer"), Accounts.PASSWORD);
@@ -204,6 +218,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aViewerSeesNoAdminActionsAndIsRefusedWhenItForcesThem() {
         String company = Stack.createCompany(Stack.unique("Viewer"));
         Stack.setAllowlist(company, "api.github.com");
@@ -229,6 +244,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theLiveRunFeedCarriesOnlyTheCallersOwnCompaniesRuns() throws Exception {
         String own = Stack.createCompany(Stack.unique("Feed"));
         String other = Stack.createCompany(Stack.unique("Foreign"));
@@ -273,6 +289,7 @@ class DashboardAccessTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void operatorPagesAndOtherCompaniesAreClosedToCompanyPeople() {
         String own = Stack.createCompany(Stack.unique("Own"));
         String other = Stack.createCompany(Stack.unique("Other"));

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.trimus.events.EgressAnomaly;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,6 +33,12 @@ import static org.awaitility.Awaitility.await;
  * sending its runs. One credential holds at most 10 feeds (trimus.streams.max-per-caller's default) and gets its
  * place back when one ends. Each replica reads the feeds' topics in consumer groups of its own, so a second one misses
  * nothing.
+ * <p>
+ * The tests run side by side (each method {@link ExecutionMode#CONCURRENT}; the class is not, so no other class runs
+ * meanwhile): each makes its own company, account and session and mostly waits on its feeds (a window of re-checks,
+ * a run to finish, a consumer group to join), so together they take about as long as the longest one instead of the
+ * sum. Nothing here changes state another test reads: the feeds' limit is per session, and every event carries a
+ * company of the test's own.
  */
 @ExtendWith(SystemStack.class)
 class DashboardLiveFeedTest {
@@ -49,6 +57,7 @@ class DashboardLiveFeedTest {
     URI dashboard = SystemStack.dashboard();
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theRunFeedOfASessionRevokedMidStreamEndsWithinTheRecheckPeriod() {
         String company = Stack.createCompany(Stack.unique("LiveRevoked"));
         String session = new Http(dashboard).signIn(Accounts.withPassword(company, "viewer"), Accounts.PASSWORD);
@@ -61,6 +70,7 @@ class DashboardLiveFeedTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aCompanysDenialFeedEndsWhenTheViewerIsRemovedFromTheCompany() {
         String company = Stack.createCompany(Stack.unique("LiveRemoved"));
         String email = Accounts.withPassword(company, "viewer");
@@ -73,6 +83,7 @@ class DashboardLiveFeedTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void theRunFeedOfAMemberRemovedFromOneCompanyKeepsTheOtherCompanysRunsOnly() {
         String kept = Stack.createCompany(Stack.unique("LiveKept"));
         String lost = Stack.createCompany(Stack.unique("LiveLost"));
@@ -95,6 +106,7 @@ class DashboardLiveFeedTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void oneSessionHoldsAtMostTenFeedsAndGetsAPlaceBackWhenOneEnds() throws Exception {
         String company = Stack.createCompany(Stack.unique("LiveCap"));
         String email = Accounts.withPassword(company, "viewer");
@@ -134,6 +146,7 @@ class DashboardLiveFeedTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aSecondReplicaSeesEveryEventThisOneSeesFromWhenItJoins() {
         String company = Stack.createCompany(Stack.unique("LiveReplicas"));
         Feed feed = open("/companies/" + company + "/egress/live",

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SIGTERM ends every service and a worker within 10 s with the exit of a handled TERM, also when the broker or the
  * database is already gone (a worker whose broker had stopped used to ignore TERM for 20 s and more). Real jars on a
  * private broker and database of this test's own, so stopping them disturbs no other test; the broker case runs
- * first and starts the broker again for the database case.
+ * first and starts the broker again for the database case (in the background: the database case's services boot
+ * meanwhile, and it waits for the broker before it stops the database).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StopWithinTenSecondsTest {
@@ -35,10 +36,14 @@ class StopWithinTenSecondsTest {
     private static final int TERMINATED = 143;
 
     private static final Duration NOTICE_TIMEOUT = Duration.ofSeconds(60);
+    /** How often a condition is asked again: the condition, not this period, ends the wait. */
+    private static final Duration NOTICE_POLL = Duration.ofMillis(250);
     /** Where a Kafka send waits for a broker that does not answer (up to max.block.ms, 60 s by default). */
     private static final String SEND_WAITING = "KafkaProducer.waitOnMetadata";
 
     private static Infra infra;
+    /** The broker's restart after the broker case; the database case needs it back before it stops the database. */
+    private static CompletableFuture<Void> brokerBack = CompletableFuture.completedFuture(null);
 
     @BeforeAll
     static void startInfra() {
@@ -70,7 +75,7 @@ class StopWithinTenSecondsTest {
             assertAllStopInTime(processes);
         } finally {
             processes.values().forEach(ServiceProcess::kill);
-            infra.startKafka();
+            brokerBack = CompletableFuture.runAsync(infra::startKafka);
         }
     }
 
@@ -79,6 +84,8 @@ class StopWithinTenSecondsTest {
     void theServicesOfTheDatabaseStopWithinTenSecondsWhenItIsGone() {
         Map<String, ServiceProcess> processes = StopStack.start(infra, List.of("run-service", "egress-service"));
         try {
+            // the broker restarted while they booted: it must be up before the database goes, so only that is gone
+            brokerBack.join();
             infra.stopPostgres();
             await("both services report their database gone",
                     () -> processes.values().stream().noneMatch(ServiceProcess::isReady));
@@ -89,7 +96,7 @@ class StopWithinTenSecondsTest {
     }
 
     private static void await(String what, BooleanSupplier condition) {
-        Awaitility.await(what).atMost(NOTICE_TIMEOUT).pollInterval(Duration.ofSeconds(1))
+        Awaitility.await(what).atMost(NOTICE_TIMEOUT).pollInterval(NOTICE_POLL)
                 .until(condition::getAsBoolean);
     }
 
