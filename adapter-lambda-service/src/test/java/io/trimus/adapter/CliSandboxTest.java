@@ -12,6 +12,7 @@ import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.Registrations;
 import io.trimus.adapter.support.RunBus;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.StandInOutput;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -363,7 +364,7 @@ class CliSandboxTest {
         new SecureRandom().nextBytes(other);
         UUID runId = UUID.randomUUID();
         UUID agentId = UUID.randomUUID();
-        RunRequested run = new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, "claude_sandbox",
+        RunRequested run = Runs.request(UUID.randomUUID(), runId, COMPANY, agentId, "claude_sandbox",
                 JSON.valueToTree(Map.of("image", image)), null, "hello", Instant.now(),
                 new DispatchSecrets(EncryptionKey.parse(Base64.getEncoder().encodeToString(other)).dispatchKey())
                         .seal(COMPANY, agentId, runId, Map.of("ANTHROPIC_API_KEY", API_KEY)));
@@ -412,7 +413,7 @@ class CliSandboxTest {
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
         UUID agentId = UUID.randomUUID();
-        return new RunRequested(UUID.randomUUID(), runId, company, agentId, type, JSON.valueToTree(config),
+        return Runs.request(UUID.randomUUID(), runId, company, agentId, type, JSON.valueToTree(config),
                 null, input, Instant.now(),
                 new DispatchSecrets(key.dispatchKey()).seal(company, agentId, runId, plain));
     }

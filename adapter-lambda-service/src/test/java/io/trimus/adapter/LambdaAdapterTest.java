@@ -9,6 +9,7 @@ import io.trimus.adapter.support.CapturedLogs;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.EndpointStandIn;
 import io.trimus.adapter.support.RunBus;
+import io.trimus.adapter.support.Runs;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -383,7 +384,7 @@ class LambdaAdapterTest {
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
         UUID agentId = UUID.randomUUID();
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, "lambda",
+        return Runs.request(UUID.randomUUID(), runId, COMPANY, agentId, "lambda",
                 JSON.valueToTree(new HashMap<>(config)), issue, input, Instant.now(),
                 new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
     }

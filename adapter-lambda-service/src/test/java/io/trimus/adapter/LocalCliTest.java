@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.support.CapturedLogs;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.RunBus;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.StandInOutput;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -186,7 +187,7 @@ class LocalCliTest {
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
         UUID agentId = UUID.randomUUID();
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, type,
+        return Runs.request(UUID.randomUUID(), runId, COMPANY, agentId, type,
                 JSON.valueToTree(new HashMap<>(config)), null, input, Instant.now(),
                 new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
     }

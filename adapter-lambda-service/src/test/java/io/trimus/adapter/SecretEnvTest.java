@@ -8,6 +8,7 @@ import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.support.EgressTestResource;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.StandInOutput;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -126,7 +127,7 @@ class SecretEnvTest {
         UUID agentId = UUID.randomUUID();
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
-        return new RunRequested(UUID.randomUUID(), runId, COMPANY, agentId, type, JSON.valueToTree(config), null,
+        return Runs.request(UUID.randomUUID(), runId, COMPANY, agentId, type, JSON.valueToTree(config), null,
                 input, Instant.now(), new DispatchSecrets(key.dispatchKey()).seal(COMPANY, agentId, runId, plain));
     }
 }

@@ -43,13 +43,6 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
         enforced = enforced == null ? Boolean.TRUE : enforced;
     }
 
-    /** An enforced anomaly: the lookups or connections it counts were denied. */
-    public EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
-                         String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen) {
-        this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
-                Boolean.TRUE);
-    }
-
     public static final String NOT_ALLOWLISTED = "not_allowlisted";
     public static final String QTYPE_DENIED = "qtype_denied";
     public static final String UNATTRIBUTED_SOURCE = "unattributed_source";

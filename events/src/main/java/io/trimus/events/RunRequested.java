@@ -37,18 +37,6 @@ public record RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, St
                 Map.of());
     }
 
-    /** A request that is not a remote agent's. */
-    public RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType, JsonNode adapterConfig,
-                        IssueRef issue, String input, Instant requestedAt, Map<String, String> secrets) {
-        this(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, secrets, null);
-    }
-
-    /** A request that carries no secrets. */
-    public RunRequested(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType, JsonNode adapterConfig,
-                        IssueRef issue, String input, Instant requestedAt) {
-        this(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, Map.of(), null);
-    }
-
     /** The same request with its issuer MAC. */
     public RunRequested withIssuerMac(String mac) {
         return new RunRequested(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt,

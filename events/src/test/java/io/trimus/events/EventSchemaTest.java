@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import java.util.Map;
 
 /** The JSON Schemas describe exactly what the records put on the wire, and refuse what breaks the contract. */
 class EventSchemaTest {
@@ -89,7 +90,7 @@ class EventSchemaTest {
     void aRunRequestWithoutIssueOrInputValidates() {
         RunRequested full = Fixtures.runRequested();
         RunRequested bare = new RunRequested(full.id(), full.runId(), full.companyId(), full.agentId(),
-                full.adapterType(), full.adapterConfig(), null, null, full.requestedAt());
+                full.adapterType(), full.adapterConfig(), null, null, full.requestedAt(), Map.of(), null, Map.of());
 
         assertThat(validate(EventTypes.RUN_REQUESTED, Json.tree(bare))).isEmpty();
     }

@@ -17,7 +17,7 @@ final class Fixtures {
                 Json.parse("{\"image\":\"busybox:1.36\",\"command\":[\"sh\",\"-c\",\"echo hi\"],\"memory\":\"256m\"}"),
                 new IssueRef("PROJ-42", "Fix the login form", "The button does nothing."),
                 "Please fix the bug described in the issue.", AT,
-                Map.of("ANTHROPIC_API_KEY", "q1Zk3mVb0aH2c9Xy0RkPqg8n6v3Lw1mZ2b7Yx0sAbCdEfGh="));
+                Map.of("ANTHROPIC_API_KEY", "q1Zk3mVb0aH2c9Xy0RkPqg8n6v3Lw1mZ2b7Yx0sAbCdEfGh="), null, Map.of());
     }
 
     static RunStatusChanged terminalStatus() {
@@ -50,13 +50,13 @@ final class Fixtures {
     static EgressAnomaly egressAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "0b5c3f7e9a1d", "172.30.0.17", "exfil.attacker.example", "A", EgressAnomaly.NOT_ALLOWLISTED, 37,
-                AT, AT.plusSeconds(9));
+                AT, AT.plusSeconds(9), true);
     }
 
     /** A connection the egress proxy refused, e.g. a name that resolves to the metadata endpoint. */
     static EgressAnomaly proxyAnomaly(String reason) {
         return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
-                "0b5c3f7e9a1d", "172.30.0.17", "metadata.attacker.example", "CONNECT", reason, 1, AT, AT);
+                "0b5c3f7e9a1d", "172.30.0.17", "metadata.attacker.example", "CONNECT", reason, 1, AT, AT, true);
     }
 
         /** A connection report mode let through: it would have been denied in enforce mode. */
@@ -68,7 +68,7 @@ final class Fixtures {
 
         static EgressAnomaly unattributedAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
-                EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT);
+                EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT, true);
     }
 
     static AuditRecord auditRecord() {

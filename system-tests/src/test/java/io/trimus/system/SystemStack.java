@@ -14,6 +14,7 @@ import io.trimus.testing.DockerClients;
 import io.trimus.testing.Infra;
 import io.trimus.testing.OidcProvider;
 import io.trimus.testing.ServiceProcess;
+import io.trimus.testing.TcpRelay;
 import io.trimus.testing.TestOperator;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -36,12 +37,12 @@ import java.util.concurrent.CompletableFuture;
  * PostgreSQL ({@link Infra}), a real OpenID Connect provider ({@link OidcProvider}), and the built jars of run-service,
  * adapter-lambda-service, egress-service and admin-ui in child JVMs, all with the one test key
  * ({@link TestOperator#ENCRYPTION_KEY}). Every service binds port 0 and announces its port ({@link ServiceProcess});
- * the addresses services need of each other before those have started are {@link TcpSwitch}es bound at once, so all
+ * the addresses services need of each other before those have started are {@link TcpRelay}s bound at once, so all
  * four boot at the same time.
  * <p>
  * The adapter uses an egress network of the tests' own ({@value #NETWORK}, made here before egress-service starts so
  * its resolver can bind the gateway; not trimus-egress-allowlist, so a concurrent egress test or {@code ./trimus up}
- * keeps its resolver address). The dashboard reaches run-service and egress-service through {@link TcpSwitch}es that
+ * keeps its resolver address). The dashboard reaches run-service and egress-service through {@link TcpRelay}s that
  * tests switch off through a small control server ({@link #SWITCH_KEY}). RestAssured's default target is the
  * dashboard, with the test operator as the caller of every request that carries no {@code Authorization} of its own.
  */
@@ -77,10 +78,10 @@ public final class SystemStack implements BeforeAllCallback {
     private ServiceProcess adapter;
     private ServiceProcess egressService;
     private ServiceProcess dashboard;
-    private TcpSwitch runRelay;
-    private TcpSwitch egressRelay;
-    private TcpSwitch runSwitch;
-    private TcpSwitch egressSwitch;
+    private TcpRelay runRelay;
+    private TcpRelay egressRelay;
+    private TcpRelay runSwitch;
+    private TcpRelay egressSwitch;
     private HttpServer control;
 
     private SystemStack() {
@@ -147,10 +148,10 @@ public final class SystemStack implements BeforeAllCallback {
                 "quarkus.datasource.jdbc.url", infra.jdbcUrl(),
                 "quarkus.flyway.username", "postgres", "quarkus.flyway.password", "postgres");
         // what the services need of each other before those have started: bound now, pointed at them once up
-        runRelay = new TcpSwitch("run-service-relay");
-        egressRelay = new TcpSwitch("egress-service-relay");
-        runSwitch = new TcpSwitch("run-service");
-        egressSwitch = new TcpSwitch("egress-service");
+        runRelay = new TcpRelay("run-service-relay");
+        egressRelay = new TcpRelay("egress-service-relay");
+        runSwitch = new TcpRelay("run-service");
+        egressSwitch = new TcpRelay("egress-service");
 
         Map<String, String> runConfig = new HashMap<>(database);
         runConfig.put("kafka.bootstrap.servers", kafka);
@@ -222,7 +223,7 @@ public final class SystemStack implements BeforeAllCallback {
         if (control != null) {
             control.stop(0);
         }
-        for (TcpSwitch s : new TcpSwitch[]{runSwitch, egressSwitch, runRelay, egressRelay}) {
+        for (TcpRelay s : new TcpRelay[]{runSwitch, egressSwitch, runRelay, egressRelay}) {
             if (s != null) {
                 s.close();
             }
@@ -252,10 +253,10 @@ public final class SystemStack implements BeforeAllCallback {
     private HttpServer controlServer() {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            Map<String, TcpSwitch> switches = Map.of("run-service", runSwitch, "egress-service", egressSwitch);
+            Map<String, TcpRelay> switches = Map.of("run-service", runSwitch, "egress-service", egressSwitch);
             server.createContext("/", exchange -> {
                 String[] parts = exchange.getRequestURI().getPath().split("/");
-                TcpSwitch target = parts.length == 3 ? switches.get(parts[1]) : null;
+                TcpRelay target = parts.length == 3 ? switches.get(parts[1]) : null;
                 int status = 404;
                 if (target != null && parts[2].equals("down")) {
                     target.down();

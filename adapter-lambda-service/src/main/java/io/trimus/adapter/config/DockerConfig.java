@@ -1,13 +1,17 @@
 package io.trimus.adapter.config;
 
 import io.smallrye.config.WithDefault;
+import io.trimus.commons.config.DockerAllowances;
 import io.trimus.commons.config.DockerCeilings;
 
 import java.util.List;
 import java.util.Optional;
 
-/** Knobs of the docker adapter; the TRIMUS_DOCKER_MAX_* ceilings are shared with run-service ({@link DockerCeilings}). */
-public interface DockerConfig extends DockerCeilings {
+/**
+ * Knobs of the docker adapter; the TRIMUS_DOCKER_MAX_* ceilings ({@link DockerCeilings}) and the allowed networks and
+ * root ({@link DockerAllowances}) are shared with run-service.
+ */
+public interface DockerConfig extends DockerCeilings, DockerAllowances {
     /**
      * Whether this service has a Docker engine for the container adapters (docker, claude_sandbox,
      * codex_sandbox). Off (e.g. on Kubernetes): their runs are REJECTED with the reason, the egress network is
@@ -37,25 +41,6 @@ public interface DockerConfig extends DockerCeilings {
      * default none).
      */
     Optional<List<String>> securityOpts();
-
-    /**
-     * The Docker networks a docker agent may join (adapter_config.network), checked when an agent is created
-     * (run-service reads the same variable) and again before a run starts. {@code host}, {@code bridge},
-     * {@code default} and {@code container:<id>} are refused even when listed; a listed network other than
-     * {@code none} must be internal with inter-container traffic off and carry no container but Trimus runs (the
-     * egress network may also carry the resolver), or runs on it are REJECTED (TRIMUS_DOCKER_ALLOWED_NETWORKS,
-     * comma-separated, default {@code none} and the egress network, TRIMUS_EGRESS_NETWORK_NAME).
-     */
-    @WithDefault("none,${trimus.egress.network.name:trimus-egress-allowlist}")
-    List<String> allowedNetworks();
-
-    /**
-     * Whether an agent may ask to run as root (adapter_config.user with uid 0); without it such an agent is refused
-     * at creation and its runs are REJECTED. Containers run as the agent's user, else the image's USER when it is
-     * not root, else 65534:65534 (TRIMUS_DOCKER_ALLOW_ROOT, default false).
-     */
-    @WithDefault("false")
-    boolean allowRoot();
 
     /**
      * Memory limit (swap pinned to it) of a docker or *_sandbox container whose agent sets no memory

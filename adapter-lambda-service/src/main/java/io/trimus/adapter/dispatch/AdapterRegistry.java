@@ -21,11 +21,6 @@ public class AdapterRegistry {
 
     @Inject
     public AdapterRegistry(@Any Instance<Adapter> available) {
-        this((Iterable<Adapter>) available);
-    }
-
-    /** A registry of exactly these adapters. */
-    public AdapterRegistry(Iterable<Adapter> available) {
         for (Adapter adapter : available) {
             Adapter previous = adapters.put(adapter.type(), adapter);
             if (previous != null) {

@@ -61,17 +61,30 @@ public class RemoteAdapter implements Adapter {
         return AdapterType.REMOTE;
     }
 
-    /**
-     * The outer contract and the inner adapter's, and what a worker needs to trust the task: run-service's issuer MAC
-     * and a key here to stamp the envelope. Whether the worker may run the inner adapter is its own call.
-     */
+    /** Checks the run as {@link #admit} does; nothing is published. */
     @Override
     public void validate(RunRequested request) {
+        admit(request);
+    }
+
+    /** Checks and publishes the run (the dispatcher calls {@link #admit} and reports DISPATCHED between the two). */
+    @Override
+    public void submit(RunRequested request) {
+        admit(request).submit();
+    }
+
+    /**
+     * The outer contract and the inner adapter's, and what a worker needs to trust the task: run-service's issuer MAC
+     * and a key here to stamp the envelope. Whether the worker may run the inner adapter is its own call. The
+     * adapter_config is parsed once, for the checks and the task.
+     */
+    @Override
+    public Admitted admit(RunRequested request) {
         RemoteAdapterConfig config = RemoteAdapterConfig.parse(request.adapterConfig());
         SandboxSecrets.refuseMasked(request, "remote");
         if (config.toPeer()) {
             peers.validate(request, config.a2a());
-            return;
+            return () -> peers.submit(request, config.a2a());
         }
         if (macs.isEmpty()) {
             throw new RunRejected("a remote run needs TRIMUS_ENCRYPTION_KEY or TRIMUS_DISPATCH_KEY on the adapter"
@@ -81,15 +94,10 @@ public class RemoteAdapter implements Adapter {
             throw new RunRejected("the run request carries no issuer MAC, so no worker would accept its task;"
                     + " run-service must be as recent as the adapter service");
         }
+        return () -> publish(request, config);
     }
 
-    @Override
-    public void submit(RunRequested request) {
-        RemoteAdapterConfig config = RemoteAdapterConfig.parse(request.adapterConfig());
-        if (config.toPeer()) {
-            peers.submit(request, config.a2a());
-            return;
-        }
+    private void publish(RunRequested request, RemoteAdapterConfig config) {
         Instant now = Instant.now();
         RemoteTask unsigned = new RemoteTask(UUID.randomUUID(), request.runId(), config.workerTag(),
                 now.plus(claimTimeout), now, config.inner(request), null);

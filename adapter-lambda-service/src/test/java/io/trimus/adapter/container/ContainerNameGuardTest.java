@@ -3,6 +3,7 @@ package io.trimus.adapter.container;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.DockerDefaults;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
@@ -40,7 +41,7 @@ class ContainerNameGuardTest {
     @Test
     void aTakenContainerNameMeansTheRunIsAlreadyExecuting() {
         String image = TestImages.busybox(docker);
-        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.fromString(company),
+        RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.fromString(company),
                 UUID.randomUUID(), "docker", new ObjectMapper().valueToTree(Map.of("image", image,
                 "command", List.of("sh", "-c", "echo second"))), null, null, Instant.now());
         String existing = docker.createContainerCmd(image).withName("trimus-run-" + run.runId())

@@ -11,6 +11,7 @@ import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.support.TestConfig;
 import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.egress.network.EgressNetwork;
+import io.trimus.adapter.support.Runs;
 import io.trimus.commons.net.Cidr;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.EgressCa;
@@ -42,7 +43,7 @@ class ContainerPolicyTest {
     private static final DockerDefaults DEFAULTS =
             new DockerDefaults(100, "64m", List.of(), 3600);
 
-    private final RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+    private final RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
             UUID.randomUUID(), "docker", null, null, null, Instant.now());
 
     private static DockerAdapterConfig agent(Map<String, ?> config) {
@@ -312,7 +313,7 @@ class ContainerPolicyTest {
 
     @Test
     void envIsOnlyTheAgentsPlusTrimusContext() {
-        RunRequested withIssue = new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
+        RunRequested withIssue = Runs.request(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
                 "docker", null, new IssueRef("ISS-1", "Title", "Body"), "the input", Instant.now());
         ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox", "env", Map.of("A", "1"))),
                 DEFAULTS, withIssue);
@@ -329,7 +330,7 @@ class ContainerPolicyTest {
 
     @Test
     void absentIssueFieldsAndInputAreNotInvented() {
-        RunRequested partial = new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
+        RunRequested partial = Runs.request(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(),
                 "docker", null, new IssueRef(null, "Only a title", null), null, Instant.now());
         ContainerPolicy p = ContainerPolicy.forDocker(agent(Map.of("image", "busybox")), DEFAULTS, partial);
         assertThat(p.env()).containsOnlyKeys("TRIMUS_AGENT_ID", "TRIMUS_RUN_ID", "TRIMUS_ISSUE_TITLE");

@@ -12,6 +12,7 @@ import io.trimus.adapter.egress.network.EgressNetworkSettings;
 import io.trimus.adapter.egress.network.EnsureEgressNetwork;
 import io.trimus.adapter.egress.probe.ProxyProbe;
 import io.trimus.adapter.egress.registry.EgressServiceClient;
+import io.trimus.adapter.support.Runs;
 import io.trimus.commons.net.Cidr;
 import io.trimus.adapter.support.EgressStandIn;
 import io.trimus.adapter.egress.SandboxAttachment;
@@ -325,7 +326,7 @@ class EgressFailSecureTest {
     }
 
     private RunRequested sandboxRun(String script) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(), "docker",
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(), "docker",
                 new ObjectMapper().valueToTree(Map.of("image", TestImages.busybox(docker), "network", NETWORK,
                         "command", List.of("sh", "-c", script))), null, null, Instant.now());
     }

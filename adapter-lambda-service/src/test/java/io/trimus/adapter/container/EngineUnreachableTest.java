@@ -5,6 +5,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.engine.DockerClientProducer;
 import io.trimus.adapter.run.RunStarts;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -55,7 +56,7 @@ class EngineUnreachableTest {
     }
 
     private RunStatusChanged runAgainst(String host) throws Exception {
-        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+        RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 UUID.randomUUID(), "docker", new ObjectMapper().valueToTree(Map.of("image", "busybox:1.36")), null,
                 null, Instant.now());
         DockerAdapterConfig config = DockerAdapterConfig.parse(run.adapterConfig());

@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.HostConfig;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.support.Engine;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -48,7 +49,7 @@ class WritableLayerQuotaTest {
     }
 
     private RunRequested run(Map<String, ?> config) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.fromString(company), UUID.randomUUID(),
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.fromString(company), UUID.randomUUID(),
                 "docker", new ObjectMapper().valueToTree(config), null, null, Instant.now());
     }
 

@@ -3,6 +3,8 @@ package io.trimus.adapter.dispatch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.OrphanRun;
+import io.trimus.adapter.support.Runs;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunCancelRequested;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -24,15 +26,15 @@ class RunDispatcherTest {
 
     private final List<RunStatusChanged> reported = new ArrayList<>();
     private final RecordingAdapter docker = new RecordingAdapter();
-    private final RunDispatcher dispatcher = new RunDispatcher(new AdapterRegistry(List.of(docker)), reported::add);
+    private final RunDispatcher dispatcher = new RunDispatcher(Wiring.registry(docker), reported::add);
 
     private static RunRequested request(Map<String, ?> config) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "docker", new ObjectMapper().valueToTree(config), null, null, Instant.now());
     }
 
     private static RunRequested resent(RunRequested r) {
-        return new RunRequested(UUID.randomUUID(), r.runId(), r.companyId(), r.agentId(), r.adapterType(),
+        return Runs.request(UUID.randomUUID(), r.runId(), r.companyId(), r.agentId(), r.adapterType(),
                 r.adapterConfig(), r.issue(), r.input(), Instant.now());
     }
 
@@ -60,7 +62,7 @@ class RunDispatcherTest {
     @Test
     void aWorkerNeverHandsARemoteRunOnToAnotherWorker() {
         RunRequested run = request(Map.of("image", "busybox"));
-        RunRequested nested = new RunRequested(run.id(), run.runId(), run.companyId(), run.agentId(), "remote",
+        RunRequested nested = Runs.request(run.id(), run.runId(), run.companyId(), run.agentId(), "remote",
                 run.adapterConfig(), null, null, run.requestedAt());
         assertThat(dispatcher.runClaimed(nested)).isFalse();
         assertThat(states()).containsExactly(RunState.REJECTED);
@@ -88,7 +90,7 @@ class RunDispatcherTest {
 
     @Test
     void anAdapterTypeWithoutAnAdapterIsRejected() {
-        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+        RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 UUID.randomUUID(), "claude_sandbox", null, null, null, Instant.now());
         dispatcher.dispatch(run);
         assertThat(states()).containsExactly(RunState.REJECTED);

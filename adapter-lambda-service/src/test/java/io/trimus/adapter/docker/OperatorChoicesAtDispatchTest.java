@@ -5,10 +5,10 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.trimus.adapter.cli.ClaudeSandboxAdapter;
 import io.trimus.adapter.config.TrimusConfig;
-import io.trimus.adapter.dispatch.AdapterRegistry;
 import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.run.secrets.RunSecrets;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -50,12 +50,12 @@ class OperatorChoicesAtDispatchTest {
     private RunDispatcher dispatcher(TrimusConfig config) {
         DockerEngineSwitch engine = Wiring.engine(true);
         RunSecrets secrets = Wiring.noSecrets();
-        return new RunDispatcher(new AdapterRegistry(List.of(new DockerAdapter(config, null, null, engine, Wiring.noSecrets()),
-                new ClaudeSandboxAdapter(config, null, secrets, engine))), reported::add);
+        return new RunDispatcher(Wiring.registry(new DockerAdapter(config, null, null, engine, Wiring.noSecrets()),
+                new ClaudeSandboxAdapter(config, null, secrets, engine)), reported::add);
     }
 
     private static RunRequested run(String adapterType, Map<String, ?> config) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 adapterType, new ObjectMapper().valueToTree(config), null, "fix the build", Instant.now());
     }
 

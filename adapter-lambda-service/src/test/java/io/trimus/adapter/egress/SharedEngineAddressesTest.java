@@ -7,6 +7,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.trimus.adapter.egress.network.EgressNetworkSettings;
 import io.trimus.adapter.egress.network.EnsureEgressNetwork;
+import io.trimus.adapter.support.Runs;
 import io.trimus.commons.net.Cidr;
 import io.trimus.adapter.support.EgressStandIn;
 import io.trimus.adapter.support.EgressTestResource;
@@ -131,7 +132,7 @@ class SharedEngineAddressesTest {
     }
 
     private static RunRequested run() {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "docker",
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "docker",
                 new ObjectMapper().createObjectNode(), null, null, Instant.now());
     }
 

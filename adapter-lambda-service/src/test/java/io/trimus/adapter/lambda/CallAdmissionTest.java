@@ -1,6 +1,7 @@
 package io.trimus.adapter.lambda;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trimus.adapter.support.Runs;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.LambdaAdapterConfig;
 import io.trimus.events.secrets.Redactor;
@@ -81,7 +82,7 @@ class CallAdmissionTest {
     }
 
     private static CallState call(UUID company) {
-        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(),
+        RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(),
                 "lambda", JSON.valueToTree(Map.of("endpoint_url", "https://agent.example/run")), null, "go",
                 Instant.now());
         LambdaAdapterConfig config = LambdaAdapterConfig.parse(run.adapterConfig());

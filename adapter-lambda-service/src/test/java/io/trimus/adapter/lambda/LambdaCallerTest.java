@@ -5,6 +5,7 @@ import io.trimus.adapter.offhost.HostResolver;
 import io.trimus.adapter.run.RunStarts;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.support.EndpointStandIn;
+import io.trimus.adapter.support.Runs;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -159,7 +160,7 @@ class LambdaCallerTest {
     }
 
     private static RunRequested run(String path, int retries) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "lambda",
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "lambda",
                 JSON.valueToTree(Map.of("endpoint_url", "http://agent.test:" + first.port() + path,
                         "retries", retries, "backoff_ms", 10)), null, "go", Instant.now());
     }

@@ -1,6 +1,7 @@
 package io.trimus.adapter.remote;
 
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.TestConfig;
 import io.trimus.events.RemoteTask;
 import io.trimus.events.RunRequested;
@@ -158,7 +159,7 @@ class RemoteRunsTest {
     }
 
     private RunRequested watched(RemoteRuns watch, String tag) {
-        RunRequested run = new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+        RunRequested run = Runs.request(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
                 "remote", null, null, null, T0);
         clock.at(T0);
         watch.watch(new RemoteTask(UUID.randomUUID(), run.runId(), tag, T0.plusSeconds(60), T0, run, null), run);

@@ -96,7 +96,7 @@ public final class A2aRuns {
         EncryptionKey key = EncryptionKey.parse(ConfigProvider.getConfig().getValue("trimus.encryption-key",
                 String.class));
         UUID agentId = UUID.randomUUID();
-        return new RunRequested(UUID.randomUUID(), runId, company, agentId, "remote",
+        return Runs.request(UUID.randomUUID(), runId, company, agentId, "remote",
                 JSON.valueToTree(Map.of("a2a", new HashMap<>(a2a))), issue, input, Instant.now(),
                 new DispatchSecrets(key.dispatchKey()).seal(company, agentId, runId, plain));
     }

@@ -49,14 +49,28 @@ public final class Runs {
     /** A request with any adapter type and config. */
     public static RunRequested of(UUID companyId, String adapterType, JsonNode adapterConfig, IssueRef issue,
                                   String input) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), companyId, UUID.randomUUID(), adapterType,
+        return request(UUID.randomUUID(), UUID.randomUUID(), companyId, UUID.randomUUID(), adapterType,
                 adapterConfig, issue, input, Instant.now());
     }
 
     /** The same run requested again under a new event id (e.g. a re-sent outbox row). */
     public static RunRequested resent(RunRequested run) {
-        return new RunRequested(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(), run.adapterType(),
+        return request(UUID.randomUUID(), run.runId(), run.companyId(), run.agentId(), run.adapterType(),
                 run.adapterConfig(), run.issue(), run.input(), Instant.now());
+    }
+
+    /** A request with every field given that carries no secrets (so no masks) and, not a remote agent's, no MAC. */
+    public static RunRequested request(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType,
+                                       JsonNode adapterConfig, IssueRef issue, String input, Instant requestedAt) {
+        return request(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt, Map.of());
+    }
+
+    /** As above with these sealed secrets, none of them masked. */
+    public static RunRequested request(UUID id, UUID runId, UUID companyId, UUID agentId, String adapterType,
+                                       JsonNode adapterConfig, IssueRef issue, String input, Instant requestedAt,
+                                       Map<String, String> secrets) {
+        return new RunRequested(id, runId, companyId, agentId, adapterType, adapterConfig, issue, input, requestedAt,
+                secrets, null, Map.of());
     }
 
     /** {@code ["/bin/sh", "-c", script]}. */

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.container.DockerContainerRunner;
 import io.trimus.adapter.container.RunExecutor;
+import io.trimus.adapter.dispatch.AdapterRegistry;
 import io.trimus.adapter.egress.SandboxAddressPool;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.network.EgressNetworkSettings;
@@ -13,13 +14,19 @@ import io.trimus.adapter.egress.probe.ResolverProbe;
 import io.trimus.adapter.egress.registry.EgressServiceClient;
 import io.trimus.adapter.engine.DockerEngineSwitch;
 import io.trimus.adapter.local.LocalProcessRunner;
+import io.trimus.adapter.run.Adapter;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.adapter.run.secrets.RunSecrets;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.util.TypeLiteral;
 
+import java.lang.annotation.Annotation;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -148,5 +155,66 @@ public final class Wiring {
             all[all.length - 1] = dns;
         });
         return TestConfig.of(all);
+    }
+
+    /** The registry of exactly these adapters, built through its injected constructor as CDI would. */
+    public static AdapterRegistry registry(Adapter... adapters) {
+        return new AdapterRegistry(new Listed<>(List.of(adapters)));
+    }
+
+    /** The {@code @Any Instance<T>} CDI hands a constructor, holding these beans; nothing else is resolved. */
+    private record Listed<T>(List<T> beans) implements Instance<T> {
+        @Override
+        public Iterator<T> iterator() {
+            return beans.iterator();
+        }
+
+        @Override
+        public T get() {
+            if (beans.size() != 1) {
+                throw new IllegalStateException(beans.size() + " beans, not one");
+            }
+            return beans.get(0);
+        }
+
+        @Override
+        public Instance<T> select(Annotation... qualifiers) {
+            throw new UnsupportedOperationException("not needed by the classes under test");
+        }
+
+        @Override
+        public <U extends T> Instance<U> select(Class<U> subtype, Annotation... qualifiers) {
+            throw new UnsupportedOperationException("not needed by the classes under test");
+        }
+
+        @Override
+        public <U extends T> Instance<U> select(TypeLiteral<U> subtype, Annotation... qualifiers) {
+            throw new UnsupportedOperationException("not needed by the classes under test");
+        }
+
+        @Override
+        public boolean isUnsatisfied() {
+            return beans.isEmpty();
+        }
+
+        @Override
+        public boolean isAmbiguous() {
+            return beans.size() > 1;
+        }
+
+        @Override
+        public void destroy(T instance) {
+            // the test owns its beans
+        }
+
+        @Override
+        public Handle<T> getHandle() {
+            throw new UnsupportedOperationException("not needed by the classes under test");
+        }
+
+        @Override
+        public Iterable<? extends Handle<T>> handles() {
+            throw new UnsupportedOperationException("not needed by the classes under test");
+        }
     }
 }

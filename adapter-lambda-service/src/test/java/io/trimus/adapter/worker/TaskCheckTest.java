@@ -2,6 +2,7 @@ package io.trimus.adapter.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trimus.adapter.run.secrets.DispatchKeys;
+import io.trimus.adapter.support.Runs;
 import io.trimus.adapter.support.TestConfig;
 import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RemoteTask;
@@ -38,7 +39,7 @@ class TaskCheckTest {
     }
 
     private static RunRequested request(UUID company) {
-        return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(), "docker",
+        return Runs.request(UUID.randomUUID(), UUID.randomUUID(), company, UUID.randomUUID(), "docker",
                 JSON.valueToTree(Map.of("image", "busybox")), null, "go", NOW, Map.of());
     }
 

@@ -41,6 +41,6 @@ class KafkaAnomalyPublisherTest {
     private static EgressAnomaly anomaly(UUID company, String reason) {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         return new EgressAnomaly(UUID.randomUUID(), company, null, null, null, "172.30.0.5", "exfil.example", "A",
-                reason, 3, now, now.plusSeconds(2));
+                reason, 3, now, now.plusSeconds(2), true);
     }
 }

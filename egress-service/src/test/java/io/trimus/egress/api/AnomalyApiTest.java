@@ -136,7 +136,7 @@ class AnomalyApiTest {
         EgressAnomaly own = anomaly(mine, "mine.example");
         EgressAnomaly foreign = anomaly(theirs, "theirs.example");
         EgressAnomaly unattributed = new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "172.30.0.99",
-                "nobody.example", "A", EgressAnomaly.UNATTRIBUTED_SOURCE, 1, Instant.now(), Instant.now());
+                "nobody.example", "A", EgressAnomaly.UNATTRIBUTED_SOURCE, 1, Instant.now(), Instant.now(), true);
 
         topic.publish(foreign, unattributed, own);
 

@@ -200,7 +200,7 @@ class AnomalyFilterAndSummaryTest {
     private static EgressAnomaly anomaly(UUID company, String qname, String reason, long count, Instant lastSeen) {
         return new EgressAnomaly(UUID.randomUUID(), company, UUID.randomUUID(), UUID.randomUUID(), "c0ffee",
                 "172.30.0.21", qname, qtype(reason), reason, count,
-                lastSeen.minusSeconds(1), lastSeen);
+                lastSeen.minusSeconds(1), lastSeen, true);
     }
 
     private static String qtype(String reason) {

@@ -35,7 +35,7 @@ final class AnomalyTopic implements AutoCloseable {
         // PostgreSQL keeps microseconds: events carry no finer times, so what the API returns equals what was sent
         Instant last = lastSeen.truncatedTo(ChronoUnit.MICROS);
         return new EgressAnomaly(UUID.randomUUID(), company, UUID.randomUUID(), UUID.randomUUID(), "c0ffee" + count,
-                "172.30.0.17", qname, "A", EgressAnomaly.NOT_ALLOWLISTED, count, last.minusSeconds(5), last);
+                "172.30.0.17", qname, "A", EgressAnomaly.NOT_ALLOWLISTED, count, last.minusSeconds(5), last, true);
     }
 
     static EgressAnomaly anomaly(UUID company, String qname) {

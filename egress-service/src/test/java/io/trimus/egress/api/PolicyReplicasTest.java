@@ -22,6 +22,7 @@ import io.trimus.egress.proxy.admission.ProxyTarget;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.testing.OwnerDatabase;
+import io.trimus.testing.TcpRelay;
 import io.trimus.testing.TrimusInfraResource;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
@@ -115,7 +116,7 @@ class PolicyReplicasTest {
      * A second replica with its own allowlists, modes and policy connection on the same database (through
      * {@code link} when given), checking as often and counting as current as long as the service's configuration says.
      */
-    private Replica second(UUID company, DatabaseLink link) {
+    private Replica second(UUID company, TcpRelay link) {
         PgConnectOptions database = ListenerOptions.of(url, user, password);
         if (link != null) {
             database.setHost("127.0.0.1").setPort(link.port());
@@ -222,7 +223,7 @@ class PolicyReplicasTest {
         UUID company = UUID.randomUUID();
         putAllowlist(company, Map.of("entries", List.of("kept.example.com", "removed.example.com"))).statusCode(200);
         PgConnectOptions direct = ListenerOptions.of(url, user, password);
-        DatabaseLink link = new DatabaseLink(direct.getPort());
+        TcpRelay link = new TcpRelay("database-link", direct.getPort());
         opened.add(link);
         Replica second = second(company, link);
         assertThat(second.dns("removed.example.com")).isEqualTo(Verdict.FORWARD);

@@ -19,7 +19,7 @@ class TaskMacsTest {
     private static RunRequested request() throws Exception {
         return new RunRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), "docker",
                 JSON.readTree("{\"image\":\"busybox\",\"timeout_sec\":10,\"cpus\":1.50,\"command\":[\"echo\",\"hi\"]}"),
-                new IssueRef("T-1", "title", null), "go", Instant.now(), Map.of("A", "c2VhbGVk"));
+                new IssueRef("T-1", "title", null), "go", Instant.now(), Map.of("A", "c2VhbGVk"), null, Map.of());
     }
 
     @Test

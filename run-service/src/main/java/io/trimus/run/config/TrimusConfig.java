@@ -3,13 +3,13 @@ package io.trimus.run.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import io.trimus.commons.config.DockerAllowances;
 import io.trimus.commons.config.DockerCeilings;
 import io.trimus.commons.streams.StreamLimits;
 import io.trimus.events.adapter.LocalAdaptersGate;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /** Knobs of run-service; environment names follow the Trimus operator docs (TRIMUS_OUTBOX_POLL_INTERVAL …). */
@@ -166,22 +166,7 @@ public interface TrimusConfig {
     }
 
     /** What container agents may ask for; the adapter service reads the same variables and checks every run again. */
-    interface Docker extends DockerCeilings {
-        /**
-         * The Docker networks a docker agent may name in adapter_config.network; any other is refused with 400.
-         * {@code host}, {@code bridge}, {@code default} and {@code container:<id>} are refused even when listed
-         * (TRIMUS_DOCKER_ALLOWED_NETWORKS, comma-separated, default {@code none} and the egress network,
-         * TRIMUS_EGRESS_NETWORK_NAME, default trimus-egress-allowlist).
-         */
-        @WithDefault("none,${trimus.egress.network.name:trimus-egress-allowlist}")
-        List<String> allowedNetworks();
-
-        /**
-         * Whether a docker or *_sandbox agent may ask to run as root (adapter_config.user with uid 0); otherwise such
-         * an agent is refused with 400 (TRIMUS_DOCKER_ALLOW_ROOT, default false).
-         */
-        @WithDefault("false")
-        boolean allowRoot();
+    interface Docker extends DockerCeilings, DockerAllowances {
     }
 
     /** The remote workers listed by GET /api/workers. */

@@ -1,9 +1,9 @@
 package io.trimus.system.stop;
 
 import io.trimus.events.secrets.EncryptionKey;
-import io.trimus.system.TcpSwitch;
 import io.trimus.testing.Infra;
 import io.trimus.testing.ServiceProcess;
+import io.trimus.testing.TcpRelay;
 import io.trimus.testing.TestOperator;
 
 import java.nio.file.Path;
@@ -16,26 +16,26 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The four services and a worker as their built jars, on a private broker and database the test may stop. Loopback
  * only, every listener on port 0 (a service's own, announced; egress-service's resolver and proxies, unused here);
- * run-service and egress-service are reached through {@link TcpSwitch} relays bound before they start, so all start
+ * run-service and egress-service are reached through {@link TcpRelay} relays bound before they start, so all start
  * at once. The adapter and the worker share an egress network of this test's own.
  */
 final class StopStack {
     static final String NETWORK = "trimus-stop-test-egress";
     private static final String ENCRYPTION_KEY = TestOperator.ENCRYPTION_KEY;
     /** The relays of the last start; closed by the next (the last ones end with the test JVM). */
-    private static final List<TcpSwitch> RELAYS = new java.util.ArrayList<>();
+    private static final List<TcpRelay> RELAYS = new java.util.ArrayList<>();
 
     private StopStack() {
     }
 
     /** Starts the named processes at once ("run-service", "adapter", "egress-service", "admin-ui", "worker"). */
     static Map<String, ServiceProcess> start(Infra infra, List<String> names) {
-        for (TcpSwitch relay : RELAYS) {
+        for (TcpRelay relay : RELAYS) {
             relay.close();
         }
         RELAYS.clear();
-        TcpSwitch runRelay = new TcpSwitch("stop-test-run-service");
-        TcpSwitch egressRelay = new TcpSwitch("stop-test-egress-service");
+        TcpRelay runRelay = new TcpRelay("stop-test-run-service");
+        TcpRelay egressRelay = new TcpRelay("stop-test-egress-service");
         RELAYS.add(runRelay);
         RELAYS.add(egressRelay);
         Map<String, CompletableFuture<ServiceProcess>> starting = new LinkedHashMap<>();
