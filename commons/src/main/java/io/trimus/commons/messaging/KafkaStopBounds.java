@@ -21,10 +21,10 @@ import java.util.Map;
  */
 public class KafkaStopBounds implements ConfigSourceFactory {
 
-    /** The default of {@code trimus.shutdown.kafka-close-timeout}, as each service's TrimusConfig declares it. */
+    /** The default of {@code trimus.shutdown.kafka-close-timeout}, as {@code io.trimus.commons.config.ShutdownBounds} declares it. */
     public static final String CLOSE_TIMEOUT_DEFAULT = "1s";
-    /** The default of {@code trimus.shutdown.kafka-consumer-grace}, as each service's TrimusConfig declares it. */
-    public static final String CONSUMER_GRACE_DEFAULT = "500ms";
+    /** The default of {@code trimus.shutdown.kafka-consumer-grace}, as {@code io.trimus.commons.config.ShutdownBounds} declares it. */
+    public static final String CONSUMER_GRACE_DEFAULT = "200ms";
     static final String CLOSE_TIMEOUT = "trimus.shutdown.kafka-close-timeout";
     static final String CONSUMER_GRACE = "trimus.shutdown.kafka-consumer-grace";
     static final String CONNECTOR = "mp.messaging.connector.smallrye-kafka.";

@@ -1,5 +1,6 @@
 package io.trimus.egress.config;
 
+import io.trimus.commons.config.ShutdownBounds;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.trimus.commons.streams.StreamLimits;
@@ -361,22 +362,7 @@ public interface TrimusConfig {
     /** Stopping on SIGTERM: how long the stop may wait for what is away (docs/scaling.md, "Stopping"). */
     Shutdown shutdown();
 
-    /** The bounds of a stop. */
-    interface Shutdown {
-        /**
-         * How long closing one Kafka client may wait for records not yet sent and for leaving its consumer group; a
-         * stop waits at most twice this per producer, so a service whose broker is gone still ends within seconds
-         * (TRIMUS_SHUTDOWN_KAFKA_CLOSE_TIMEOUT, default 1s).
-         */
-        @WithDefault("1s")
-        Duration kafkaCloseTimeout();
-
-        /**
-         * How long each Kafka consumer pauses at a stop before it commits what was processed and closes, one consumer
-         * after the other; sets the connector's poll timeout to half of it (TRIMUS_SHUTDOWN_KAFKA_CONSUMER_GRACE,
-         * default 500ms).
-         */
-        @WithDefault("500ms")
-        Duration kafkaConsumerGrace();
+    /** The bounds of a stop, declared once in commons. */
+    interface Shutdown extends ShutdownBounds {
     }
 }
