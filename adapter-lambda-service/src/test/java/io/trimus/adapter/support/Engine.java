@@ -159,10 +159,13 @@ public final class Engine {
      */
     public static int containerEvents(UUID runId, long sinceEpochSecond, String action) {
         List<Event> events = new ArrayList<>();
-        long until = System.currentTimeMillis() / 1000 + 1;
+        // the engine's log up to a quarter second from now (it answers once that moment has passed), not up to the
+        // next whole second: every event of a run that has ended is already in it
+        long untilMillis = System.currentTimeMillis() + 250;
+        String until = untilMillis / 1000 + "." + String.format("%03d", untilMillis % 1000) + "000000";
         try (var callback = docker().eventsCmd()
                 .withSince(String.valueOf(sinceEpochSecond))
-                .withUntil(String.valueOf(until))
+                .withUntil(until)
                 .withLabelFilter(Map.of(LABEL_RUN, runId.toString()))
                 .withEventFilter(action)
                 .exec(new ResultCallback.Adapter<Event>() {

@@ -284,7 +284,9 @@ class ScaleOutSurvivalTest {
     }
 
     private ServiceProcess runService() {
-        return track(SandboxRuns.runService(Map.of("trimus.run.recovery-interval", "1s")));
+        // the adapters beat every second: five missed beats, not the production floor of ten, judge one lost
+        return track(SandboxRuns.runService(Map.of("trimus.run.recovery-interval", "1s",
+                "trimus.run.min-lease-grace", "5s")));
     }
 
     private ServiceProcess adapter(String instance) {
