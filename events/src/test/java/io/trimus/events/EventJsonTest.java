@@ -36,6 +36,38 @@ class EventJsonTest {
     }
 
     @Test
+    void aCliResultRoundTripsWithItsUsage() throws JsonProcessingException {
+        RunStatusChanged event = Fixtures.cliStatus();
+
+        String json = Json.MAPPER.writeValueAsString(event);
+
+        assertThat(Json.MAPPER.readValue(json, RunStatusChanged.class)).isEqualTo(event);
+        assertThat(Json.parse(json).get("output").asText()).isEqualTo("Done.");
+        assertThat(Json.parse(json).at("/usage/input_tokens").asLong()).isEqualTo(1200);
+        assertThat(Json.parse(json).at("/usage/cost_usd").decimalValue()).isEqualByComparingTo("0.0123");
+        assertThat(Json.parse(json).at("/usage/model").asText()).isEqualTo("claude-sonnet-4-5");
+        assertThat(Json.parse(json).at("/usage").has("reasoning_tokens")).isFalse();
+    }
+
+    @Test
+    void usageKeepsOnlyWhatIsPlausible() {
+        RunUsage hostile = new RunUsage(-1L, Long.MAX_VALUE, 5L, null, null, new java.math.BigDecimal("-3"),
+                "m\u0000odel" + "x".repeat(500), 10L, -2);
+
+        assertThat(hostile.inputTokens()).isNull();
+        assertThat(hostile.outputTokens()).isNull();
+        assertThat(hostile.cacheReadTokens()).isEqualTo(5L);
+        assertThat(hostile.costUsd()).isNull();
+        assertThat(hostile.model()).startsWith("model").hasSize(RunUsage.MAX_MODEL);
+        assertThat(hostile.turns()).isNull();
+        assertThat(new RunUsage(null, null, null, null, null, new java.math.BigDecimal("0.12345678"), null, null,
+                null).costUsd()).isEqualByComparingTo("0.123457");
+        assertThat(RunStatusChanged.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), RunState.SUCCEEDED, 0,
+                "x", null).withCliResult("x", "x", new RunUsage(null, null, null, null, null, null, " ", null, null))
+                .usage()).isNull();
+    }
+
+    @Test
     void aTerminalStatusRoundTrips() throws JsonProcessingException {
         RunStatusChanged event = Fixtures.terminalStatus();
 

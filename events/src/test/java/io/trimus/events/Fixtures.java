@@ -26,6 +26,13 @@ final class Fixtures {
                 List.of("SEC-015: --dangerously-skip-permissions was dropped"), "adapter-host-1", "peer-task-7");
     }
 
+    static RunStatusChanged cliStatus() {
+        return RunStatusChanged.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), RunState.SUCCEEDED, 0,
+                "{\"type\":\"result\",\"result\":\"Done.\"}", null).withCliResult("Done.",
+                "{\"type\":\"result\",\"result\":\"Done.\"}", new RunUsage(1200L, 80L, 300L, 0L, null,
+                new java.math.BigDecimal("0.0123"), "claude-sonnet-4-5", 2100L, 1));
+    }
+
     static RunCancelRequested cancel() {
         return new RunCancelRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), AT);
     }
