@@ -190,18 +190,24 @@ class CliSandboxTest {
 
     @Test
     void codexRunsExecJsonWithItsOwnKey() {
-        RunRequested run = request("codex_sandbox", Map.of("image", image, "extra_args",
-                List.of("--skip-git-repo-check")), "Refactor it", Map.of("OPENAI_API_KEY", API_KEY));
+        RunRequested run = request("codex_sandbox", Map.of("image", image), "Refactor it",
+                Map.of("OPENAI_API_KEY", API_KEY));
         bus.request(run);
 
         RunStatusChanged end = bus.awaitEnd(run.runId(), END);
         StandInOutput out = StandInOutput.parse(end.output());
 
         assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
-        assertThat(out.argv()).as("its analytics and update check off by config: Codex has no env for them")
-                .containsExactly("-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "exec",
-                        "--json", "--skip-git-repo-check", "--", "Refactor it");
+        assertThat(out.argv()).as("analytics, update check, plugins and apps off by config, the key read from"
+                        + " OPENAI_API_KEY by an HTTPS-only provider, no git repository needed")
+                .containsExactly("-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false",
+                        "-c", "model_provider=openai-https",
+                        "-c", "model_providers.openai-https={name=\"OpenAI\",base_url=\"https://api.openai.com/v1\","
+                                + "env_key=\"OPENAI_API_KEY\",wire_api=\"responses\",supports_websockets=false}",
+                        "--disable", "plugins", "--disable", "apps",
+                        "exec", "--json", "--skip-git-repo-check", "--", "Refactor it");
         assertThat(out.env()).containsEntry("OPENAI_API_KEY", "[REDACTED]").doesNotContainKey("ANTHROPIC_API_KEY")
+                .containsEntry("CODEX_HOME", "/codex")
                 .containsEntry("HTTPS_PROXY", "http://" + GATEWAY + ":3128").containsEntry("NODE_USE_ENV_PROXY", "1")
                 .doesNotContainKey("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC");
         assertThat(out.lines()).contains("{\"type\":\"turn.completed\"}");

@@ -7,6 +7,7 @@ import io.trimus.adapter.container.ContainerPolicy;
 import io.trimus.adapter.run.RunContext;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AgentCli;
 import io.trimus.events.adapter.CliAdapterConfig;
 
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.Map;
 
 /** The container policy of a claude_sandbox / codex_sandbox run: the docker adapter's hardening plus the CLI's needs. */
 public final class CliSandboxPolicy {
+    /** Where a codex_sandbox run's Codex keeps its state: a tmpfs of its own, outside /tmp. */
+    public static final String CODEX_HOME = "/codex";
 
     private CliSandboxPolicy() {
     }
@@ -25,7 +28,7 @@ public final class CliSandboxPolicy {
      * The policy of one run of a claude_sandbox / codex_sandbox agent: the docker adapter's full hardening with a
      * read-only root (only /tmp and /workspace writable), the egress network, TRIMUS_SANDBOX_PIDS_LIMIT, the docker
      * adapter's memory and CPU defaults and log cap, and an environment of exactly the provider key, the agent's
-     * secret_env, the run context, HOME=/tmp, IS_SANDBOX=1 and the CLI's {@link QuietCli} switches (the egress proxy
+     * secret_env, the run context, HOME=/tmp, IS_SANDBOX=1 (for Codex CODEX_HOME on a tmpfs of its own) and the CLI's {@link QuietCli} switches (the egress proxy
      * settings are added when the sandbox's place on the egress network is known). The CLI is the container's
      * ENTRYPOINT: an agent's own image cannot keep an ENTRYPOINT that wraps or skips the invocation the guardrail
      * decided.
@@ -40,6 +43,11 @@ public final class CliSandboxPolicy {
         tmpfs.put("/tmp", ContainerPolicy.tmpOptions(agent.tmpNoexec()) + ",size=" + defaults.tmpfsSize());
         // the image's /workspace belongs to root; the CLI runs as its own user
         tmpfs.put(ContainerPolicy.WORKSPACE, "rw,nosuid,nodev,mode=1777,size=" + sandbox.workspaceSize());
+        if (agent.cli() == AgentCli.CODEX) {
+            // Codex keeps its state (sessions, a sqlite database, helper links) in CODEX_HOME and refuses to place
+            // its helpers under the temporary directory, so its home is a tmpfs of its own, as /tmp is
+            tmpfs.put(CODEX_HOME, ContainerPolicy.tmpOptions(agent.tmpNoexec()) + ",size=" + defaults.tmpfsSize());
+        }
         long pids = agent.pidsLimit() != null ? agent.pidsLimit() : sandbox.pidsLimit();
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : sandbox.timeoutSec();
         long memory = ContainerPolicy.memoryBytes(agent.memoryBytes(), defaults);
@@ -48,6 +56,9 @@ public final class CliSandboxPolicy {
         env.putAll(RunContext.env(run));
         env.put("HOME", "/tmp");
         env.put("IS_SANDBOX", "1");
+        if (agent.cli() == AgentCli.CODEX) {
+            env.put("CODEX_HOME", CODEX_HOME);
+        }
         env.putAll(QuietCli.env(agent.cli()));
 
         return new ContainerPolicy(ContainerPolicy.NAME_PREFIX + run.runId(), agent.image() != null ? agent.image()

@@ -18,6 +18,8 @@ import java.util.List;
 public record CliCommand(List<String> argv, List<String> notes) {
     /** The log and note tag of a dropped dangerous flag (the seed's SEC-015). */
     public static final String SEC_015 = "SEC-015";
+    /** Codex's flag to run outside a git repository; every codex run gets it. */
+    public static final String SKIP_GIT_REPO_CHECK = "--skip-git-repo-check";
 
     public CliCommand {
         argv = List.copyOf(argv);
@@ -37,14 +39,19 @@ public record CliCommand(List<String> argv, List<String> notes) {
         if (cli == AgentCli.CLAUDE) {
             argv.addAll(List.of("-p", "--output-format", "json"));
         } else {
-            argv.addAll(List.of("exec", "--json"));
+            // a run's workspace is no git repository (a fresh tmpfs, or a host directory the operator chose): without
+            // this Codex refuses to start
+            argv.addAll(List.of("exec", "--json", SKIP_GIT_REPO_CHECK));
         }
         if (agent.model() != null) {
             argv.add("--model");
             argv.add(agent.model());
         }
         List<String> notes = new ArrayList<>();
-        argv.addAll(forbidDangerous ? BlanketShellGrants.drop(cli, agent.extraArgs(), notes) : agent.extraArgs());
+        List<String> extra = forbidDangerous ? BlanketShellGrants.drop(cli, agent.extraArgs(), notes)
+                : agent.extraArgs();
+        // Codex refuses a flag given twice, and it is always given above
+        extra.stream().filter(arg -> cli != AgentCli.CODEX || !arg.equals(SKIP_GIT_REPO_CHECK)).forEach(argv::add);
         if (agent.dangerouslySkipPermissions()) {
             if (forbidDangerous) {
                 notes.add(SEC_015 + ": " + cli.dangerousFlag() + " was dropped because"

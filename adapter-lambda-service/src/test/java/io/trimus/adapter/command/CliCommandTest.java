@@ -31,12 +31,22 @@ class CliCommandTest {
     }
 
     @Test
-    void codexGetsExecJson() {
-        CliCommand cmd = CliCommand.build(config(AdapterType.CODEX_LOCAL, Map.of("extra_args",
-                List.of("--skip-git-repo-check"))), "/usr/local/bin/codex", "Fix it", false);
+    void codexGetsExecJsonOutsideAGitRepositoryWithAnEmptyConfig() {
+        CliCommand cmd = CliCommand.build(config(AdapterType.CODEX_LOCAL, Map.of()), "/usr/local/bin/codex", "Fix it",
+                false);
 
         assertThat(cmd.argv()).containsExactly("/usr/local/bin/codex", "exec", "--json", "--skip-git-repo-check", "--",
                 "Fix it");
+    }
+
+    @Test
+    void anAgentThatAlsoAsksToSkipTheGitCheckPassesItOnce() {
+        // Codex exits 2 on a flag given twice ("cannot be used multiple times")
+        CliCommand cmd = CliCommand.build(config(AdapterType.CODEX_SANDBOX, Map.of("extra_args",
+                List.of("--skip-git-repo-check", "--sandbox", "read-only"))), "codex", "Fix it", false);
+
+        assertThat(cmd.argv()).containsExactly("codex", "exec", "--json", "--skip-git-repo-check", "--sandbox",
+                "read-only", "--", "Fix it");
     }
 
     @Test
