@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# ./trimus images [--local] [--stack-only]: build Trimus's images: the four services, the egress firewall and
-# (unless --stack-only) the CLI sandboxes; --local: on a Debian base bootstrapped here, with local Java, PostgreSQL
-# and Kafka images. Sourced by .ci/compose-smoke.sh for images and TRIMUS_VERSION.
+# ./trimus images [--local] [--stack-only | --sandbox-only]: build Trimus's images: the four services, the egress
+# firewall and (unless --stack-only) the CLI sandboxes (--sandbox-only: those alone); --local: on a Debian base
+# bootstrapped here, with local Java, PostgreSQL and Kafka images. Sourced by .ci/compose-smoke.sh for images and TRIMUS_VERSION.
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
@@ -95,11 +95,28 @@ stack_images() { # jre-base debian-base
   docker_build "trimus/egress-firewall:$TRIMUS_VERSION" deploy/egress-firewall egress-firewall --build-arg BASE_IMAGE="$debian"
 }
 
+# The npm registry the CLI sandbox images install the pinned CLIs from: NPM_CONFIG_REGISTRY if set (a mirror), else
+# npm's default. Checked before building, so a machine without it gets one clear sentence instead of an npm stack.
+npm_registry() { printf '%s' "${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/}"; }
+check_npm_registry() {
+  local registry
+  registry=$(npm_registry)
+  command -v curl >/dev/null 2>&1 || return 0
+  if ! curl -sS -m 15 -o /dev/null "${registry%/}/-/ping" 2>.trimus/npm-registry-check.log \
+      && ! curl -sS -m 15 -o /dev/null "$registry" 2>>.trimus/npm-registry-check.log; then
+    die "the npm registry $registry cannot be reached from this machine ($(tail -1 .trimus/npm-registry-check.log)):
+the CLI sandbox images install @anthropic-ai/claude-code and @openai/codex (pinned in sandbox-images/*/Dockerfile)
+from it. Set NPM_CONFIG_REGISTRY to a reachable mirror, or build the images where npm works and docker load them."
+  fi
+}
+
 # The sandbox images of the real CLIs (sandbox-images/) on a Debian base.
 sandbox_images() { # debian-base
   local name
+  check_npm_registry
   for name in claude-sandbox codex-sandbox; do
-    docker_build "trimus/$name:latest" "sandbox-images/$name" "$name" --build-arg BASE_IMAGE="$1"
+    docker_build "trimus/$name:latest" "sandbox-images/$name" "$name" --build-arg BASE_IMAGE="$1" \
+        --build-arg NPM_CONFIG_REGISTRY="$(npm_registry)"
   done
 }
 
@@ -112,7 +129,8 @@ images() {
     case "$arg" in
       --local) force_local=1 ;;
       --stack-only) what=stack ;;
-      *) die "usage: ./trimus images [--local] [--stack-only]" ;;
+      --sandbox-only) what=sandbox ;;
+      *) die "usage: ./trimus images [--local] [--stack-only | --sandbox-only]" ;;
     esac
   done
   ensure_docker
@@ -126,10 +144,10 @@ images() {
     log "debian:bookworm-slim is not present locally and cannot be pulled here: using a local Debian base"
     local_debian_base; base=$LOCAL_BASE
   fi
-  if [ $force_local = 1 ]; then
+  if [ $force_local = 1 ] && [ $what != sandbox ]; then
     local_stack_bases; jre=trimus-base/jre:17
   fi
-  stack_images "$jre" "$base"
+  [ $what = sandbox ] || stack_images "$jre" "$base"
   [ $what = stack ] || sandbox_images "$base"
   "$DOCKER" image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' \
     | grep -E '^trimus(-base)?/' | sed 's/^/[trimus]   /' >&2
