@@ -27,7 +27,7 @@ class SandboxOwnEnvTest {
                     Map.of(own, "SOME_SECRET"))))).isInstanceOf(AdapterConfigException.class)
                     .hasFieldOrPropertyWithValue("field", "adapter_config.secret_env." + own);
         }
-        for (String own : new String[] {"HOME", "IS_SANDBOX", AgentCli.of(type).apiKeyEnv()}) {
+        for (String own : new String[] {"HOME", "IS_SANDBOX", "CODEX_HOME", AgentCli.of(type).apiKeyEnv()}) {
             assertThatThrownBy(() -> CliAdapterConfig.parse(type, JSON.valueToTree(Map.of("secret_env",
                     Map.of(own, "SOME_SECRET"))))).isInstanceOf(AdapterConfigException.class)
                     .hasFieldOrPropertyWithValue("field", "adapter_config.secret_env." + own);

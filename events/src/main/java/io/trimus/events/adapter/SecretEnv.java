@@ -24,7 +24,7 @@ public final class SecretEnv {
     /** Set in every sandbox by the adapter, so a secret of that name would be overwritten. */
     public static final List<String> SANDBOX_OWN = List.of("HOME", "IS_SANDBOX", "NODE_USE_ENV_PROXY",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
-            "DISABLE_AUTOUPDATER");
+            "DISABLE_AUTOUPDATER", "CODEX_HOME");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX + FIELD;
 
