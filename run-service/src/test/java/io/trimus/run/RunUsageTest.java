@@ -134,7 +134,10 @@ class RunUsageTest {
         Started s = run(company, agent(company));
         String key = "sk-ant-api03-" + UUID.randomUUID().toString().replace("-", "");
         Api.setSecret(company, "ANTHROPIC_API_KEY", key);
-        finish(s, cliResult(s, "done", "{\"debug\":\"using " + key + "\"}\n", Map.of("output_tokens", 5)));
+        // a CLI that gave no answer: the raw stream alone must still be masked
+        ObjectNode event = cliResult(s, null, "{\"debug\":\"using " + key + "\"}\n", Map.of("output_tokens", 5));
+        event.remove("output");
+        finish(s, event);
 
         Api.getRun(company, s.run).statusCode(200)
                 .body("raw_output", equalTo("{\"debug\":\"using [REDACTED]\"}\n"))
