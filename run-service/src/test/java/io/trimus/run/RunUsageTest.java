@@ -237,7 +237,8 @@ class RunUsageTest {
         assertInvalidField(usage(Map.of("company_id", "nope")), "company_id");
         assertInvalidField(usage(Map.of("agent_id", "not-a-uuid")), "agent_id");
         assertInvalidField(usage(Map.of("agent_id", "1-2-3-4-5")), "agent_id");
-        for (String bad : List.of("yesterday", "2026-01-01", "2026-13-01T00:00:00Z", "x".repeat(500))) {
+        for (String bad : List.of("yesterday", "2026-01-01", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00",
+                "+10000-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "x".repeat(500))) {
             assertInvalidField(usage(Map.of("company_id", company, "since", bad)), "since");
             assertInvalidField(usage(Map.of("company_id", company, "until", bad)), "until");
         }

@@ -3,6 +3,7 @@ package io.trimus.admin.view;
 import io.trimus.admin.client.RunServiceApi.AgentUsage;
 import io.trimus.admin.client.RunServiceApi.Usage;
 import io.trimus.admin.view.Views.Flag;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -17,19 +18,19 @@ class UsageWordsTest {
     void aRunShowsOnlyTheFiguresItsCliReported() {
         Usage all = new Usage(1200L, 345L, 800L, 100L, 50L, new BigDecimal("0.012346"), "claude-sonnet-4-5", 2300L, 3);
         assertThat(UsageWords.facts(all)).extracting(Flag::name, Flag::value).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("Tokens in", "1,200"),
-                org.assertj.core.groups.Tuple.tuple("Tokens out", "345"),
-                org.assertj.core.groups.Tuple.tuple("Cache read / write", "800 / 100"),
-                org.assertj.core.groups.Tuple.tuple("Reasoning tokens", "50"),
-                org.assertj.core.groups.Tuple.tuple("Cost", "$0.012346 (as the CLI stated it)"),
-                org.assertj.core.groups.Tuple.tuple("Model", "claude-sonnet-4-5"),
-                org.assertj.core.groups.Tuple.tuple("API duration", "2.3 s"),
-                org.assertj.core.groups.Tuple.tuple("Turns", "3"));
+                Tuple.tuple("Tokens in", "1,200"),
+                Tuple.tuple("Tokens out", "345"),
+                Tuple.tuple("Cache read / write", "800 / 100"),
+                Tuple.tuple("Reasoning tokens", "50"),
+                Tuple.tuple("Cost", "$0.012346 (as the CLI stated it)"),
+                Tuple.tuple("Model", "claude-sonnet-4-5"),
+                Tuple.tuple("API duration", "2.3 s"),
+                Tuple.tuple("Turns", "3"));
 
         Usage some = new Usage(null, 7L, null, 0L, null, null, null, null, null);
         assertThat(UsageWords.facts(some)).extracting(Flag::name, Flag::value).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("Tokens out", "7"),
-                org.assertj.core.groups.Tuple.tuple("Cache read / write", "— / 0"));
+                Tuple.tuple("Tokens out", "7"),
+                Tuple.tuple("Cache read / write", "— / 0"));
         assertThat(UsageWords.facts(null)).isEmpty();
     }
 
@@ -51,6 +52,7 @@ class UsageWordsTest {
         UUID agent = UUID.randomUUID();
         Views.UsageRow row = UsageWords.row(agent.toString(), "builder",
                 new AgentUsage(agent, 4, 0, null, null, null, null, null, null));
-        assertThat(row).isEqualTo(new Views.UsageRow(agent.toString(), "builder", "4", "0", "—", "—", "— / —", "—"));
+        assertThat(row).isEqualTo(
+                new Views.UsageRow(agent.toString(), "builder", "4", "0", "—", "—", "— / —", "—"));
     }
 }

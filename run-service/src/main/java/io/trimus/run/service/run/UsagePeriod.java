@@ -20,6 +20,8 @@ public record UsagePeriod(Instant since, Instant until) {
     /** The longest period summed at once. */
     public static final Duration LONGEST = Duration.ofDays(366);
     private static final int MAX_CHARS = 64;
+    private static final Instant FIRST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LAST = Instant.parse("+10000-01-01T00:00:00Z");
 
     /**
      * The period of query parameters {@code since} and {@code until} (ISO-8601 instants, either or both absent):
@@ -47,7 +49,11 @@ public record UsagePeriod(Instant since, Instant until) {
     private static Instant instant(String field, String value) {
         try {
             if (value.length() <= MAX_CHARS) {
-                return OffsetDateTime.parse(value.strip()).toInstant();
+                Instant parsed = OffsetDateTime.parse(value.strip()).toInstant();
+                if (parsed.isBefore(FIRST) || !parsed.isBefore(LAST)) { // PostgreSQL's timestamps end in 294276
+                    throw ProblemException.invalidValue(field, value, "must be between the years 1 and 9999");
+                }
+                return parsed;
             }
         } catch (DateTimeParseException e) {
             // refused below
