@@ -9,6 +9,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,11 @@ public interface RunServiceApi {
     @Path("/runs/summary")
     RunSummary summary(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("company_id") UUID companyId);
 
+    /** What runs reported they used over the last 30 days (run-service's default period), per agent of the company. */
+    @GET
+    @Path("/runs/usage")
+    UsageSummary usage(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("company_id") UUID companyId);
+
     /** A company (tenant). */
     record Company(UUID id, String name, Instant createdAt) {
     }
@@ -66,12 +72,28 @@ public interface RunServiceApi {
     }
 
     /**
-     * A run with its outcome; {@code output} is already redacted by the backends. {@code peerTaskId} is the A2A
-     * peer's task a remote run was delegated to.
+     * A run with its outcome; {@code output} (an agent CLI's answer) and {@code rawOutput} (what the CLI printed) are
+     * already redacted by the backends. {@code peerTaskId} is the A2A peer's task a remote run was delegated to;
+     * {@code usage} what the run's CLI reported it used, null when it reported nothing.
      */
     record Run(UUID id, UUID companyId, UUID agentId, String adapterType, String status, Integer exitCode,
                String output, String error, Issue issue, Instant queuedAt, Instant dispatchedAt, Instant startedAt,
-               Instant finishedAt, List<String> notes, String peerTaskId) {
+               Instant finishedAt, List<String> notes, String peerTaskId, String rawOutput, Usage usage) {
+    }
+
+    /** What a run's agent CLI reported it used; every figure null when the CLI did not report it. */
+    record Usage(Long inputTokens, Long outputTokens, Long cacheReadTokens, Long cacheWriteTokens,
+                 Long reasoningTokens, BigDecimal costUsd, String model, Long apiDurationMs, Integer turns) {
+    }
+
+    /** Usage summed per agent over a period, and over all of them ({@code totals}, without an agent). */
+    record UsageSummary(Instant since, Instant until, List<AgentUsage> byAgent, AgentUsage totals,
+                        boolean truncated) {
+    }
+
+    /** The runs of one agent that finished in the period and the usage they reported; a sum is null when none did. */
+    record AgentUsage(UUID agentId, long runs, long runsWithUsage, Long inputTokens, Long outputTokens,
+                      Long cacheReadTokens, Long cacheWriteTokens, Long reasoningTokens, BigDecimal costUsd) {
     }
 
     /** The issue a run works on. */

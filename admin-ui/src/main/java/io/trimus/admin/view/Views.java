@@ -32,9 +32,20 @@ public final class Views {
     public record CompanyRow(String id, String name, String createdAt) {
     }
 
-    /** A company: its agents and latest runs. */
+    /**
+     * A company: its agents, latest runs and what its agents' runs reported they used over the last 30 days
+     * ({@code usageTotals} null when no run finished then, {@code usageError} the sentence when it is unknown).
+     */
     public record Company(String id, String name, List<AgentRow> agents, String agentsError, List<RunRow> runs,
-                          String runsError) {
+                          String runsError, List<UsageRow> usage, UsageRow usageTotals, String usageError) {
+    }
+
+    /**
+     * What one agent's runs (or all of them, as totals) reported they used: runs finished, how many reported usage,
+     * tokens in and out, cache read / write, cost; "—" for a figure no run reported.
+     */
+    public record UsageRow(String agentId, String agent, String runs, String runsWithUsage, String inputTokens,
+                           String outputTokens, String cache, String cost) {
     }
 
     /**
@@ -97,12 +108,15 @@ public final class Views {
         }
     }
 
-    /** A run in detail. */
+    /**
+     * A run in detail; for an agent CLI's run {@code output} is its answer, {@code rawOutput} what it printed (null
+     * for other runs) and {@code usage} the figures its CLI reported (empty when none).
+     */
     public record RunDetail(String companyId, String companyName, String id, String status, boolean finished,
                             String adapterType, String agentName, String agentId, String exitCode, String output,
                             String error, String issue, List<Step> timeline, List<Flag> isolation,
                             String isolationSummary, String isolationError, List<String> notes, Network network,
-                            String peerTaskId) {
+                            String peerTaskId, String rawOutput, List<Flag> usage) {
     }
 
     /**

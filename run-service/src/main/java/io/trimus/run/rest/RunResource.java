@@ -7,6 +7,7 @@ import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.events.IssueRef;
 import io.trimus.events.RunState;
+import io.trimus.events.RunUsage;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.run.Run;
 import io.trimus.run.service.run.RunService;
@@ -49,17 +50,22 @@ public class RunResource {
     public record RunAccepted(UUID id, RunState status) {
     }
 
-    /** A run as the API shows it; {@code peer_task_id} is the task id an A2A peer gave it (null for other runs). */
+    /**
+     * A run as the API shows it; {@code peer_task_id} is the task id an A2A peer gave it (null for other runs). For an
+     * agent CLI's run {@code output} is the CLI's answer, {@code raw_output} the tail of what it printed and
+     * {@code usage} what it reported it used; both are null for every other run, and {@code usage} when the CLI
+     * reported nothing.
+     */
     public record RunView(UUID id, UUID companyId, UUID agentId, String adapterType, RunState status,
                           Integer exitCode, String output, String error, IssueRef issue, Instant queuedAt,
                           Instant dispatchedAt, Instant startedAt, Instant finishedAt, List<String> notes,
-                          String peerTaskId) {
+                          String peerTaskId, String rawOutput, RunUsage usage) {
         static RunView of(Run r) {
             IssueRef issue = r.issueId == null && r.issueTitle == null && r.issueBody == null
                     ? null : new IssueRef(r.issueId, r.issueTitle, r.issueBody);
             return new RunView(r.id, r.companyId, r.agentId, r.adapterType, r.status, r.exitCode, r.output, r.error,
                     issue, r.queuedAt, r.dispatchedAt, r.startedAt, r.finishedAt,
-                    r.notes == null ? List.of() : List.of(r.notes.split("\n")), r.peerTaskId);
+                    r.notes == null ? List.of() : List.of(r.notes.split("\n")), r.peerTaskId, r.rawOutput, r.usage());
         }
     }
 

@@ -9,9 +9,11 @@ import io.trimus.admin.client.RunServiceApi;
 import io.trimus.admin.client.RunServiceApi.Agent;
 import io.trimus.admin.client.RunServiceApi.Company;
 import io.trimus.admin.client.RunServiceApi.Run;
+import io.trimus.admin.client.RunServiceApi.UsageSummary;
 import io.trimus.admin.rest.PageNotFound;
 import io.trimus.admin.view.Templates;
 import io.trimus.admin.view.Times;
+import io.trimus.admin.view.UsageWords;
 import io.trimus.admin.view.Views;
 import io.trimus.admin.view.Views.AgentRow;
 import io.trimus.admin.view.Views.CompanyRow;
@@ -25,11 +27,13 @@ import jakarta.ws.rs.core.MediaType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * The company list and a company's page: its agents (with their isolation, and a warning when a sandboxed CLI's
- * provider host is not on the allowlist) and latest runs.
+ * provider host is not on the allowlist), latest runs and what its agents' runs reported they used in the last 30 days.
  */
 @Path("/companies")
 @Produces(MediaType.TEXT_HTML)
@@ -70,11 +74,18 @@ public class CompanyResource {
         // only asked when an agent depends on it
         Fetched<List<String>> allowlist = needsAllowlist ? backends.fetch(Backend.EGRESS_SERVICE,
                 auth -> egressService.allowlist(auth, id).entries()) : Fetched.of(List.of());
+        Fetched<UsageSummary> usage = backends.fetch(Backend.RUN_SERVICE, auth -> runService.usage(auth, id));
+        Map<UUID, String> names = agents.failed() ? Map.of() : agents.value().stream()
+                .collect(Collectors.toMap(Agent::id, Agent::name, (a, b) -> a));
         return Templates.company(new Views.Company(id.toString(), company.name(),
                 agents.failed() ? List.of() : agents.value().stream().map(a -> agentRow(a, allowlist)).toList(),
                 agents.error(),
                 runs.failed() ? List.of() : runs.value().stream().map(CompanyResource::runRow).toList(),
-                runs.error()));
+                runs.error(), usage.failed() ? List.of() : usage.value().byAgent().stream()
+                        .map(u -> UsageWords.row(u.agentId().toString(), names.getOrDefault(u.agentId(),
+                                u.agentId().toString()), u)).toList(),
+                usage.failed() || usage.value().totals().runs() == 0 ? null
+                        : UsageWords.row(null, "All agents", usage.value().totals()), usage.error()));
     }
 
     private static AgentRow agentRow(Agent a, Fetched<List<String>> allowlist) {

@@ -13,6 +13,7 @@ import io.trimus.admin.client.RunServiceApi.Run;
 import io.trimus.admin.rest.PageNotFound;
 import io.trimus.admin.view.Templates;
 import io.trimus.admin.view.Times;
+import io.trimus.admin.view.UsageWords;
 import io.trimus.admin.view.Views;
 import io.trimus.admin.view.Views.Network;
 import io.trimus.admin.view.Views.Step;
@@ -28,8 +29,8 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * A run in detail: its timeline, outcome, output (redacted by the backends), the isolation that applied and what it
- * talked to through the egress proxy.
+ * A run in detail: its timeline, outcome, output (redacted by the backends; an agent CLI's answer, with what it
+ * printed and the usage it reported), the isolation that applied and what it talked to through the egress proxy.
  */
 @Path("/companies/{company_id}/runs/{run_id}")
 @Produces(MediaType.TEXT_HTML)
@@ -65,7 +66,8 @@ public class RunResource {
                 : IsolationView.flags(run.adapterType(), agent.value().adapterConfig()),
                 IsolationView.summary(run.adapterType()),
                 agent.failed() ? "The agent's configuration could not be read: " + agent.error() : null,
-                run.notes() == null ? List.of() : run.notes(), network(company, id), run.peerTaskId()));
+                run.notes() == null ? List.of() : run.notes(), network(company, id), run.peerTaskId(),
+                run.rawOutput(), UsageWords.facts(run.usage())));
     }
 
     private Network network(UUID company, UUID run) {

@@ -1,6 +1,7 @@
 package io.trimus.run.repository.run;
 
 import io.trimus.events.RunState;
+import io.trimus.events.RunUsage;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -8,6 +9,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import org.hibernate.annotations.DynamicUpdate;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -32,8 +34,22 @@ public class Run {
     public String issueBody;
     public String input;
     public Integer exitCode;
+    /** What the run answered: for an agent CLI its final answer, else the tail of what the run printed. */
     public String output;
+    /** An agent CLI run's raw stream (the capped, redacted tail of what it printed); null for every other run. */
+    public String rawOutput;
     public String error;
+    /** Usage the run's agent CLI reported, each null when it reported none (see io.trimus.events.RunUsage). */
+    public Long inputTokens;
+    public Long outputTokens;
+    public Long cacheReadTokens;
+    public Long cacheWriteTokens;
+    public Long reasoningTokens;
+    /** US dollars, at most 6 decimals (numeric(18,6)). */
+    public BigDecimal costUsd;
+    public String model;
+    public Long apiDurationMs;
+    public Integer turns;
     /** Policy decisions noted on the run, one per line; null when none. */
     public String notes;
     public Instant queuedAt;
@@ -54,4 +70,27 @@ public class Run {
     public String a2aContextId;
     /** The messageId of the A2A message that started the run; null otherwise. */
     public String a2aMessageId;
+
+    /** What the run's CLI reported it used, or null when it reported nothing. */
+    public RunUsage usage() {
+        RunUsage usage = new RunUsage(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens,
+                costUsd == null ? null : costUsd.stripTrailingZeros(), model, apiDurationMs, turns);
+        return usage.isEmpty() ? null : usage;
+    }
+
+    /** Keeps what the run's CLI reported it used; null keeps nothing. */
+    public void keepUsage(RunUsage usage) {
+        if (usage == null) {
+            return;
+        }
+        inputTokens = usage.inputTokens();
+        outputTokens = usage.outputTokens();
+        cacheReadTokens = usage.cacheReadTokens();
+        cacheWriteTokens = usage.cacheWriteTokens();
+        reasoningTokens = usage.reasoningTokens();
+        costUsd = usage.costUsd();
+        model = usage.model();
+        apiDurationMs = usage.apiDurationMs();
+        turns = usage.turns();
+    }
 }

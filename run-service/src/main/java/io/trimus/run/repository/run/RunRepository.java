@@ -4,6 +4,7 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import io.trimus.events.RunState;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.reactive.mutiny.Mutiny;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -16,6 +17,13 @@ import java.util.UUID;
 /** Runs, always looked up within their company. */
 @ApplicationScoped
 public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
+    /** The sums {@link UsageSums} holds, in its order; a run reported usage when any of its usage columns is set. */
+    private static final String USAGE_SUMS = "count(r), count(case when r.inputTokens is not null"
+            + " or r.outputTokens is not null or r.cacheReadTokens is not null or r.cacheWriteTokens is not null"
+            + " or r.reasoningTokens is not null or r.costUsd is not null or r.model is not null"
+            + " or r.apiDurationMs is not null or r.turns is not null then 1 end), sum(r.inputTokens),"
+            + " sum(r.outputTokens), sum(r.cacheReadTokens), sum(r.cacheWriteTokens), sum(r.reasoningTokens),"
+            + " sum(r.costUsd)";
 
     /** The agent's run started by A2A message {@code messageId} at or after {@code since}, else null. */
     public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, String messageId, Instant since) {
@@ -95,5 +103,39 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
             rows.forEach(row -> counts.put((RunState) row[0], (Long) row[1]));
             return counts;
         });
+    }
+
+    /**
+     * Usage of the runs that finished in [{@code since}, {@code until}), summed per company and agent in one grouped
+     * query: across all companies (row-level security still limits them to the caller's) or in one, optionally of one
+     * agent; by company and agent id, at most {@code limit} rows.
+     */
+    public Uni<List<UsageSums>> usageByAgent(UUID companyId, UUID agentId, Instant since, Instant until, int limit) {
+        return getSession().flatMap(session -> usageQuery(session, "select r.companyId, r.agentId, " + USAGE_SUMS,
+                        companyId, agentId, since, until, " group by r.companyId, r.agentId order by r.companyId,"
+                                + " r.agentId").setMaxResults(limit).getResultList())
+                .map(rows -> rows.stream().map(row -> UsageSums.of((UUID) row[0], (UUID) row[1], row, 2)).toList());
+    }
+
+    /** The same sums as {@link #usageByAgent} over all its rows at once. */
+    public Uni<UsageSums> usageTotals(UUID companyId, UUID agentId, Instant since, Instant until) {
+        return getSession().flatMap(session -> usageQuery(session, "select " + USAGE_SUMS, companyId, agentId, since,
+                until, "").getSingleResult()).map(row -> UsageSums.of(null, null, row, 0));
+    }
+
+    private static Mutiny.SelectionQuery<Object[]> usageQuery(Mutiny.Session session, String select, UUID companyId,
+                                                              UUID agentId, Instant since, Instant until, String tail) {
+        String where = " from Run r where r.finishedAt >= :since and r.finishedAt < :until"
+                + (companyId == null ? "" : " and r.companyId = :company")
+                + (agentId == null ? "" : " and r.agentId = :agent");
+        var query = session.createQuery(select + where + tail, Object[].class)
+                .setParameter("since", since).setParameter("until", until);
+        if (companyId != null) {
+            query.setParameter("company", companyId);
+        }
+        if (agentId != null) {
+            query.setParameter("agent", agentId);
+        }
+        return query;
     }
 }

@@ -7,6 +7,7 @@ import io.trimus.events.EventTypes;
 import io.trimus.events.OutputTail;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
+import io.trimus.events.RunUsage;
 import io.trimus.events.secrets.Redactor;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.outbox.OutboxEvent;
@@ -59,7 +60,7 @@ public class RunLifecycle {
 
     /** Whatever a run printed is stored only after every secret value of its company is masked. */
     private Uni<Redactor> redactorFor(Run run, RunStatusChanged event) {
-        if (run == null || (event.output() == null && event.error() == null)) {
+        if (run == null || (event.output() == null && event.error() == null && event.rawOutput() == null)) {
             return Uni.createFrom().item(Redactor.none());
         }
         return secrets.redactor(run.companyId);
@@ -95,9 +96,21 @@ public class RunLifecycle {
                     run.dispatchedAt = at;
                 }
             }
-            default -> finish(run, event.status(), event.exitCode(), redactor.redact(event.output()),
-                    redactor.redact(event.error()), at);
+            default -> {
+                finish(run, event.status(), event.exitCode(), redactor.redact(event.output()),
+                        redactor.redact(event.error()), at);
+                keepCliResult(run, redactor.redact(event.rawOutput()), event.usage());
+            }
         }
+    }
+
+    /**
+     * An agent CLI run's raw stream (capped and redacted like its output) and the usage its CLI reported, kept once as
+     * the run ends; nothing for other runs. A late event finds the run terminal and never gets here.
+     */
+    private void keepCliResult(Run run, String rawOutput, RunUsage usage) {
+        run.rawOutput = OutputTail.of(rawOutput, config.run().outputMaxBytes());
+        run.keepUsage(usage);
     }
 
     /**
