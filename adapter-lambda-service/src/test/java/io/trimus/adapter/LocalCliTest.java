@@ -105,6 +105,27 @@ class LocalCliTest {
     }
 
     @Test
+    void aClaudeRunReportsTheAnswerOfItsResultMaskedTheResultAsRawOutputAndItsUsage() {
+        String escapedKey = API_KEY.chars().mapToObj(c -> String.format("\\u%04x", c))
+                .collect(java.util.stream.Collectors.joining());
+        String result = "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"num_turns\":1,"
+                + "\"result\":\"Done with " + escapedKey + "\",\"total_cost_usd\":0.5,"
+                + "\"usage\":{\"input_tokens\":10,\"output_tokens\":2}}";
+        RunRequested run = request("claude_local", Map.of("command", claude.toString()), "@result " + result,
+                Map.of("ANTHROPIC_API_KEY", API_KEY));
+        bus.request(run);
+
+        RunStatusChanged end = bus.awaitEnd(run.runId(), END);
+
+        assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
+        assertThat(end.output()).isEqualTo("Done with [REDACTED]");
+        assertThat(end.rawOutput()).endsWith("\n" + result + "\n").doesNotContain(API_KEY);
+        assertThat(end.usage().inputTokens()).isEqualTo(10L);
+        assertThat(end.usage().costUsd()).isEqualByComparingTo("0.5");
+        assertThat(end.usage().turns()).isEqualTo(1);
+    }
+
+    @Test
     void theExitCodeOfTheCliDecidesTheOutcome() {
         RunRequested run = request("claude_local", Map.of("command", claude.toString()), "@exit 3", Map.of());
         bus.request(run);

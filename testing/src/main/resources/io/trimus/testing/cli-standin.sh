@@ -1,12 +1,14 @@
 #!/bin/sh
 # Trimus test stand-in for the `claude` and `codex` CLIs (installed under both names; the name picks the flavour).
 # Prints what it was started with, runs the @directives found in the prompt (the argument after `--`), then ends
-# with the CLI's JSON result line. POSIX sh: runs under dash and busybox sh.
+# with a JSON line as the CLI's last (one without an answer or usage, so the run's output stays this printout;
+# `@result JSON` prints JSON instead). POSIX sh: runs under dash and busybox sh.
 name=${0##*/}
 nl='
 '
 code=0
 fg=
+result=
 
 # Backslash-n for every newline, so that each argv value stays on one output line.
 oneline() {
@@ -114,6 +116,10 @@ for line in $prompt; do
                 *) eval "echo \"\$value=\${$value-}\"" ;;
             esac
             ;;
+        @result)
+            # the CLI's JSON line, printed last instead of the stand-in's own (which carries no answer)
+            result=$value
+            ;;
         @exit)
             case $value in
                 '' | *[!0-9]*) code=2 ;;
@@ -127,10 +133,12 @@ for line in $prompt; do
 done
 unset IFS
 
-if [ "$name" = codex ]; then
+if [ -n "$result" ]; then
+    printf '%s\n' "$result"
+elif [ "$name" = codex ]; then
     if [ "$code" = 0 ]; then echo '{"type":"turn.completed"}'; else echo '{"type":"turn.failed"}'; fi
 elif [ "$code" = 0 ]; then
-    echo '{"type":"result","subtype":"success","is_error":false,"result":"stand-in done"}'
+    echo '{"type":"result","subtype":"success","is_error":false}'
 else
     echo '{"type":"result","subtype":"error_during_execution","is_error":true,"result":"stand-in done"}'
 fi

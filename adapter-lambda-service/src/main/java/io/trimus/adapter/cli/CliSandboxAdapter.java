@@ -1,6 +1,7 @@
 package io.trimus.adapter.cli;
 
 import io.trimus.adapter.command.CliCommand;
+import io.trimus.adapter.command.output.CliOutput;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.SandboxDefaults;
 import io.trimus.adapter.config.TrimusConfig;
@@ -119,7 +120,7 @@ public abstract class CliSandboxAdapter implements Adapter {
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
         executor.submit(request, CliSandboxPolicy.of(agent, sandboxDefaults, dockerDefaults, egressNetwork,
-                request, command, env));
+                request, command, env).readingOutput(CliOutput.of(agent)));
     }
 
     @Override

@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.MountType;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.egress.SandboxNetwork;
+import io.trimus.adapter.run.OutputReader;
 import io.trimus.adapter.run.RunContext;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.EgressCa;
@@ -62,6 +63,8 @@ import java.util.stream.Collectors;
  *                     with the registration
  * @param caVolume     the Docker volume holding the egress CA files, mounted read-only at {@link EgressCa#DIRECTORY};
  *                     null when the sandbox gets none
+ * @param outputReader reads the run's output into its terminal report (an agent CLI's answer and usage);
+ *                     {@link OutputReader#NONE} (also for null) leaves the report as the output tail
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
@@ -69,7 +72,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                               String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
                               SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
                               List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize,
-                              List<SandboxMask> masks, String caVolume) {
+                              List<SandboxMask> masks, String caVolume, OutputReader outputReader) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -96,9 +99,23 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         entrypoint = entrypoint == null ? null : List.copyOf(entrypoint);
         logOptions = Map.copyOf(logOptions);
         masks = List.copyOf(masks);
+        outputReader = outputReader == null ? OutputReader.NONE : outputReader;
         if (readOnlyRoot && writableLayerSize != null) {
             throw new IllegalArgumentException("a read-only root has no writable layer to bound");
         }
+    }
+
+    /** A policy whose run's output is reported as it is (no {@link OutputReader}). */
+    public ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
+                           Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
+                           long pidsLimit, Long memoryBytes, Long memorySwapBytes, Long nanoCpus, String network,
+                           String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
+                           SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
+                           List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize,
+                           List<SandboxMask> masks, String caVolume) {
+        this(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit, memoryBytes,
+                memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv, notes, entrypoint,
+                logOptions, writableLayerSize, masks, caVolume, OutputReader.NONE);
     }
 
     /** The policy of one run of a docker agent that takes no company secrets. */
@@ -157,14 +174,14 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, Collections.unmodifiableMap(proxied),
                 labels, timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks,
-                caVolume);
+                caVolume, outputReader);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
     public ContainerPolicy runningAs(String decidedUser) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume);
+                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, outputReader);
     }
 
     /**
@@ -174,7 +191,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy commandAsEntrypoint() {
         return new ContainerPolicy(name, image, command.subList(1, command.size()), readOnlyRoot, tmpfs, capDrop,
                 securityOpts, pidsLimit, memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout,
-                sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize, masks, caVolume);
+                sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize, masks, caVolume,
+                outputReader);
     }
 
     /**
@@ -186,7 +204,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         noted.add(note);
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
-                noted, entrypoint, logOptions, null, masks, caVolume);
+                noted, entrypoint, logOptions, null, masks, caVolume, outputReader);
     }
 
     /**
@@ -223,7 +241,15 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         EgressCa.BUNDLE_ENV.forEach(name -> withCa.put(name, EgressCa.BUNDLE_FILE));
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, Collections.unmodifiableMap(withCa), labels,
-                timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks, volume);
+                timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks, volume,
+                outputReader);
+    }
+
+    /** This policy with the run's output read by {@code reader} for its terminal report. */
+    public ContainerPolicy readingOutput(OutputReader reader) {
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
+                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, reader);
     }
 
     /** Never prints env values: they may hold a company's secrets. */

@@ -101,12 +101,21 @@ public class DockerContainerRunner {
         containers.kill(containerId);
     }
 
-    /** Reports a transition; whatever the run printed or an error quotes is reported with its secrets masked. */
+    /**
+     * Reports a transition; whatever the run printed or an error quotes is reported with its secrets masked. The
+     * output of a run that printed any is read by the policy's {@link ContainerPolicy#outputReader} (an agent CLI's
+     * answer and usage), from the raw tail, before anything is masked: the reader masks what it takes out.
+     */
     private void report(RunRequested run, ContainerPolicy policy, RunState state, Integer exitCode, String output,
                         String error) {
         Redactor redactor = policy.redactor();
         RunStatusChanged event = RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode,
                 redactor.redact(output), redactor.redact(error));
-        reporter.report(state == RunState.RUNNING ? event.withNotes(policy.notes()) : event);
+        if (state == RunState.RUNNING) {
+            event = event.withNotes(policy.notes());
+        } else if (output != null) {
+            event = policy.outputReader().read(event, output, redactor);
+        }
+        reporter.report(event);
     }
 }

@@ -1,6 +1,7 @@
 package io.trimus.adapter.local;
 
 import io.trimus.adapter.command.CliCommand;
+import io.trimus.adapter.command.output.CliOutput;
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.run.Adapter;
@@ -114,7 +115,7 @@ public abstract class LocalCliAdapter implements Adapter {
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaultTimeoutSec;
         runner.submit(request, new LocalLaunch(command.argv(), environment.build(serviceEnv, request, opened),
                 agentHome(request.agentId()), Duration.ofSeconds(timeoutSec), Redactor.of(opened.values()),
-                command.notes()));
+                command.notes(), CliOutput.of(agent)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.trimus.adapter.local;
 
+import io.trimus.adapter.run.OutputReader;
 import io.trimus.events.secrets.Redactor;
 
 import java.nio.file.Path;
@@ -16,14 +17,16 @@ import java.util.Map;
  * @param timeout   wall-clock limit; the process tree is killed when it passes
  * @param redactor  masks the run's secrets in what it reports
  * @param notes     policy decisions reported with RUNNING
+ * @param output    reads the CLI's output (answer and usage) into the terminal report; null reads nothing
  */
 public record LocalLaunch(List<String> argv, Map<String, String> env, Path directory, Duration timeout,
-                          Redactor redactor, List<String> notes) {
+                          Redactor redactor, List<String> notes, OutputReader output) {
 
     public LocalLaunch {
         argv = List.copyOf(argv);
         env = Map.copyOf(env);
         notes = List.copyOf(notes);
+        output = output == null ? OutputReader.NONE : output;
     }
 
     /** Never prints the environment: it holds the run's secrets. */

@@ -208,7 +208,13 @@ public class LocalProcessRunner {
         var redactor = running.launch.redactor();
         RunStatusChanged event = RunStatusChanged.of(r.runId(), r.companyId(), r.agentId(), state, exitCode,
                 redactor.redact(output), redactor.redact(error));
-        reporter.report(state == RunState.RUNNING ? event.withNotes(running.launch.notes()) : event);
+        if (state == RunState.RUNNING) {
+            event = event.withNotes(running.launch.notes());
+        } else if (output != null) {
+            // read from the raw tail, before masking: the reader masks what it takes out
+            event = running.launch.output().read(event, output, redactor);
+        }
+        reporter.report(event);
     }
 
     /** Ends every running tree while the broker connection is still open; queued runs are reported FAILED. */

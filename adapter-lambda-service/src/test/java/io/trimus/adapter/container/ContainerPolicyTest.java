@@ -13,6 +13,7 @@ import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.egress.network.EgressNetwork;
 import io.trimus.adapter.support.Runs;
 import io.trimus.commons.net.Cidr;
+import io.trimus.adapter.run.OutputReader;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.EgressCa;
 import io.trimus.events.IssueRef;
@@ -303,6 +304,21 @@ class ContainerPolicyTest {
                         EgressCa.BUNDLE_FILE).containsEntry("CURL_CA_BUNDLE", EgressCa.BUNDLE_FILE)
                 .containsEntry("CODEX_CA_CERTIFICATE", EgressCa.BUNDLE_FILE);
         assertThat(policy(Map.of("image", "busybox")).hostConfig().getMounts()).as("no CA, no mount").isNull();
+    }
+
+    @Test
+    void aDockerRunsOutputIsReadByNobodyAndAReaderStaysThroughEveryLaterDecision() {
+        ContainerPolicy docker = policy(Map.of("image", "busybox", "network", "0123456789ab"));
+        OutputReader reader = (event, raw, redactor) -> event;
+        EgressNetwork egress = new EgressNetwork("0123456789ab", "trimus-egress-allowlist",
+                Cidr.ipv4Subnet("172.30.0.0/24"), "172.30.0.1", true, true, "trimus-egress0", true);
+
+        ContainerPolicy read = docker.readingOutput(reader).onSandboxNetwork(SandboxNetwork.on(egress, "172.30.0.9",
+                Optional.empty(), 3128)).withEgressCa("ca-volume").runningAs("1000:1000");
+
+        assertThat(docker.outputReader()).isSameAs(OutputReader.NONE);
+        assertThat(read.outputReader()).isSameAs(reader);
+        assertThat(read.withUnboundedWritableLayer("note").outputReader()).isSameAs(reader);
     }
 
     @Test
