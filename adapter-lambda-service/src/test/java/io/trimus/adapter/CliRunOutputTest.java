@@ -133,7 +133,7 @@ class CliRunOutputTest {
         assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
         assertThat(end.output()).isEqualTo("Refactored.");
         assertThat(end.rawOutput()).contains(message).endsWith(turn + "\n");
-        assertThat(end.usage()).isEqualTo(new RunUsage(2000L, 40L, 1500L, null, 12L, null, "gpt-5-codex", null, 1));
+        assertThat(end.usage()).isEqualTo(new RunUsage(500L, 40L, 1500L, null, 12L, null, "gpt-5-codex", null, 1));
     }
 
     @Test

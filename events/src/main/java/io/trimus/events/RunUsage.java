@@ -1,5 +1,6 @@
 package io.trimus.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -16,7 +17,8 @@ import java.math.RoundingMode;
  * Values are bounded where they are made: counts are 0 to {@link #MAX_COUNT} (anything else is dropped), the cost 0 to
  * {@link #MAX_COST_USD} with at most 6 decimals, the model at most {@link #MAX_MODEL} characters.
  *
- * @param inputTokens      input tokens, cached ones included where the CLI counts them separately (see below)
+ * @param inputTokens      input tokens not read from the prompt cache (Anthropic counts them so; OpenAI's count
+ *                         includes cached input, which the adapter takes out), so the CLIs' figures add up alike
  * @param outputTokens     output tokens (reasoning ones included where the CLI counts them so)
  * @param cacheReadTokens  input tokens read from the provider's prompt cache
  * @param cacheWriteTokens input tokens written to the provider's prompt cache
@@ -52,7 +54,8 @@ public record RunUsage(Long inputTokens, Long outputTokens, Long cacheReadTokens
         model = model == null || model.isBlank() ? null : clean(model.strip());
     }
 
-    /** Whether nothing was reported at all (then a run carries no usage). */
+    /** Whether nothing was reported at all (then a run carries no usage). Not a field of the event. */
+    @JsonIgnore
     public boolean isEmpty() {
         return inputTokens == null && outputTokens == null && cacheReadTokens == null && cacheWriteTokens == null
                 && reasoningTokens == null && costUsd == null && model == null && apiDurationMs == null

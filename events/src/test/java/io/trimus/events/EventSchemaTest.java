@@ -334,6 +334,10 @@ class EventSchemaTest {
         statusFields.addAll(fieldNames(Json.tree(Fixtures.cliStatus())));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_STATUS).get("properties"))).containsExactlyInAnyOrderElementsOf(
                 statusFields);
+        assertThat(fieldNames(schemaJson(EventTypes.RUN_STATUS).at("/properties/usage/properties")))
+                .as("every usage field written is declared, nothing else (no derived getters)")
+                .containsExactlyInAnyOrderElementsOf(fieldNames(Json.tree(new RunUsage(1L, 2L, 3L, 4L, 5L,
+                        java.math.BigDecimal.ONE, "m", 6L, 7))));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_CANCEL).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
         assertThat(fieldNames(schemaJson(EventTypes.EGRESS_ANOMALY).get("properties")))

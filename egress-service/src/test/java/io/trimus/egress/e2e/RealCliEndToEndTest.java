@@ -144,8 +144,15 @@ class RealCliEndToEndTest {
         assertThat(codexEnd.path("raw_output").asText()).contains("turn.completed");
         assertThat(claudeEnd.at("/usage/output_tokens").asLong()).isPositive();
         assertThat(claudeEnd.at("/usage/cost_usd").isNumber()).as(claudeEnd.toString()).isTrue();
-        assertThat(codexEnd.at("/usage/input_tokens").asLong()).as(codexEnd.toString()).isPositive();
+        assertThat(claudeEnd.at("/usage/input_tokens").asLong()).isEqualTo(ProviderStandIn.INPUT_TOKENS);
+        assertThat(claudeEnd.at("/usage/cache_read_tokens").asLong()).isEqualTo(ProviderStandIn.CACHED_TOKENS);
+        assertThat(claudeEnd.at("/usage/model").asText()).as("Claude Code names the model it used").isNotBlank();
+        assertThat(codexEnd.at("/usage/input_tokens").asLong()).as("OpenAI counts cached input inside input_tokens;"
+                + " Trimus apart, as for Claude").isEqualTo(ProviderStandIn.INPUT_TOKENS - ProviderStandIn.CACHED_TOKENS);
+        assertThat(codexEnd.at("/usage/cache_read_tokens").asLong()).isEqualTo(ProviderStandIn.CACHED_TOKENS);
         assertThat(codexEnd.at("/usage/output_tokens").asLong()).isEqualTo(ProviderStandIn.OUTPUT_TOKENS);
+        assertThat(codexEnd.path("usage").has("cost_usd")).as("Codex states no cost: none is invented").isFalse();
+        assertThat(claudeEnd.path("usage").has("empty")).isFalse();
 
         List<ProviderStandIn.Seen> calls = providers.seen();
         assertThat(calls).as("only the providers' own hosts").allMatch(s -> s.host().equals(ProviderStandIn.ANTHROPIC)

@@ -56,7 +56,11 @@ final class CodexEvents {
         if (turns == 0) {
             return new CliResult(answer, null);
         }
-        return new CliResult(answer, new RunUsage(input.total(), output.total(), cached.total(), cacheWrite.total(),
+        // OpenAI counts cached input inside input_tokens, Anthropic apart: RunUsage's input_tokens are those not read
+        // from the cache, so both CLIs' figures add up the same way
+        Long uncached = input.total() == null || cached.total() == null || input.total() > RunUsage.MAX_COUNT
+                ? input.total() : Long.valueOf(Math.max(0, input.total() - cached.total()));
+        return new CliResult(answer, new RunUsage(uncached, output.total(), cached.total(), cacheWrite.total(),
                 reasoning.total(), null, model, null, turns));
     }
 

@@ -42,7 +42,7 @@ class CodexOutputTest {
         CliResult read = CODEX.read(RUN);
 
         assertThat(read.answer()).isEqualTo("The form validates e-mails now.");
-        assertThat(read.usage()).isEqualTo(new RunUsage(25763L, 152L, 24948L, 20L, 70L, null, "gpt-5-codex", null,
+        assertThat(read.usage()).isEqualTo(new RunUsage(815L, 152L, 24948L, 20L, 70L, null, "gpt-5-codex", null,
                 2));
     }
 
