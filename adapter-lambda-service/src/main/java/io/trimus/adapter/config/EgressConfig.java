@@ -46,6 +46,13 @@ public interface EgressConfig {
     Optional<String> resolverCheckAddr();
 
     /**
+     * How long a good answer to that probe is trusted, so a burst of runs costs one round trip; 0 asks before every
+     * sandbox (TRIMUS_EGRESS_RESOLVER_CHECK_TRUST, default 5s).
+     */
+    @WithDefault("5s")
+    Duration resolverCheckTrust();
+
+    /**
      * Port of egress-service's explicit HTTP proxy on the resolver's address; every container on the egress
      * network gets HTTPS_PROXY / HTTP_PROXY pointing there (TRIMUS_EGRESS_PROXY_PORT, default 3128).
      */

@@ -19,15 +19,15 @@ import java.util.Optional;
 
 /**
  * Asks the Trimus resolver {@link ResolverCheck#NAME} before a sandbox starts: a sandbox whose resolver does not
- * answer, or whose resolver is not Trimus's, never starts (fail-secure). A good answer is trusted for a few seconds, so
- * a burst of runs costs one round trip. Blocking; called on run worker threads.
+ * answer, or whose resolver is not Trimus's, never starts (fail-secure). A good answer is trusted for
+ * TRIMUS_EGRESS_RESOLVER_CHECK_TRUST, so a burst of runs costs one round trip. Blocking; called on run worker threads.
  */
 @ApplicationScoped
 public class ResolverProbe {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final long TRUST_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final Optional<String> configured;
+    private final long trustNanos;
     private volatile String lastGoodAddress;
     private volatile long lastGoodAt;
 
@@ -35,6 +35,7 @@ public class ResolverProbe {
     public ResolverProbe(TrimusConfig config) {
         Optional<String> hostPort = config.egress().resolverCheckAddr();
         this.configured = hostPort.map(String::trim).filter(s -> !s.isEmpty());
+        this.trustNanos = config.egress().resolverCheckTrust().toNanos();
         configured.ifPresent(ResolverProbe::parse);
     }
 
@@ -46,7 +47,7 @@ public class ResolverProbe {
      */
     public String problem(String sandboxDns) {
         String address = configured.orElse(sandboxDns + ":53");
-        if (address.equals(lastGoodAddress) && System.nanoTime() - lastGoodAt < TRUST_NANOS) {
+        if (address.equals(lastGoodAddress) && System.nanoTime() - lastGoodAt < trustNanos) {
             return null;
         }
         InetSocketAddress target = parse(address);
