@@ -139,7 +139,8 @@ class LocalCliTest {
 
     @Test
     void codexRunsFromItsPinnedAbsolutePathOnly() {
-        RunRequested pinned = request("codex_local", Map.of("command", pinnedCodex.toString()), "go", Map.of());
+        RunRequested pinned = request("codex_local", Map.of("command", pinnedCodex.toString()), "go",
+                Map.of("OPENAI_API_KEY", "sk-proj-local0123456789abcdef"));
         RunRequested other = request("codex_local", Map.of("command", otherCodex.toString()), "go", Map.of());
         bus.request(pinned);
         bus.request(other);
@@ -148,7 +149,10 @@ class LocalCliTest {
         RunStatusChanged otherEnd = bus.awaitEnd(other.runId(), END);
 
         assertThat(pinnedEnd.status()).as(pinnedEnd.error()).isEqualTo(SUCCEEDED);
-        assertThat(StandInOutput.parse(pinnedEnd.output()).argv()).containsExactly("exec", "--json", "--", "go");
+        StandInOutput out = StandInOutput.parse(pinnedEnd.output());
+        assertThat(out.argv()).containsExactly("exec", "--json", "--skip-git-repo-check", "--", "go");
+        assertThat(out.env()).as("Codex's exec reads its key from CODEX_API_KEY").containsEntry("CODEX_API_KEY",
+                "[REDACTED]").containsEntry("OPENAI_API_KEY", "[REDACTED]");
         assertThat(otherEnd.status()).isEqualTo(REJECTED);
         assertThat(otherEnd.error()).isEqualTo("binary " + otherCodex + " is not on TRIMUS_CODEX_BINARY_ALLOWLIST ("
                 + pinnedCodex + ")");

@@ -31,6 +31,8 @@ import java.util.UUID;
  */
 public abstract class LocalCliAdapter implements Adapter {
     private static final Logger LOG = Logger.getLogger(LocalCliAdapter.class);
+    /** Where Codex's {@code exec} reads an API key for its built-in provider. */
+    static final String CODEX_API_KEY = "CODEX_API_KEY";
 
     private final AdapterType type;
     private final LocalAdaptersGate gate;
@@ -113,7 +115,14 @@ public abstract class LocalCliAdapter implements Adapter {
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
         int timeoutSec = agent.timeoutSec() != null ? agent.timeoutSec() : defaultTimeoutSec;
-        runner.submit(request, new LocalLaunch(command.argv(), environment.build(serviceEnv, request, opened),
+        Map<String, String> env = environment.build(serviceEnv, request, opened);
+        String key = opened.get(AgentCli.CODEX.apiKeyEnv());
+        if (agent.cli() == AgentCli.CODEX && key != null) {
+            // Codex 0.171's exec takes a key for its built-in provider only from CODEX_API_KEY (or a login): the
+            // company's OPENAI_API_KEY goes there too, or a host's codex would call the API without it
+            env.put(CODEX_API_KEY, key);
+        }
+        runner.submit(request, new LocalLaunch(command.argv(), env,
                 agentHome(request.agentId()), Duration.ofSeconds(timeoutSec), Redactor.of(opened.values()),
                 command.notes(), CliOutput.of(agent)));
     }
