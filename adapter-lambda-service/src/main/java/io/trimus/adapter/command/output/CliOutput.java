@@ -11,7 +11,9 @@ import io.trimus.events.secrets.Redactor;
  * Reads what a Claude Code or Codex run printed into its terminal report: {@code output} becomes the CLI's answer,
  * {@code raw_output} keeps the tail it printed, {@code usage} what it said the run used ({@link ClaudeResult},
  * {@link CodexEvents}). When the CLI's output holds neither an answer nor usage (it failed before printing its JSON,
- * or printed something else), the report stays as it was: the output tail, no raw_output, no usage.
+ * or printed something else), the report stays as it was: the output tail, no raw_output, no usage. Usage without an
+ * answer (an error result) keeps the tail as output and adds the usage, with no raw_output: a report carries the tail
+ * once unless its output is the answer.
  * <p>
  * The raw tail is read before anything is masked, then the answer, the tail and the model name are each masked with
  * the run's redactor: a JSON string escape ({@code \u0041…}) cannot carry a secret past the redactor into the
@@ -47,8 +49,10 @@ public record CliOutput(AgentCli cli, String model) implements OutputReader {
             return event;
         }
         String masked = event.output();
-        String answer = result.answer() == null ? masked : redactor.redact(result.answer());
-        return event.withCliResult(answer, masked, masked(result.usage(), redactor));
+        // no answer (an error result, a cut stream): the output stays the tail, not sent twice in one record
+        return result.answer() == null
+                ? event.withCliResult(masked, null, masked(result.usage(), redactor))
+                : event.withCliResult(redactor.redact(result.answer()), masked, masked(result.usage(), redactor));
     }
 
     /** The usage with its model name masked too: it is a string the sandbox wrote. */
