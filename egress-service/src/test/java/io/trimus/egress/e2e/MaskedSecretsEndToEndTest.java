@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -75,7 +74,7 @@ class MaskedSecretsEndToEndTest {
             + EgressNetworkResource.PROXY_PORT;
     private static final String SECRET = "GITHUB_TOKEN";
     /** The random part of the real value, which the sandbox greps for: it must never find it. */
-    private static final String REAL_PART = randomAlphanumeric(36);
+    private static final String REAL_PART = SandboxRuns.randomAlphanumeric(36);
     private static final String REAL = "ghp_" + REAL_PART;
 
     private static Vertx vertx;
@@ -270,15 +269,5 @@ class MaskedSecretsEndToEndTest {
         if (adapter == null) {
             adapter = SandboxRuns.sharedAdapter(egressService);
         }
-    }
-
-    private static String randomAlphanumeric(int length) {
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        SecureRandom random = new SecureRandom();
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < length; i++) {
-            text.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return text.toString();
     }
 }

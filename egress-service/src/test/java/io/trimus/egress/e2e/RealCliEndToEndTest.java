@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,8 +50,9 @@ import static org.awaitility.Awaitility.await;
 class RealCliEndToEndTest {
     static final String CLAUDE_IMAGE = "trimus/claude-sandbox:latest";
     static final String CODEX_IMAGE = "trimus/codex-sandbox:latest";
-    private static final String REAL_ANTHROPIC = "sk-ant-api03-" + random(93) + "-" + random(6) + "AA";
-    private static final String REAL_OPENAI = "sk-proj-" + random(48);
+    private static final String REAL_ANTHROPIC = "sk-ant-api03-" + SandboxRuns.randomAlphanumeric(93) + "-"
+            + SandboxRuns.randomAlphanumeric(6) + "AA";
+    private static final String REAL_OPENAI = "sk-proj-" + SandboxRuns.randomAlphanumeric(48);
 
     private static ProviderStandIn providers;
     private static TestUpstreamDns upstream;
@@ -204,15 +204,5 @@ class RealCliEndToEndTest {
             };
         });
         return last.get(0);
-    }
-
-    private static String random(int length) {
-        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        SecureRandom random = new SecureRandom();
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < length; i++) {
-            text.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return text.toString();
     }
 }

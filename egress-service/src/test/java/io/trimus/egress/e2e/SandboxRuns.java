@@ -185,4 +185,15 @@ final class SandboxRuns {
         JSON.readTree(body).forEach(items::add);
         return items;
     }
+
+    /** Random letters and digits, for secret values a test must be able to find (or not) anywhere. */
+    static String randomAlphanumeric(int length) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return text.toString();
+    }
 }
