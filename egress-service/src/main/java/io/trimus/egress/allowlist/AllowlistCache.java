@@ -57,6 +57,19 @@ public class AllowlistCache {
         return list == null ? Set.of() : list.namedPorts(name);
     }
 
+    /**
+     * The entries with request rules ({@link RuledEntry#hasRequestRules}) that open {@code port} of the normalised
+     * {@code name}, when those are all that open it: every request to it must pass one of them. Empty when an entry
+     * without request rules opens the port (the host is a plain tunnel), or none does.
+     */
+    public List<RuledEntry> requestRules(UUID companyId, String name, int port, Set<Integer> defaultPorts) {
+        Compiled list = companyId == null ? null : byCompany.get(companyId);
+        if (list == null || list.ruled.isEmpty() || list.allowsPlainPort(name, port, defaultPorts)) {
+            return List.of();
+        }
+        return list.ruledFor(name, port, defaultPorts);
+    }
+
     /** Replaces the company's normalised entries. */
     public void replace(UUID companyId, List<String> entries) {
         byCompany.put(companyId, Compiled.of(UNVERSIONED, entries));
@@ -92,30 +105,73 @@ public class AllowlistCache {
      */
     private record Compiled(long revision, List<String> entries, Set<String> exact, Set<String> wildcardSuffixes,
                             Map<String, Ports> exactPorts, Map<String, Ports> wildcardPorts,
-                            NameSet resolvableNames, NameSet resolvableSuffixes) {
+                            NameSet resolvableNames, NameSet resolvableSuffixes, List<RuledEntry> ruled) {
 
         static Compiled of(long revision, List<String> entries) {
             Set<String> exact = new HashSet<>();
             Set<String> suffixes = new HashSet<>();
             Map<String, Set<Integer>> exactPorts = new HashMap<>();
             Map<String, Set<Integer>> wildcardPorts = new HashMap<>();
+            List<RuledEntry> ruled = new java.util.ArrayList<>();
+            Set<String> ruledNames = new HashSet<>();
+            Set<String> ruledSuffixes = new HashSet<>();
             for (String entry : entries) {
-                AllowlistRule rule = AllowlistRule.ofNormalised(entry);
-                String key = rule.wildcard() ? rule.host().substring(2) : rule.host();
-                if (rule.namesPort()) {
-                    (rule.wildcard() ? wildcardPorts : exactPorts).computeIfAbsent(key, k -> new HashSet<>())
-                            .add(rule.port());
+                for (AllowlistRule rule : plainRules(entry, ruled)) {
+                    String key = rule.wildcard() ? rule.host().substring(2) : rule.host();
+                    if (rule.namesPort()) {
+                        (rule.wildcard() ? wildcardPorts : exactPorts).computeIfAbsent(key, k -> new HashSet<>())
+                                .add(rule.port());
+                    } else {
+                        (rule.wildcard() ? suffixes : exact).add(key);
+                    }
+                }
+            }
+            for (RuledEntry entry : ruled) {
+                if (entry.host().startsWith("*.")) {
+                    ruledSuffixes.add(entry.host().substring(2));
                 } else {
-                    (rule.wildcard() ? suffixes : exact).add(key);
+                    ruledNames.add(entry.host());
                 }
             }
             Set<String> resolvableNames = new HashSet<>(exact);
             resolvableNames.addAll(exactPorts.keySet());
+            resolvableNames.addAll(ruledNames);
             Set<String> resolvableSuffixes = new HashSet<>(suffixes);
             resolvableSuffixes.addAll(wildcardPorts.keySet());
+            resolvableSuffixes.addAll(ruledSuffixes);
             return new Compiled(revision, List.copyOf(entries), Set.copyOf(exact), Set.copyOf(suffixes),
                     Ports.compile(exactPorts), Ports.compile(wildcardPorts),
-                    NameSet.of(resolvableNames), NameSet.of(resolvableSuffixes));
+                    NameSet.of(resolvableNames), NameSet.of(resolvableSuffixes), List.copyOf(ruled));
+        }
+
+        /**
+         * The host-and-port rules a stored entry amounts to when it has no request rules (a string; an object
+         * without methods and paths: a port-less rule, or one per port it lists); an entry with request rules goes
+         * to {@code ruled} instead.
+         */
+        private static List<AllowlistRule> plainRules(String entry, List<RuledEntry> ruled) {
+            if (!RuledEntry.isStoredObject(entry)) {
+                return List.of(AllowlistRule.ofNormalised(entry));
+            }
+            RuledEntry object = RuledEntry.ofStored(entry);
+            if (object.hasRequestRules()) {
+                ruled.add(object);
+                return List.of();
+            }
+            if (object.ports().isEmpty()) {
+                return List.of(new AllowlistRule(object.host(), AllowlistRule.ANY_DEFAULT_PORT));
+            }
+            return object.ports().stream().map(port -> new AllowlistRule(object.host(), port)).toList();
+        }
+
+        List<RuledEntry> ruledFor(String name, int port, Set<Integer> defaultPorts) {
+            List<RuledEntry> matching = new java.util.ArrayList<>(2);
+            for (RuledEntry entry : ruled) {
+                if (entry.matchesName(name) && entry.opens(port, defaultPorts)) {
+                    matching.add(entry);
+                }
+            }
+            return matching;
         }
 
         /** Whether an entry of any form, with or without a port, matches the name: it may be resolved. */
@@ -125,6 +181,12 @@ public class AllowlistCache {
         }
 
         boolean allowsPort(String name, int port, Set<Integer> defaultPorts) {
+            return allowsPlainPort(name, port, defaultPorts)
+                    || !ruled.isEmpty() && !ruledFor(name, port, defaultPorts).isEmpty();
+        }
+
+        /** Whether an entry without request rules opens the port. */
+        boolean allowsPlainPort(String name, int port, Set<Integer> defaultPorts) {
             if (defaultPorts.contains(port) && allowsWithoutPort(name)) {
                 return true;
             }
@@ -147,6 +209,13 @@ public class AllowlistCache {
         Set<Integer> namedPorts(String name) {
             Ports exactMatch = exactPorts.get(name);
             Set<Integer> named = exactMatch == null ? Set.of() : exactMatch.set();
+            for (RuledEntry entry : ruled) {
+                if (!entry.ports().isEmpty() && entry.matchesName(name)) {
+                    Set<Integer> more = new HashSet<>(named);
+                    more.addAll(entry.ports());
+                    named = Set.copyOf(more);
+                }
+            }
             if (wildcardPorts.isEmpty()) {
                 return named;
             }

@@ -41,7 +41,7 @@ public class AllowlistRepository implements PanacheRepositoryBase<AllowlistEntry
                 .call(revision -> session
                         .createNativeQuery("insert into egress.allowlist_entry (company_id, entry, created_at) "
                                 + "select ?1, e, now() from unnest(cast(?2 as varchar[])) as e "
-                                + "on conflict (company_id, entry) do nothing")
+                                + "on conflict (company_id, md5(entry)) do nothing")
                         .setParameter(1, companyId)
                         .setParameter(2, wanted)
                         .executeUpdate()));

@@ -1,5 +1,6 @@
 package io.trimus.egress.allowlist;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.commons.rows.TenantTransaction;
@@ -38,7 +39,7 @@ public class AllowlistService {
      * Makes {@code entries} the company's allowlist; an empty list denies every name. Nothing is stored unless every
      * entry is valid. Returns the stored list: normalised, duplicates collapsed, sorted.
      */
-    public Uni<List<String>> replace(UUID companyId, List<String> entries) {
+    public Uni<List<String>> replace(UUID companyId, List<?> entries) {
         List<String> normalised;
         try {
             normalised = normaliseAll(entries);
@@ -72,8 +73,11 @@ public class AllowlistService {
         return allowlists.entriesOf(companyId);
     }
 
-    /** The normalised, distinct, sorted entries; a problem naming the first invalid entry otherwise. */
-    static List<String> normaliseAll(List<String> entries) {
+    /**
+     * The normalised, distinct, sorted entries; a problem naming the first invalid entry otherwise. An entry is a
+     * string ({@link AllowlistRule}) or a JSON object ({@link RuledEntry}, stored as its canonical JSON text).
+     */
+    public static List<String> normaliseAll(List<?> entries) {
         if (entries == null) {
             throw ProblemException.invalid("entries",
                     "is required: {\"entries\": [\"example.com\", \"*.example.org\"]}");
@@ -84,8 +88,28 @@ public class AllowlistService {
         }
         TreeSet<String> normalised = new TreeSet<>();
         for (int i = 0; i < entries.size(); i++) {
-            normalised.add(AllowlistRule.normalise("entries[" + i + "]", entries.get(i)).text());
+            String field = "entries[" + i + "]";
+            Object entry = entries.get(i);
+            if (entry instanceof JsonNode node && node.isObject()) {
+                normalised.add(RuledEntry.parse(field, node).text());
+            } else if (entry instanceof JsonNode node && node.isTextual()) {
+                normalised.add(AllowlistRule.normalise(field, node.textValue()).text());
+            } else if (entry instanceof JsonNode node && !node.isNull()) {
+                throw ProblemException.invalid(field, "must be a string or an object {\"host\": …}, not "
+                        + kind(node));
+            } else {
+                normalised.add(AllowlistRule.normalise(field, entry instanceof String text ? text : null).text());
+            }
         }
         return new ArrayList<>(normalised);
+    }
+
+    private static String kind(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case ARRAY -> "an array";
+            default -> "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 }

@@ -131,6 +131,7 @@ public final class DomainNames {
      * {@code *.example.com} matches sub-names only.
      */
     public static boolean matches(String entry, String name) {
-        return AllowlistRule.ofNormalised(entry).matches(name);
+        return RuledEntry.isStoredObject(entry) ? RuledEntry.ofStored(entry).matchesName(name)
+                : AllowlistRule.ofNormalised(entry).matches(name);
     }
 }
