@@ -32,6 +32,17 @@ public interface AnomalyRecorder {
         record(sandbox, source.getHostAddress(), qname.toString(), qtype, reason, enforced);
     }
 
+    /**
+     * Records one request its host's request rules refused (reason {@code proxy_request_denied}), with its method
+     * and path. An implementation that cannot carry them records the host alone.
+     *
+     * @param protocol how the connection came in: {@code TLS} (intercepted) or {@code HTTP}
+     */
+    default void recordRequest(Sandbox sandbox, String sourceIp, String host, String protocol, String method,
+                               String path, boolean enforced) {
+        record(sandbox, sourceIp, host, protocol, "proxy_request_denied", enforced);
+    }
+
     /** Records one denial that was enforced. */
     default void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason) {
         record(sandbox, sourceIp, qname, qtype, reason, true);

@@ -5,6 +5,7 @@ import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyRequestHead;
 import io.trimus.egress.proxy.admission.ProxyRequests;
 import io.trimus.egress.proxy.admission.ProxyTarget;
+import io.trimus.egress.proxy.admission.RequestDenial;
 import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
 import io.trimus.egress.proxy.destination.DestinationDialer;
 import io.trimus.egress.proxy.intercept.InterceptedTarget;
@@ -12,7 +13,10 @@ import io.trimus.egress.proxy.intercept.MaskedRoute;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetSocket;
 
+import io.trimus.egress.masks.RunMasks;
+
 import java.net.InetAddress;
+import java.util.List;
 
 /**
  * Where a proxy connection may go, decided once it said where it asks to go, in the pipeline's order: the policy's
@@ -60,12 +64,42 @@ final class ConnectionDecision {
         if (head != null && !head.isConnect() && !ProxyRequests.hostHeaderNames(head, facts.host, facts.port, 80)) {
             return ProxyRefusal.HOST_MISMATCH;
         }
+        facts.ruled = !parts.policy().requestRules(facts.sandbox, facts.host, facts.port).isEmpty();
+        if (facts.ruled && tunnel && !facts.intercepting) {
+            // request rules are checked on the requests: a tunnel to the host must be one the proxy can read
+            if (!facts.tlsRequired) {
+                return ProxyRefusal.PORT_DENIED;
+            }
+            if (parts.masking() == null) {
+                return ProxyRefusal.MASKING_UNAVAILABLE;
+            }
+            facts.intercepting = true;
+        }
         if (!admission.enforced()) {
             // report mode: the host is not on the list, the connection goes on, the admin sees what would have failed
             facts.enforced = false;
             facts.recordAnomaly(parts, ProxyRefusal.NOT_ALLOWLISTED, false);
         }
         return null;
+    }
+
+    /**
+     * Checks a plain-HTTP request to a host with request rules: null when it may go on (no rules, allowed, or let
+     * through by report mode, its anomaly recorded), else the denial to answer with (its anomaly recorded).
+     */
+    static RequestDenial checkRequest(ProxyServer.Parts parts, ConnectionFacts facts, ProxyRequestHead head) {
+        if (!facts.ruled) {
+            return null;
+        }
+        RequestDenial denial = RequestDenial.check(parts.policy().requestRules(facts.sandbox, facts.host, facts.port),
+                facts.host, facts.port, head.method(), head.originForm());
+        if (denial == null) {
+            return null;
+        }
+        boolean enforced = !parts.policy().reportOnly(facts.sandbox);
+        parts.anomalies().recordRequest(facts.sandbox, facts.sourceIp, facts.host, facts.protocol, denial.method(),
+                denial.path(), enforced);
+        return enforced ? denial : null;
     }
 
     /**
@@ -78,8 +112,16 @@ final class ConnectionDecision {
             return DestinationDialer.open(parts.resolver(), parts.dialer(), facts.host, facts.port)
                     .map(dialled -> new Opened(dialled.socket(), dialled.address(), null));
         }
+        Future<RunMasks> masks = facts.masks != null ? Future.succeededFuture(facts.masks)
+                // a host with request rules, no masked secrets: the sandbox trusts the active egress CA
+                : parts.masking().activeCa().map(ca -> new RunMasks(facts.sandbox.runId(), List.of(), ca));
+        return masks.recover(failed -> Future.failedFuture(new NotDialled(ProxyRefusal.MASKING_UNAVAILABLE, null)))
+                .compose(known -> intercept(parts, facts, known));
+    }
+
+    private static Future<Opened> intercept(ProxyServer.Parts parts, ConnectionFacts facts, RunMasks masks) {
         InterceptedTarget.Partial intercept = new InterceptedTarget.Partial(facts.sandbox, facts.sourceIp, facts.host,
-                facts.port, facts.masks, parts.policy());
+                facts.port, masks, parts.policy());
         return DestinationDialer.permitted(parts.resolver(), facts.host).compose(permitted -> {
             InterceptedTarget target = intercept.at(permitted.get(0));
             return parts.masking().connect(target, parts.dialer())

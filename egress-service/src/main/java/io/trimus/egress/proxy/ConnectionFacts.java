@@ -37,6 +37,8 @@ final class ConnectionFacts {
     RunMasks masks;
     /** Whether the connection goes to the masking interceptor instead of the host. */
     boolean intercepting;
+    /** Whether the host has request rules here: every request is checked (a TLS one through the interceptor). */
+    boolean ruled;
     /** What the interceptor is told about the connection, once it is dialled. */
     InterceptedTarget intercepted;
 

@@ -9,6 +9,7 @@ import io.trimus.egress.proxy.admission.ProxyRequestHead;
 import io.trimus.egress.proxy.admission.ProxyRequests;
 import io.trimus.egress.proxy.admission.ProxyTarget;
 import io.trimus.egress.proxy.admission.ProxyWay;
+import io.trimus.egress.proxy.admission.RequestDenial;
 import io.trimus.egress.proxy.admission.RequestStream;
 import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
 import io.trimus.egress.proxy.relay.Relay;
@@ -201,6 +202,9 @@ final class ProxyConnection implements RequestStream.Reader {
             refused(refusal);
             return;
         }
+        if (head != null && !head.isConnect() && denied(head)) {
+            return;
+        }
         ConnectionDecision.dial(parts, facts).onComplete(done -> context.runOnContext(v -> dialled(done, head)));
     }
 
@@ -296,7 +300,28 @@ final class ProxyConnection implements RequestStream.Reader {
             refused(ProxyRefusal.MASKED_OUT_OF_SCOPE);
             return;
         }
+        if (denied(head)) {
+            return;
+        }
         Relay.forward(client, upstream, Buffer.buffer(head.forwardedHead()), n -> facts.bytesUp += n);
+    }
+
+    /**
+     * Whether the host's request rules refuse a plain-HTTP request; if so it is answered with the JSON 403 and the
+     * connection closes (an answer written into a stream the host's responses also flow down is safe only last).
+     */
+    private boolean denied(ProxyRequestHead head) {
+        RequestDenial denial = ConnectionDecision.checkRequest(parts, facts, head);
+        if (denial == null) {
+            return false;
+        }
+        facts.refusal = ProxyRefusal.REQUEST_DENIED;
+        state = State.CLOSED;
+        if (upstream != null) {
+            upstream.close();
+        }
+        Relay.closeAfterWriting(client, Buffer.buffer(denial.response(true)));
+        return true;
     }
 
     /** Refuses the connection: its anomaly, its answer when the client still reads HTTP, then the close. */

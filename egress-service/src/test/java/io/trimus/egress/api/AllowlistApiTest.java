@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -200,8 +201,7 @@ class AllowlistApiTest {
     }
 
     static Stream<Arguments> entriesThatAreNoStrings() {
-        return Stream.of(Arguments.of(42), Arguments.of(true), Arguments.of(Map.of("name", "example.com")),
-                Arguments.of(List.of("example.com")));
+        return Stream.of(Arguments.of(42), Arguments.of(true), Arguments.of(List.of("example.com")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -211,6 +211,73 @@ class AllowlistApiTest {
 
         assertInvalidField(putAllowlist(company, Map.of("entries", List.of("example.org", entry))), "entries[1]")
                 .body("detail", containsString("must be a string"));
+
+        assertUnchanged(company);
+    }
+
+    @Test
+    void anObjectEntryRoundTripsInItsOwnFormBesideStrings() {
+        UUID company = UUID.randomUUID();
+        Map<String, Object> ruled = Map.of("host", "API.GitHub.com", "ports", List.of(443),
+                "methods", List.of("HEAD", "GET"), "paths", List.of("/user", "/repos/acme/"));
+        Map<String, Object> canonical = new java.util.LinkedHashMap<>();
+        canonical.put("host", "api.github.com");
+        canonical.put("ports", List.of(443));
+        canonical.put("methods", List.of("GET", "HEAD"));
+        canonical.put("paths", List.of("/repos/acme/", "/user"));
+        Set<Integer> defaults = Set.of(443, 80);
+
+        putAllowlist(company, Map.of("entries", List.of("pypi.org", ruled))).statusCode(200)
+                .body("entries", equalTo(List.of("pypi.org", canonical)));
+        given().get("/api/companies/{c}/egress/allowlist", company).then().statusCode(200)
+                .body("entries", equalTo(List.of("pypi.org", canonical)));
+
+        assertThat(cache.allows(company, "api.github.com")).isTrue();
+        assertThat(cache.allowsPort(company, "api.github.com", 443, defaults)).isTrue();
+        assertThat(cache.allowsPort(company, "api.github.com", 80, defaults)).isFalse();
+        assertThat(cache.requestRules(company, "api.github.com", 443, defaults)).hasSize(1);
+        assertThat(cache.requestRules(company, "pypi.org", 443, defaults)).isEmpty();
+    }
+
+    @Test
+    void theLongestObjectEntryIsStoredAndLoadedBack() throws Throwable {
+        UUID company = UUID.randomUUID();
+        List<String> paths = IntStream.range(0, 32)
+                .mapToObj(i -> "/" + String.format("%02d", i) + "x".repeat(509)).toList();
+        Map<String, Object> longest = Map.of("host", "*." + "a".repeat(63) + "." + "b".repeat(63) + "."
+                + "c".repeat(63) + "." + "d".repeat(61), "paths", paths,
+                "methods", List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"),
+                "ports", IntStream.range(0, 32).map(i -> 65535 - i).boxed().toList());
+
+        putAllowlist(company, Map.of("entries", List.of(longest))).statusCode(200);
+        List<String> stored = cache.entries(company).orElseThrow();
+        cache.replace(company, List.of());
+        loader.load();
+
+        assertThat(stored.get(0).length()).isGreaterThan(16_000);
+        assertThat(cache.entries(company)).contains(stored);
+    }
+
+    static Stream<Arguments> invalidObjectEntries() {
+        return Stream.of(
+                Arguments.of(Map.of("name", "example.com"), "entries[1].name"),
+                Arguments.of(Map.of("host", "a.example", "methods", List.of("get")), "entries[1].methods[0]"),
+                Arguments.of(Map.of("host", "a.example", "paths", List.of("/ok", "/a/../b")), "entries[1].paths[1]"),
+                Arguments.of(Map.of("host", "a.example", "paths", List.of("/a%2Fb")), "entries[1].paths[0]"),
+                Arguments.of(Map.of("host", "a.example", "ports", List.of(70000)), "entries[1].ports[0]"),
+                Arguments.of(Map.of("host", "a.example:443"), "entries[1].host"),
+                Arguments.of(Map.of("host", "a.example", "paths", List.of("/" + "a".repeat(512))),
+                        "entries[1].paths[0]"),
+                Arguments.of(Map.of("host", "a.example", "methods", Collections.nCopies(33, "GET")),
+                        "entries[1].methods"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("invalidObjectEntries")
+    void aWrongObjectEntryIsRefusedNamingTheFieldAndNothingChanges(Object entry, String field) {
+        UUID company = companyWithList();
+
+        assertInvalidField(putAllowlist(company, Map.of("entries", List.of("example.org", entry))), field);
 
         assertUnchanged(company);
     }

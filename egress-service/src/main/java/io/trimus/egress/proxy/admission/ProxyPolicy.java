@@ -2,6 +2,7 @@ package io.trimus.egress.proxy.admission;
 
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
+import io.trimus.egress.allowlist.RuledEntry;
 import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.policy.PolicyCurrency;
@@ -9,6 +10,7 @@ import io.trimus.egress.sandbox.IpAddresses;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -120,6 +122,19 @@ public final class ProxyPolicy {
             return ProxyRefusal.HOST_MISMATCH;
         }
         return admit(sourceIp, admitted, tunnel).refusal();
+    }
+
+    /**
+     * The entries with request rules every request to {@code port} of the admitted, normalised {@code host} must pass
+     * (one of them), for the sandbox's company as it is now; empty when the host is a plain tunnel there.
+     */
+    public List<RuledEntry> requestRules(Sandbox sandbox, String host, int port) {
+        return sandbox == null ? List.of() : allowlists.requestRules(sandbox.companyId(), host, port, ports);
+    }
+
+    /** Whether the sandbox's company is in report mode: a refused request is let through and recorded. */
+    public boolean reportOnly(Sandbox sandbox) {
+        return sandbox != null && modes.mode(sandbox.companyId()) == EgressMode.REPORT;
     }
 
     /**

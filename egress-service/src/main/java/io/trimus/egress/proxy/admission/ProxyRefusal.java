@@ -46,7 +46,12 @@ public enum ProxyRefusal {
     /** The sandbox holds masked secrets this egress-service has not received yet (it restarted). */
     MASKS_PENDING("masks_pending", 503, "Service Unavailable", false),
     /** The proxy cannot terminate TLS for a host of a masked secret: the sandbox's egress CA is unavailable. */
-    MASKING_UNAVAILABLE("masking_unavailable", 502, "Bad Gateway", false);
+    MASKING_UNAVAILABLE("masking_unavailable", 502, "Bad Gateway", false),
+    /**
+     * A request its host's request rules refuse (method or path); its anomaly, which carries the method and path, is
+     * recorded where it is checked, and its answer is a {@link RequestDenial}'s JSON.
+     */
+    REQUEST_DENIED(RequestDenial.ANOMALY_REASON, 403, "Forbidden", false);
 
     private final String reason;
     private final int status;
@@ -97,6 +102,7 @@ public enum ProxyRefusal {
             case POLICY_STALE -> "the proxy cannot confirm your company's egress policy now; retry in a few seconds";
             case MASKS_PENDING -> "this sandbox's masked secrets are not known to the proxy yet; retry in a few seconds";
             case MASKING_UNAVAILABLE -> "the proxy cannot terminate TLS for this host now";
+            case REQUEST_DENIED -> "the host's allowlist entries do not allow this method or path";
         } + "\n";
         return "HTTP/1.1 " + status + " " + statusText + "\r\nContent-Type: text/plain\r\nContent-Length: "
                 + body.length() + "\r\nConnection: close\r\n\r\n" + body;

@@ -16,6 +16,11 @@ public class CaLeafKeys implements LeafKeys {
     }
 
     @Override
+    public Future<String> active() {
+        return Future.fromCompletionStage(cas.current().map(ca -> ca.fingerprint()).subscribeAsCompletionStage());
+    }
+
+    @Override
     public Future<X509KeyManager> of(String caFingerprint) {
         return Future.fromCompletionStage(cas.byFingerprint(caFingerprint).subscribeAsCompletionStage())
                 .compose(found -> found.<Future<X509KeyManager>>map(ca -> Future.succeededFuture(ca.keyManager()))

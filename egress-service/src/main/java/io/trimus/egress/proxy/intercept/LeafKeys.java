@@ -11,4 +11,12 @@ import javax.net.ssl.X509KeyManager;
 @FunctionalInterface
 public interface LeafKeys {
     Future<X509KeyManager> of(String caFingerprint);
+
+    /**
+     * The fingerprint of the active egress CA, which a sandbox without masked secrets trusts (for a host with request
+     * rules); a failed future when none is known.
+     */
+    default Future<String> active() {
+        return Future.failedFuture("no active egress CA is known");
+    }
 }

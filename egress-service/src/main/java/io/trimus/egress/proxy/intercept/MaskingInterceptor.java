@@ -117,6 +117,11 @@ public final class MaskingInterceptor {
                 .onSuccess(socket -> targets.put(socket.localAddress().port(), target));
     }
 
+    /** The fingerprint of the active egress CA, for a sandbox without masked secrets ({@link LeafKeys#active}). */
+    public Future<String> activeCa() {
+        return keys.active();
+    }
+
     /** Stops every server and both clients. */
     public Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
@@ -190,6 +195,9 @@ public final class MaskingInterceptor {
             anomalies.record(target.sandbox(), target.sourceIp(), target.host(), "TLS",
                     ProxyRefusal.HOST_MISMATCH.reason(), true);
             refuse(request, 421, "a connection may carry requests for the host it was opened for only");
+            return;
+        }
+        if (RequestRulesGate.denied(request, target, anomalies)) {
             return;
         }
         MaskSwap.Outcome swapped = MaskSwap.apply(target.host(), request.uri(), request.headers().entries(),
