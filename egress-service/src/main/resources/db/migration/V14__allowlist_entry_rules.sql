@@ -6,3 +6,7 @@
 alter table allowlist_entry drop constraint allowlist_entry_pkey;
 alter table allowlist_entry alter column entry type varchar(20000);
 create unique index allowlist_entry_company_entry on allowlist_entry (company_id, md5(entry));
+
+-- An anomaly proxy_request_denied names the refused request's method and (normalised) path; null for every other
+-- reason and for the rows stored before.
+alter table egress_anomaly_events add column method varchar(64), add column path varchar(512);

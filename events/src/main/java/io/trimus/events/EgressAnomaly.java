@@ -28,19 +28,32 @@ import java.util.UUID;
  *               server name the proxy cannot see), or {@code masked_secret_out_of_scope} (a masked secret's
  *               surrogate sent to a host outside its scope; qtype {@code HTTP}) or {@code masked_request_refused}
  *               (a request to a masked secret's host in a form that could echo the value or send it elsewhere:
- *               TRACE, TRACK, CONNECT) (an unattributed source of the proxy is {@code unattributed_source} too)
+ *               TRACE, TRACK, CONNECT), or {@code proxy_request_denied} (a request its host's allowlist request
+ *               rules refuse: method or path; with {@code method} and {@code path}) (an unattributed source of the
+ *               proxy is {@code unattributed_source} too)
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
+ * @param method   for {@code proxy_request_denied}: the refused request's method; else null (absent)
+ * @param path     for {@code proxy_request_denied}: the refused request's path, normalised as the rules match it (as
+ *                 sent, without the query, when it has no normal form), at most 512 characters; else null (absent)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                             String qname, String qtype, String reason, long count, Instant firstSeen,
-                            Instant lastSeen, Boolean enforced) {
+                            Instant lastSeen, Boolean enforced, String method, String path) {
     public EgressAnomaly {
         enforced = enforced == null ? Boolean.TRUE : enforced;
+    }
+
+    /** An anomaly of a lookup or a connection: no request method or path. */
+    public EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
+                         String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
+                         Boolean enforced) {
+        this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
+                enforced, null, null);
     }
 
     public static final String NOT_ALLOWLISTED = "not_allowlisted";
@@ -65,9 +78,11 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
     public static final String MASKED_SECRET_OUT_OF_SCOPE = "masked_secret_out_of_scope";
     /** A request to a masked secret's host that could echo the value back or carry it on (TRACE, TRACK, CONNECT). */
     public static final String MASKED_REQUEST_REFUSED = "masked_request_refused";
+    /** A request its host's allowlist request rules refuse (method or path); {@code method} and {@code path} say which. */
+    public static final String PROXY_REQUEST_DENIED = "proxy_request_denied";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
             PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
             PROXY_MALFORMED_REQUEST, PROXY_ENCRYPTED_CLIENT_HELLO, MASKED_SECRET_OUT_OF_SCOPE,
-            MASKED_REQUEST_REFUSED);
+            MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED);
 }

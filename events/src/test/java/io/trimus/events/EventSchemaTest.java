@@ -57,6 +57,7 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.requestAnomaly()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.auditRecord()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord()));
     }
@@ -206,7 +207,20 @@ class EventSchemaTest {
                 EgressAnomaly.QTYPE_DENIED, EgressAnomaly.UNATTRIBUTED_SOURCE, EgressAnomaly.PROXY_NOT_ALLOWLISTED,
                 EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
                 EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
-                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED);
+                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED,
+                EgressAnomaly.PROXY_REQUEST_DENIED);
+    }
+
+    @Test
+    void aRequestAnomalyCarriesMethodAndPathAndOthersLeaveThemOut() {
+        ObjectNode json = Json.tree(Fixtures.requestAnomaly());
+
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isEmpty();
+        assertThat(json.path("method").asText()).isEqualTo("POST");
+        assertThat(json.path("path").asText()).isEqualTo("/repos/evil/x/git/refs");
+        assertThat(Json.tree(Fixtures.proxyAnomaly(EgressAnomaly.PROXY_PORT_DENIED)).has("method")).isFalse();
+        json.put("path", "/" + "a".repeat(512));
+        assertThat(validate(EventTypes.EGRESS_ANOMALY, json)).isNotEmpty();
     }
 
     @ParameterizedTest
@@ -341,7 +355,7 @@ class EventSchemaTest {
         assertThat(fieldNames(schemaJson(EventTypes.RUN_CANCEL).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
         assertThat(fieldNames(schemaJson(EventTypes.EGRESS_ANOMALY).get("properties")))
-                .isEqualTo(fieldNames(Json.tree(Fixtures.egressAnomaly())));
+                .isEqualTo(fieldNames(Json.tree(Fixtures.requestAnomaly())));
         assertThat(fieldNames(schemaJson(EventTypes.REMOTE_TASK).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.remoteTask())));
         assertThat(fieldNames(schemaJson(EventTypes.WORKER_HEARTBEAT).get("properties")))

@@ -73,6 +73,13 @@ final class Fixtures {
                 AT, false);
     }
 
+    /** A request the request rules of its host refused: method and path. */
+    static EgressAnomaly requestAnomaly() {
+        return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "0b5c3f7e9a1d", "172.30.0.17", "api.github.com", "TLS", EgressAnomaly.PROXY_REQUEST_DENIED, 1, AT,
+                AT, true, "POST", "/repos/evil/x/git/refs");
+    }
+
         static EgressAnomaly unattributedAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
                 EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT, true);

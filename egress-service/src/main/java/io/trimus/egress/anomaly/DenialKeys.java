@@ -25,10 +25,20 @@ final class DenialKeys {
         final String qtype;
         final String reason;
         final boolean enforced;
+        /** The refused request's method and path (reason {@code proxy_request_denied}), else null. */
+        final String method;
+        final String path;
         private final int hash;
 
         Key(String sourceIp, InetAddress source, Sandbox sandbox, String qname, String qtype, String reason,
             boolean enforced) {
+            this(sourceIp, source, sandbox, qname, qtype, reason, enforced, null, null);
+        }
+
+        Key(String sourceIp, InetAddress source, Sandbox sandbox, String qname, String qtype, String reason,
+            boolean enforced, String method, String path) {
+            this.method = method;
+            this.path = path;
             this.sourceIp = sourceIp;
             this.source = source;
             this.sandbox = sandbox;
@@ -52,7 +62,8 @@ final class DenialKeys {
         public boolean equals(Object other) {
             return other instanceof Key key && key.hash == hash && key.sameSource(source, sourceIp)
                     && Objects.equals(key.sandbox, sandbox) && Objects.equals(key.qname, qname)
-                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
+                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced
+                    && Objects.equals(key.method, method) && Objects.equals(key.path, path);
         }
 
         @Override
@@ -112,7 +123,8 @@ final class DenialKeys {
             return other instanceof Key key && key.hash == hash && key.source != null && key.source.equals(source)
                     && Objects.equals(key.sandbox, sandbox)
                     && (qname == null ? key.qname == null : key.qname != null && key.qname.contentEquals(qname))
-                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced;
+                    && key.qtype.equals(qtype) && key.reason.equals(reason) && key.enforced == enforced
+                    && key.method == null;
         }
 
         @Override

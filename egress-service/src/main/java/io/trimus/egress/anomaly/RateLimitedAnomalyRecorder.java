@@ -145,6 +145,14 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         record(sandbox, source.getHostAddress(), source, qname.toString(), qtype, reason, enforced);
     }
 
+    /** A refused request: its own key per (source, sandbox, host, method, path), so repeats fold per request. */
+    @Override
+    public void recordRequest(Sandbox sandbox, String sourceIp, String host, String protocol, String method,
+                              String path, boolean enforced) {
+        record(new Key(sourceIp, IpAddresses.parse(sourceIp), sandbox, host, protocol,
+                EgressAnomaly.PROXY_REQUEST_DENIED, enforced, method, path));
+    }
+
     /** Whether the source has used up this window's budget of names (false when unsure: the full path decides). */
     private boolean budgetSpent(InetAddress source, Sandbox sandbox, long now) {
         SourceProbe probe = sourceProbes.get();
@@ -155,9 +163,19 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
 
     private void record(Sandbox sandbox, String sourceIp, InetAddress source, String qname, String qtype,
                         String reason, boolean enforced) {
+        record(new Key(sourceIp, source, sandbox, qname, qtype, reason, enforced));
+    }
+
+    private void record(Key key) {
+        String sourceIp = key.sourceIp;
+        InetAddress source = key.source;
+        Sandbox sandbox = key.sandbox;
+        String qname = key.qname;
+        String qtype = key.qtype;
+        String reason = key.reason;
+        boolean enforced = key.enforced;
         denials.increment();
         long now = clock.millis();
-        Key key = new Key(sourceIp, source, sandbox, qname, qtype, reason, enforced);
         if (windows.size() >= maxKeys && !windows.containsKey(key)) {
             flushAll();
         }
@@ -250,7 +268,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                 sandbox == null ? null : sandbox.runId(),
                 sandbox == null ? null : sandbox.containerId(),
                 key.sourceIp, qname, key.qtype, key.reason, count, Instant.ofEpochMilli(firstSeen),
-                Instant.ofEpochMilli(lastSeen), key.enforced);
+                Instant.ofEpochMilli(lastSeen), key.enforced, key.method, key.path);
     }
 
     private void publish(EgressAnomaly anomaly) {

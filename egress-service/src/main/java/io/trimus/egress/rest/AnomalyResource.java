@@ -50,14 +50,15 @@ public class AnomalyResource {
 
     /**
      * A persisted anomaly: every field of the event, plus when egress-service stored it; {@code enforced} is false
-     * for what report mode let through (it would have been denied).
+     * for what report mode let through (it would have been denied); {@code method} and {@code path} name the refused
+     * request of a {@code proxy_request_denied}, null otherwise.
      */
     public record AnomalyView(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                               String qname, String qtype, String reason, long count, Instant firstSeen,
-                              Instant lastSeen, Instant receivedAt, boolean enforced) {
+                              Instant lastSeen, Instant receivedAt, boolean enforced, String method, String path) {
         static AnomalyView of(AnomalyEvent a) {
             return new AnomalyView(a.id, a.companyId, a.agentId, a.runId, a.containerId, a.sourceIp, a.qname, a.qtype,
-                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt, a.enforced);
+                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt, a.enforced, a.method, a.path);
         }
     }
 

@@ -32,4 +32,8 @@ public class AnomalyEvent {
     public Instant receivedAt;
     /** False for what report mode let through, which enforce mode would have denied. */
     public boolean enforced = true;
+    /** For {@code proxy_request_denied}: the refused request's method; else null. */
+    public String method;
+    /** For {@code proxy_request_denied}: the refused request's normalised path; else null. */
+    public String path;
 }

@@ -19,12 +19,13 @@ import java.util.UUID;
 public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEvent, UUID> {
     private static final Sort NEWEST_FIRST = Sort.descending("lastSeen", "id");
 
-    /** Rows per insert statement: 14 parameters each, well below PostgreSQL's 65,535 per statement. */
+    /** Rows per insert statement: 16 parameters each, well below PostgreSQL's 65,535 per statement. */
     static final int ROWS_PER_STATEMENT = 1000;
     private static final String INSERT = "insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, "
-            + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, enforced) "
+            + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, enforced, "
+            + "method, path) "
             + "values ";
-    private static final int COLUMNS = 14;
+    private static final int COLUMNS = 16;
 
     /**
      * Inserts the rows inside the current transaction, one multi-row statement per {@value #ROWS_PER_STATEMENT},
@@ -70,7 +71,9 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
                         .setParameter(++p, row.firstSeen)
                         .setParameter(++p, row.lastSeen)
                         .setParameter(++p, row.receivedAt)
-                        .setParameter(++p, row.enforced);
+                        .setParameter(++p, row.enforced)
+                        .setParameter(++p, row.method)
+                        .setParameter(++p, row.path);
             }
             return query.getResultList();
         });

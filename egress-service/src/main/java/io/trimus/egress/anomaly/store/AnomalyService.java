@@ -138,6 +138,8 @@ public class AnomalyService {
         row.lastSeen = e.lastSeen();
         row.receivedAt = receivedAt;
         row.enforced = e.enforced();
+        row.method = e.method() == null ? null : text(cut(e.method(), 64));
+        row.path = e.path() == null ? null : text(cut(e.path(), 512));
         return row;
     }
 
@@ -156,5 +158,10 @@ public class AnomalyService {
                         + "or one the database kept refusing (failed)")
                 .tag("reason", reason)
                 .register(metrics);
+    }
+
+    /** A value cut to its column's length (an event from elsewhere may be longer than this service writes). */
+    private static String cut(String value, int length) {
+        return value.length() <= length ? value : value.substring(0, length);
     }
 }

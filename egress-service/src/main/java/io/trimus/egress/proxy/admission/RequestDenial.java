@@ -29,6 +29,8 @@ public record RequestDenial(String host, String method, String path, String reas
     public static final String PATH_REFUSED = "path_refused";
     /** The anomaly reason of a refused request (and of one report mode let through). */
     public static final String ANOMALY_REASON = "proxy_request_denied";
+    /** Longest method a denial names (the anomaly's column). */
+    static final int MAX_METHOD_LENGTH = 64;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -43,6 +45,7 @@ public record RequestDenial(String host, String method, String path, String reas
         if (rules.isEmpty()) {
             return null;
         }
+        String shownMethod = method.length() <= MAX_METHOD_LENGTH ? method : method.substring(0, MAX_METHOD_LENGTH);
         String path = RequestPaths.normalise(target);
         boolean methodListed = false;
         for (RuledEntry entry : rules) {
@@ -51,11 +54,11 @@ public record RequestDenial(String host, String method, String path, String reas
             }
             methodListed |= entry.methods().isEmpty() || entry.methods().contains(method);
         }
-        String shown = path != null ? path : asSent(target);
+        String shown = cut(path != null ? path : asSent(target));
         if (path == null) {
-            return new RequestDenial(host, method, shown, PATH_REFUSED, null);
+            return new RequestDenial(host, shownMethod, shown, PATH_REFUSED, null);
         }
-        return new RequestDenial(host, method, shown, methodListed ? PATH_NOT_ALLOWED : METHOD_NOT_ALLOWED,
+        return new RequestDenial(host, shownMethod, shown, methodListed ? PATH_NOT_ALLOWED : METHOD_NOT_ALLOWED,
                 hint(host, port, method, path));
     }
 
@@ -82,6 +85,10 @@ public record RequestDenial(String host, String method, String path, String reas
         if (query >= 0) {
             path = path.substring(0, query);
         }
+        return path;
+    }
+
+    private static String cut(String path) {
         return path.length() <= RequestPaths.MAX_PREFIX_LENGTH ? path
                 : path.substring(0, RequestPaths.MAX_PREFIX_LENGTH);
     }
