@@ -178,7 +178,8 @@ public class EgressCaService {
     // Hibernate Reactive wants a safe Vert.x sub-context; the proxy's handlers and plain threads are not on one
     private <T> Uni<T> inDatabase(Supplier<Uni<T>> work) {
         Context current = Vertx.currentContext();
-        if (current != null && VertxContextSafetyToggle.isExplicitlyMarkedAsSafe(current)) {
+        if (current != null && VertxContext.isDuplicatedContext(current)
+                && VertxContextSafetyToggle.isExplicitlyMarkedAsSafe(current)) {
             return Uni.createFrom().deferred(work::get);
         }
         Context context = VertxContext.createNewDuplicatedContext(

@@ -15,9 +15,27 @@ public class CaLeafKeys implements LeafKeys {
         this.cas = cas;
     }
 
+    /**
+     * Read from the database at most every {@value #ACTIVE_FOR_MILLIS} ms (a connection to a host with request rules
+     * asks for it): a rotation is seen within that time.
+     */
     @Override
     public Future<String> active() {
-        return Future.fromCompletionStage(cas.current().map(ca -> ca.fingerprint()).subscribeAsCompletionStage());
+        Active known = active;
+        long now = System.nanoTime();
+        if (known != null && now - known.readAt < ACTIVE_FOR_MILLIS * 1_000_000L) {
+            return known.fingerprint;
+        }
+        Future<String> reading = Future.fromCompletionStage(cas.current().map(ca -> ca.fingerprint())
+                .subscribeAsCompletionStage());
+        active = new Active(reading, now);
+        return reading.onFailure(failed -> active = null);
+    }
+
+    private static final long ACTIVE_FOR_MILLIS = 5_000;
+    private volatile Active active;
+
+    private record Active(Future<String> fingerprint, long readAt) {
     }
 
     @Override
