@@ -66,13 +66,12 @@ final class ConnectionDecision {
         }
         facts.ruled = !parts.policy().requestRules(facts.sandbox, facts.host, facts.port).isEmpty();
         if (facts.ruled && tunnel && !facts.intercepting) {
-            // request rules are checked on the requests: a tunnel to the host must be one the proxy can read
-            if (!facts.tlsRequired) {
-                return ProxyRefusal.PORT_DENIED;
-            }
+            // request rules are checked on the requests: a tunnel to the host must be TLS the proxy terminates, on
+            // any port (its first bytes a ClientHello naming the host)
             if (parts.masking() == null) {
                 return ProxyRefusal.MASKING_UNAVAILABLE;
             }
+            facts.tlsRequired = true;
             facts.intercepting = true;
         }
         if (!admission.enforced()) {
@@ -88,9 +87,7 @@ final class ConnectionDecision {
      * through by report mode, its anomaly recorded), else the denial to answer with (its anomaly recorded).
      */
     static RequestDenial checkRequest(ProxyServer.Parts parts, ConnectionFacts facts, ProxyRequestHead head) {
-        if (!facts.ruled) {
-            return null;
-        }
+        // the rules as they are now: a list changed since the connection opened applies to its next request
         RequestDenial denial = RequestDenial.check(parts.policy().requestRules(facts.sandbox, facts.host, facts.port),
                 facts.host, facts.port, head.method(), head.originForm());
         if (denial == null) {
