@@ -1,5 +1,6 @@
 package io.trimus.egress.proxy;
 
+import io.trimus.egress.masks.RunMasks;
 import io.trimus.egress.proxy.admission.ProxyPolicy;
 import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyRequestHead;
@@ -12,8 +13,6 @@ import io.trimus.egress.proxy.intercept.InterceptedTarget;
 import io.trimus.egress.proxy.intercept.MaskedRoute;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetSocket;
-
-import io.trimus.egress.masks.RunMasks;
 
 import java.net.InetAddress;
 import java.util.List;

@@ -96,6 +96,32 @@ class RateLimitedAnomalyRecorderTest {
     }
 
     @Test
+    void aRefusedRequestCarriesMethodAndPathAndRepeatsFoldPerRequest() {
+        recorder.recordRequest(SANDBOX, SANDBOX.ip(), "api.github.com", "TLS", "DELETE", "/repos/acme/app", true);
+        recorder.recordRequest(SANDBOX, SANDBOX.ip(), "api.github.com", "TLS", "DELETE", "/repos/acme/app", true);
+        recorder.recordRequest(SANDBOX, SANDBOX.ip(), "api.github.com", "TLS", "GET", "/repos/evil/app", true);
+        recorder.recordRequest(SANDBOX, SANDBOX.ip(), "api.github.com", "TLS", "GET", "/repos/evil/app", false);
+        recorder.record(SANDBOX, SANDBOX.ip(), "api.github.com", "TLS", EgressAnomaly.PROXY_REQUEST_DENIED, true);
+
+        assertThat(published).extracting(EgressAnomaly::reason, EgressAnomaly::method, EgressAnomaly::path,
+                        EgressAnomaly::enforced)
+                .containsExactly(tuple("proxy_request_denied", "DELETE", "/repos/acme/app", true),
+                        tuple("proxy_request_denied", "GET", "/repos/evil/app", true),
+                        tuple("proxy_request_denied", "GET", "/repos/evil/app", false),
+                        tuple("proxy_request_denied", null, null, true));
+
+        clock.advance(WINDOW);
+        recorder.flushDue();
+
+        assertThat(published).hasSize(5);
+        assertThat(published.get(4)).satisfies(folded -> {
+            assertThat(folded.method()).isEqualTo("DELETE");
+            assertThat(folded.path()).isEqualTo("/repos/acme/app");
+            assertThat(folded.count()).isEqualTo(1);
+        });
+    }
+
+    @Test
     void repeatsWithinOneWindowAreOneEventWithTheirFirstAndLastTime() {
         Instant start = clock.instant();
         deny("a.example");
