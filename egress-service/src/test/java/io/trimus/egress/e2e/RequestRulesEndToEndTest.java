@@ -44,7 +44,8 @@ import static org.awaitility.Awaitility.await;
  * curl inside the sandbox (trusting the egress CA only through the variables the adapter sets): an allowed method and
  * path gets the host's 200; another method, another path, a dot-segment traversal and an encoded slash get the
  * proxy's JSON 403 and never reach the host; on one kept-alive connection a refused request between two allowed ones
- * is checked and the connection goes on; HTTP/2 is negotiated down to HTTP/1.1; plain HTTP (steered and through the
+ * is checked and the connection goes on; a refused request with a 2 MB body (Expect: 100-continue) is answered;
+ * HTTP/2 is negotiated down to HTTP/1.1; plain HTTP (steered and through the
  * explicit proxy) is checked the same way; anomalies name method and path. A second company in report mode gets the
  * same requests through, each recorded.
  */
@@ -132,6 +133,9 @@ class RequestRulesEndToEndTest {
                 + c + "-w 'keepalive=%{http_code}/%{num_connects}\\n' -o /dev/null -o /dev/null -o /dev/null"
                 + " https://" + RULED + "/repos/acme/one https://" + RULED + "/repos/evil/two https://" + RULED
                 + "/repos/acme/three; "
+                // a refused request with a body (2 MB, Expect: 100-continue): answered, the connection closed
+                + "echo \"body=$(head -c 2000000 /dev/zero | " + c + code + " -X POST --data-binary @- https://"
+                + RULED + "/repos/acme/upload)\"; "
                 + "echo \"explicit=$(curl -s --max-time 10 -x " + PROXY + " " + code + " -X POST https://" + RULED
                 + "/repos/acme/app)\"; "
                 + "echo \"h2=$(" + c + "--http2 -o /dev/null -w '%{http_code}/%{http_version}' https://" + RULED
@@ -153,7 +157,7 @@ class RequestRulesEndToEndTest {
         String output = ends.get(enforcedRun).path("output").asText();
         assertThat(ends.get(enforcedRun).path("status").asText()).as(output).isEqualTo("SUCCEEDED");
         assertThat(output).as(output).contains("allowed=200", "method=403 application/json", "path=403",
-                "traversal=403", "encoded=403", "sibling=403", "explicit=403", "h2=200/1.1", "plain_ok=200",
+                "traversal=403", "encoded=403", "sibling=403", "body=403", "explicit=403", "h2=200/1.1", "plain_ok=200",
                 "plain_method=403", "plain_explicit=403")
                 .contains("keepalive=200/1", "keepalive=403/0", "keepalive=200/0");
         JsonNode body = SandboxRuns.JSON.readTree(output.substring(output.indexOf("method_body=") + 12,
@@ -168,7 +172,7 @@ class RequestRulesEndToEndTest {
 
         String reportOutput = ends.get(reportedRun).path("output").asText();
         assertThat(reportOutput).as(reportOutput).contains("allowed=200", "method=200", "path=200",
-                "traversal=200", "explicit=200", "plain_method=200", "keepalive=200/1", "keepalive=200/0");
+                "traversal=200", "body=200", "explicit=200", "plain_method=200", "keepalive=200/1", "keepalive=200/0");
 
         assertThat(received).as("nothing refused in enforce mode reached a host; report mode let it through")
                 .containsOnlyOnce("DELETE " + RULED + "/repos/acme/app", "POST " + PLAIN + "/repos/acme/post",
