@@ -206,7 +206,8 @@ class EventSchemaTest {
                 EgressAnomaly.QTYPE_DENIED, EgressAnomaly.UNATTRIBUTED_SOURCE, EgressAnomaly.PROXY_NOT_ALLOWLISTED,
                 EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
                 EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
-                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED);
+                EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED,
+                EgressAnomaly.AGENT_NOT_ALLOWLISTED, EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED);
     }
 
     @ParameterizedTest

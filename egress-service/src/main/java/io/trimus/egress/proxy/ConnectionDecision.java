@@ -61,9 +61,10 @@ final class ConnectionDecision {
             return ProxyRefusal.HOST_MISMATCH;
         }
         if (!admission.enforced()) {
-            // report mode: the host is not on the list, the connection goes on, the admin sees what would have failed
+            // report mode: the host is not on the list (the company's, or the agent's own), the connection goes on,
+            // the admin sees what would have failed
             facts.enforced = false;
-            facts.recordAnomaly(parts, ProxyRefusal.NOT_ALLOWLISTED, false);
+            facts.recordAnomaly(parts, admission.reported(), false);
         }
         return null;
     }

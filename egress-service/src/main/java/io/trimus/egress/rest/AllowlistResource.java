@@ -62,7 +62,8 @@ public class AllowlistResource {
                 .map(entries -> new AllowlistView(company, entries));
     }
 
-    private static List<String> texts(List<JsonNode> entries) {
+    /** The entries of a body as the allowlist services take them; a problem naming an entry of another kind. */
+    static List<String> texts(List<JsonNode> entries) {
         if (entries == null) {
             return null;
         }
