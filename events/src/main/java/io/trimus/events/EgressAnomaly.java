@@ -30,7 +30,9 @@ import java.util.UUID;
  *               (a request to a masked secret's host in a form that could echo the value or send it elsewhere:
  *               TRACE, TRACK, CONNECT), or {@code proxy_request_denied} (a request its host's allowlist request
  *               rules refuse: method or path; with {@code method} and {@code path}) (an unattributed source of the
- *               proxy is {@code unattributed_source} too)
+ *               proxy is {@code unattributed_source} too); or {@code agent_not_allowlisted} /
+ *               {@code proxy_agent_not_allowlisted} (the resolver's / the proxy's denial of a name the company
+ *               allows but the agent's own allowlist does not)
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
@@ -80,9 +82,16 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
     public static final String MASKED_REQUEST_REFUSED = "masked_request_refused";
     /** A request its host's allowlist request rules refuse (method or path); {@code method} and {@code path} say which. */
     public static final String PROXY_REQUEST_DENIED = "proxy_request_denied";
+    /**
+     * The resolver denied a name the company allow-listed because the sandbox's agent has an allowlist of its own
+     * that does not list it (an agent's list narrows its company's).
+     */
+    public static final String AGENT_NOT_ALLOWLISTED = "agent_not_allowlisted";
+    /** The proxy refused a host the company allow-listed because the agent's own allowlist does not list it. */
+    public static final String PROXY_AGENT_NOT_ALLOWLISTED = "proxy_agent_not_allowlisted";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
             PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
             PROXY_MALFORMED_REQUEST, PROXY_ENCRYPTED_CLIENT_HELLO, MASKED_SECRET_OUT_OF_SCOPE,
-            MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED);
+            MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED, AGENT_NOT_ALLOWLISTED, PROXY_AGENT_NOT_ALLOWLISTED);
 }

@@ -208,7 +208,8 @@ class EventSchemaTest {
                 EgressAnomaly.PROXY_ADDRESS_DENIED, EgressAnomaly.PROXY_PORT_DENIED, EgressAnomaly.PROXY_HOST_MISMATCH,
                 EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
                 EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED,
-                EgressAnomaly.PROXY_REQUEST_DENIED);
+                EgressAnomaly.PROXY_REQUEST_DENIED, EgressAnomaly.AGENT_NOT_ALLOWLISTED,
+                EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED);
     }
 
     @Test

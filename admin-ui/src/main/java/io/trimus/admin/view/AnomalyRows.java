@@ -55,6 +55,9 @@ public final class AnomalyRows {
             case EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO -> "proxy: encrypted ClientHello";
             case EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE -> "masked secret sent outside its hosts";
             case EgressAnomaly.MASKED_REQUEST_REFUSED -> "masked secret's host: request refused";
+            case EgressAnomaly.PROXY_REQUEST_DENIED -> "proxy: request rules refused method or path";
+            case EgressAnomaly.AGENT_NOT_ALLOWLISTED -> "not on the agent's own allowlist";
+            case EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED -> "proxy: not on the agent's own allowlist";
             default -> reason;
         };
     }

@@ -85,7 +85,7 @@ public final class DnsQueryHandler {
             Decision decision = policy.decide(sourceIp, query);
             metrics.counted(decision.verdict());
             report(sourceIp, decision);
-            boolean answered = decision.verdict() == Verdict.FORWARD || decision.verdict() == Verdict.REPORTED;
+            boolean answered = decision.verdict().answered();
             if (answered && steering != null) {
                 Message steered = DnsCodec.steered(query, steering.proxy(), steering.ttl());
                 return Future.succeededFuture(finish(steered, maxLength, start));
@@ -124,7 +124,7 @@ public final class DnsQueryHandler {
         }
         try {
             anomalies.record(decision.sandbox(), sourceIp, decision.qname(), decision.qtype(), reason,
-                    decision.verdict() != Verdict.REPORTED);
+                    decision.verdict().enforced());
         } catch (RuntimeException e) {
             // The answer matters more than the report; the recorder logs its own failures.
             LOG.debugf(e, "could not record a %s anomaly", reason);

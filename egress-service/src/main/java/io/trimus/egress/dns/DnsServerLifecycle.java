@@ -3,6 +3,7 @@ package io.trimus.egress.dns;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
@@ -39,6 +40,7 @@ public class DnsServerLifecycle {
     private final Vertx vertx;
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final AgentAllowlistCache agentAllowlists;
     private final AnomalyRecorder anomalies;
     private final MeterRegistry registry;
     private final EgressModes modes;
@@ -47,14 +49,22 @@ public class DnsServerLifecycle {
     private volatile UpstreamResolver upstream;
     private volatile String listenHost;
 
-    @Inject
+    /** A resolver that decides by the companies' lists alone (no agent has a list of its own). */
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
                               AnomalyRecorder anomalies, MeterRegistry registry, EgressModes modes,
                               PolicyCurrency current) {
+        this(config, vertx, sandboxes, allowlists, new AgentAllowlistCache(), anomalies, registry, modes, current);
+    }
+
+    @Inject
+    public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
+                              AgentAllowlistCache agentAllowlists, AnomalyRecorder anomalies, MeterRegistry registry,
+                              EgressModes modes, PolicyCurrency current) {
         this.config = config;
         this.vertx = vertx;
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.agentAllowlists = agentAllowlists;
         this.anomalies = anomalies;
         this.registry = registry;
         this.modes = modes;
@@ -100,7 +110,8 @@ public class DnsServerLifecycle {
         }
         SourceQueryBudget budget = new SourceQueryBudget(dns.perSandboxQps(), dns.perSandboxBurst(), System::nanoTime);
         DnsQueryHandler.Steering steering = steering(listen);
-        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, modes, current), anomalies,
+        DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, agentAllowlists, modes,
+                current), anomalies,
                 cache, upstream, metrics, budget, steering);
         server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
                 dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));

@@ -65,7 +65,7 @@ public final class InPlaceAnswers {
         }
         Sandbox sandbox = policy.sandboxAt(source);
         Verdict verdict = policy.verdict(sandbox, query.name(), query.type());
-        boolean resolved = verdict == Verdict.FORWARD || verdict == Verdict.REPORTED;
+        boolean resolved = verdict.answered();
         if (resolved && steering == null) {
             return false;
         }
@@ -88,7 +88,7 @@ public final class InPlaceAnswers {
         }
         try {
             anomalies.record(sandbox, source, query.name(), typeName(query.type()), reason,
-                    verdict != Verdict.REPORTED);
+                    verdict.enforced());
         } catch (RuntimeException e) {
             // The answer matters more than the report; the recorder logs its own failures.
             LOG.debugf(e, "could not record a %s anomaly", reason);

@@ -1,5 +1,6 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
 import io.trimus.egress.policy.EgressMode;
@@ -21,8 +22,9 @@ import java.util.Optional;
 
 /**
  * The one place that decides what happens to a sandbox's DNS query: deny by default, answer only an A, AAAA or
- * CNAME question for a name the sandbox's company allow-listed (or any name while the company's egress policy is in
- * report mode, reported), and no name by a policy this replica cannot confirm current. Pure: reads the in-memory
+ * CNAME question for a name the sandbox's company allow-listed, and its agent's own list too when it has one (or any
+ * name while the company's egress policy is in report mode, reported), and no name by a policy this replica cannot
+ * confirm current. Pure: reads the in-memory
  * registries, never the network, so every rule has a plain unit test.
  */
 public final class QueryPolicy {
@@ -34,6 +36,7 @@ public final class QueryPolicy {
 
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final AgentAllowlistCache agentAllowlists;
     private final EgressModes modes;
     private final PolicyCurrency current;
 
@@ -43,8 +46,18 @@ public final class QueryPolicy {
      */
     public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes,
                        PolicyCurrency current) {
+        this(sandboxes, allowlists, new AgentAllowlistCache(), modes, current);
+    }
+
+    /**
+     * @param agentAllowlists agents' own lists, each narrowing its company's for the sandboxes of that agent
+     * @param current         whether the replica's copy of the lists and {@code modes} is confirmed current
+     */
+    public QueryPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, AgentAllowlistCache agentAllowlists,
+                       EgressModes modes, PolicyCurrency current) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.agentAllowlists = agentAllowlists;
         this.modes = modes;
         this.current = current;
     }
@@ -108,6 +121,10 @@ public final class QueryPolicy {
         }
         if (!allowlists.allows(sandbox.companyId(), name)) {
             return modes.mode(sandbox.companyId()) == EgressMode.REPORT ? Verdict.REPORTED : Verdict.NOT_ALLOWLISTED;
+        }
+        if (!agentAllowlists.allows(sandbox.companyId(), sandbox.agentId(), name)) {
+            return modes.mode(sandbox.companyId()) == EgressMode.REPORT ? Verdict.AGENT_REPORTED
+                    : Verdict.AGENT_NOT_ALLOWLISTED;
         }
         return Verdict.FORWARD;
     }

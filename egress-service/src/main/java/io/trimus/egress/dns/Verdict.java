@@ -26,6 +26,16 @@ public enum Verdict {
     POLICY_STALE(Rcode.SERVFAIL, null, "policy_stale"),
     /** The sandbox's company did not allow-list the name (or it is no valid host name): NXDOMAIN, never upstream. */
     NOT_ALLOWLISTED(Rcode.NXDOMAIN, EgressAnomaly.NOT_ALLOWLISTED, "not_allowlisted"),
+    /**
+     * A name the company allow-listed but the sandbox's agent's own list does not (issue 31: an agent's list narrows
+     * its company's): NXDOMAIN, never upstream, anomaly {@code agent_not_allowlisted}.
+     */
+    AGENT_NOT_ALLOWLISTED(Rcode.NXDOMAIN, EgressAnomaly.AGENT_NOT_ALLOWLISTED, "agent_not_allowlisted"),
+    /**
+     * As {@link #AGENT_NOT_ALLOWLISTED}, asked while the company's egress policy is in report mode: answered like an
+     * allowed name, recorded as an {@code agent_not_allowlisted} anomaly that was not enforced.
+     */
+    AGENT_REPORTED(Rcode.NOERROR, EgressAnomaly.AGENT_NOT_ALLOWLISTED, "agent_reported"),
     /** Any query type other than A, AAAA and CNAME: REFUSED, even for an allow-listed name. */
     QTYPE_DENIED(Rcode.REFUSED, EgressAnomaly.QTYPE_DENIED, "qtype_denied"),
     /** No sandbox is registered at the source address: REFUSED. */
@@ -63,6 +73,16 @@ public enum Verdict {
     /** The {@link EgressAnomaly} reason this verdict reports, or null when it is no denial worth a row. */
     public String anomalyReason() {
         return anomalyReason;
+    }
+
+    /** Whether the name is answered as an allowed one (allowed, or let through in report mode). */
+    public boolean answered() {
+        return this == FORWARD || this == REPORTED || this == AGENT_REPORTED;
+    }
+
+    /** Whether a denial of this verdict was enforced (false: reported only, in report mode). */
+    public boolean enforced() {
+        return this != REPORTED && this != AGENT_REPORTED;
     }
 
     /** The metric label. */

@@ -74,9 +74,10 @@ final class ConnectionDecision {
             facts.intercepting = true;
         }
         if (!admission.enforced()) {
-            // report mode: the host is not on the list, the connection goes on, the admin sees what would have failed
+            // report mode: the host is not on the list (the company's, or the agent's own), the connection goes on,
+            // the admin sees what would have failed
             facts.enforced = false;
-            facts.recordAnomaly(parts, ProxyRefusal.NOT_ALLOWLISTED, false);
+            facts.recordAnomaly(parts, admission.reported(), false);
         }
         return null;
     }
@@ -87,7 +88,7 @@ final class ConnectionDecision {
      */
     static RequestDenial checkRequest(ProxyServer.Parts parts, ConnectionFacts facts, ProxyRequestHead head) {
         // the rules as they are now: a list changed since the connection opened applies to its next request
-        RequestDenial denial = RequestDenial.check(parts.policy().requestRules(facts.sandbox, facts.host, facts.port),
+        RequestDenial denial = RequestDenial.checkAll(parts.policy().requestRules(facts.sandbox, facts.host, facts.port),
                 facts.host, facts.port, head.method(), head.originForm());
         if (denial == null) {
             return null;

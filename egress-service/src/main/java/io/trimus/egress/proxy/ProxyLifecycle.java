@@ -2,6 +2,7 @@ package io.trimus.egress.proxy;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.config.TrimusConfig;
@@ -58,6 +59,7 @@ public class ProxyLifecycle {
     private final DnsServerLifecycle resolver;
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final AgentAllowlistCache agentAllowlists;
     private final AnomalyRecorder anomalies;
     private final DestinationAddressPolicy addresses;
     private final EgressModes modes;
@@ -68,16 +70,26 @@ public class ProxyLifecycle {
     private final X509ExtendedTrustManager upstreamTrust;
     private volatile ProxyServer server;
 
-    @Inject
+    /** A proxy that decides by the companies' lists alone (no agent has a list of its own). */
     public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
                           AllowlistCache allowlists, AnomalyRecorder anomalies, DestinationAddressPolicy addresses,
                           EgressModes modes, PolicyCurrency current, ConnectionRecorder connections,
                           MaskedSecrets masked, LeafKeys leafKeys) {
+        this(config, vertx, resolver, sandboxes, allowlists, new AgentAllowlistCache(), anomalies, addresses, modes,
+                current, connections, masked, leafKeys);
+    }
+
+    @Inject
+    public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
+                          AllowlistCache allowlists, AgentAllowlistCache agentAllowlists, AnomalyRecorder anomalies,
+                          DestinationAddressPolicy addresses, EgressModes modes, PolicyCurrency current,
+                          ConnectionRecorder connections, MaskedSecrets masked, LeafKeys leafKeys) {
         this.config = config;
         this.vertx = vertx;
         this.resolver = resolver;
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.agentAllowlists = agentAllowlists;
         this.anomalies = anomalies;
         this.addresses = addresses;
         this.modes = modes;
@@ -121,7 +133,7 @@ public class ProxyLifecycle {
         ProxyLimits limits = new ProxyLimits(proxy.maxHeadBytes(), proxy.maxConnectionsPerSandbox(),
                 proxy.idleTimeout(), proxy.totalTimeout(), proxy.connectTimeout(), proxy.headTimeout());
         ProxyServer starting = new ProxyServer(vertx,
-                new ProxyPolicy(sandboxes, allowlists, modes, current, ports, TLS_PORTS),
+                new ProxyPolicy(sandboxes, allowlists, agentAllowlists, modes, current, ports, TLS_PORTS),
                 new DestinationResolver(upstream, addresses, new AnswerCache(config.egress().dns().cacheMaxEntries(),
                         config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections, limits,
                 Runtime.getRuntime().availableProcessors(), masked,

@@ -62,7 +62,7 @@ class AccessTableTest {
         callers.add(new Caller("the service credential", Caller.Kind.SERVICE, null, EgressApi.serviceHeader()));
 
         Map<String, String> params = Map.of("company_id", right, "run_id", UUID.randomUUID().toString(),
-                "ip", "172.30.9.9");
+                "ip", "172.30.9.9", "agent_id", UUID.randomUUID().toString());
         AccessWalk walk = new AccessWalk(RestAssured.baseURI + ":" + RestAssured.port, params);
         assertThat(walk.mismatches(AccessTable.of(SERVICE), callers)).isEmpty();
     }

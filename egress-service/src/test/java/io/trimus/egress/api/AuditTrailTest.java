@@ -101,6 +101,42 @@ class AuditTrailTest {
     }
 
     @Test
+    void anAgentsOwnListIsAuditedWhenSetAndWhenRemovedAndAViewerCannotChangeIt() {
+        AccessTableTest.RunService run = new AccessTableTest.RunService();
+        String company = run.company("Egress agent list audited");
+        String admin = "Bearer " + run.token(company, "admin");
+        String viewer = "Bearer " + run.token(company, "viewer");
+        String otherAdmin = "Bearer " + run.token(run.company("Someone else"), "admin");
+        String agent = java.util.UUID.randomUUID().toString();
+        String path = "/api/companies/{c}/agents/{a}/egress/allowlist";
+
+        as(viewer).body(Map.of("entries", List.of("x.example.com"))).put(path, company, agent).then().statusCode(403);
+        as(otherAdmin).body(Map.of("entries", List.of("x.example.com"))).put(path, company, agent).then()
+                .statusCode(404);
+        as(viewer).get(path, company, agent).then().statusCode(200);
+        as(admin).body(Map.of("entries", List.of("*.com"))).put(path, company, agent).then().statusCode(400);
+        as(admin).body(Map.of("entries", List.of("api.github.com"))).put(path, company, agent).then().statusCode(200);
+        as(admin).delete(path, company, agent).then().statusCode(204);
+        as(admin).delete(path, company, agent).then().statusCode(204);
+
+        List<ConsumerRecord<String, String>> published = await().atMost(Duration.ofSeconds(60))
+                .until(() -> onTopic(company), found -> found.size() >= 2);
+        assertThat(published).as("refused changes and a removal of nothing leave no record").hasSize(2);
+        List<JsonPath> records = published.stream().map(r -> JsonPath.from(r.value())).toList();
+        assertThat(records).extracting(r -> r.getString("action"))
+                .containsExactly("allowlist.replaced", "allowlist.replaced");
+        assertThat(records).allSatisfy(r -> {
+            assertThat(r.getString("target.type")).isEqualTo("agent_allowlist");
+            assertThat(r.getString("target.id")).isEqualTo(agent);
+            assertThat(r.getString("actor.name")).isEqualTo("admin");
+        });
+        assertThat(records.get(0).getList("details.added")).containsExactly("api.github.com");
+        assertThat(records.get(0).getBoolean("details.own_list")).isTrue();
+        assertThat(records.get(1).getList("details.removed")).containsExactly("api.github.com");
+        assertThat(records.get(1).getBoolean("details.own_list")).isFalse();
+    }
+
+    @Test
     void aCaRotationIsAPlatformRecordTheOperatorsRead() {
         String fingerprint = as(TestOperator.HEADER).post("/api/egress/ca/rotation").then().statusCode(201)
                 .extract().path("fingerprint");

@@ -119,6 +119,40 @@ class SandboxEgressEndToEndTest {
     }
 
     @Test
+    void aSandboxOfAnAgentWithItsOwnListResolvesOnlyWhatBothListsAllow() throws Exception {
+        startAdapter();
+        UUID company = UUID.randomUUID();
+        UUID agent = UUID.randomUUID();
+        String narrowed = "narrowed.allowed.trimus.test";
+        String agentOnly = "agent-only.trimus.test";
+        SandboxRuns.allow(company, "*.allowed.trimus.test");
+        io.restassured.RestAssured.given().contentType(io.restassured.http.ContentType.JSON)
+                .body(Map.of("entries", java.util.List.of(ALLOWED, agentOnly)))
+                .put("/api/companies/{c}/agents/{a}/egress/allowlist", company, agent).then().statusCode(200);
+        UUID run = UUID.randomUUID();
+        ObjectNode request = SandboxRuns.sandboxRequest(run, company, image, "nslookup " + ALLOWED + "; echo rc=$?; "
+                + "nslookup " + narrowed + "; echo rc=$?; nslookup " + agentOnly + "; echo rc=$?", 60);
+        request.put("agent_id", agent.toString());
+
+        JsonNode end = publishAndAwait(run, request);
+        String output = end.path("output").asText();
+
+        assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
+        assertThat(SandboxRuns.resolvedTo(output, ALLOWED, EgressNetworkResource.GATEWAY)).as(output).isTrue();
+        assertThat(SandboxRuns.resolvedTo(output, narrowed, EgressNetworkResource.GATEWAY)).as(output).isFalse();
+        assertThat(output).contains("NXDOMAIN");
+        assertThat(upstream.namesSeen()).doesNotContain(narrowed).doesNotContain(agentOnly);
+        JsonNode byAgent = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> SandboxRuns.anomaly(company, narrowed), Optional::isPresent).orElseThrow();
+        assertThat(byAgent.get("reason").asText()).isEqualTo("agent_not_allowlisted");
+        assertThat(byAgent.get("agent_id").asText()).isEqualTo(agent.toString());
+        JsonNode byCompany = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> SandboxRuns.anomaly(company, agentOnly), Optional::isPresent).orElseThrow();
+        assertThat(byCompany.get("reason").asText()).as("an agent entry the company does not allow opens nothing")
+                .isEqualTo("not_allowlisted");
+    }
+
+    @Test
     void aClaudeSandboxResolvesItsAllowListedNameGetsNxdomainForTheRestAndKeepsItsRequestedFlags() throws Exception {
         startAdapter();
         UUID company = UUID.randomUUID();

@@ -1,6 +1,7 @@
 package io.trimus.egress.policy.replica;
 
 import io.smallrye.mutiny.Uni;
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.feed.ReplicaFeed;
 import io.trimus.egress.policy.EgressModeCache;
@@ -17,7 +18,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Keeps one replica's egress policy, every company's allowlist ({@link AllowlistCache}) and mode
- * ({@link EgressModeCache}), equal to the stored one while other replicas change it, and says whether it can vouch for
+ * ({@link EgressModeCache}) and every agent's own list ({@link AgentAllowlistCache}), equal to the stored one while other replicas change it, and says whether it can vouch for
  * that ({@link PolicyCurrency}).
  *
  * <p>Its {@link io.trimus.egress.feed.ChangeFeed} ({@link ReplicaFeed}) listens on channel {@value #CHANNEL} (migration
@@ -35,6 +36,7 @@ public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> imple
     private static final Logger LOG = Logger.getLogger(PolicyFeed.class);
 
     private final AllowlistCache allowlists;
+    private final AgentAllowlistCache agentAllowlists;
     private final EgressModeCache modes;
     private final long staleAfterNanos;
     private final LongSupplier clock;
@@ -53,8 +55,22 @@ public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> imple
      */
     public PolicyFeed(Vertx vertx, PgConnectOptions database, AllowlistCache allowlists, EgressModeCache modes,
                       Duration check, Duration staleAfter) {
+        this(vertx, database, allowlists, new AgentAllowlistCache(), modes, check, staleAfter);
+    }
+
+    /**
+     * A feed for {@code allowlists}, agents' own lists ({@code agentAllowlists}) and {@code modes} over its own
+     * connection to {@code database}.
+     *
+     * @param check      how often the policy revision is read; positive
+     * @param staleAfter how long the copy counts as current after its last confirmation; longer than {@code check}
+     */
+    public PolicyFeed(Vertx vertx, PgConnectOptions database, AllowlistCache allowlists,
+                      AgentAllowlistCache agentAllowlists, EgressModeCache modes, Duration check,
+                      Duration staleAfter) {
         super(vertx, database, CHANNEL, "egress policy", validated(check, staleAfter));
         this.allowlists = allowlists;
+        this.agentAllowlists = agentAllowlists;
         this.modes = modes;
         this.staleAfterNanos = staleAfter.toNanos();
         this.clock = System::nanoTime;
@@ -114,7 +130,7 @@ public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> imple
     @Override
     protected Uni<Read> readAll(PgConnection listening) {
         long askedAt = clock.getAsLong();
-        return answered(listening, on -> StoredPolicy.changes(on, allowlists::holds))
+        return answered(listening, on -> StoredPolicy.changes(on, allowlists::holds, agentAllowlists::holds))
                 .map(changes -> new Read(changes, askedAt));
     }
 
@@ -123,11 +139,13 @@ public final class PolicyFeed extends ReplicaFeed<PolicyFeed.Read, String> imple
         StoredPolicy.Changes changes = read.changes();
         changes.modes().forEach((company, mode) -> modes.replace(company, mode.mode(), mode.revision()));
         changes.lists().forEach((company, list) -> allowlists.replace(company, list.entries(), list.revision()));
+        changes.agentLists().forEach((agent, list) -> agentAllowlists.replace(agent.companyId(), agent.agentId(),
+                list.entries(), list.revision()));
         synchronized (this) {
             installed = Math.max(installed, changes.revision());
         }
         confirm(read.askedAt());
-        return changes.lists().size();
+        return changes.lists().size() + changes.agentLists().size();
     }
 
     @Override

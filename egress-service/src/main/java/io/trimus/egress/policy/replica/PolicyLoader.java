@@ -2,6 +2,7 @@ package io.trimus.egress.policy.replica;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.feed.ListenerOptions;
@@ -19,7 +20,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Loads the whole stored egress policy (every company's allowlist and mode) into memory at start, before observers of
+ * Loads the whole stored egress policy (every company's allowlist and mode, every agent's own list) into memory at start, before observers of
  * default priority run (the resolver's and the proxy's start), and blocks start until it is done: the first answer
  * already knows every company's list and mode. From then on its {@link PolicyFeed} follows the changes other replicas
  * make and tells the resolver and the proxy, as this replica's {@link PolicyCurrency}, whether the copy is current.
@@ -33,12 +34,14 @@ public class PolicyLoader implements PolicyCurrency {
     private final PolicyFeed feed;
 
     @Inject
-    PolicyLoader(Vertx vertx, AllowlistCache allowlists, EgressModeCache modes, TrimusConfig config,
+    PolicyLoader(Vertx vertx, AllowlistCache allowlists, AgentAllowlistCache agentAllowlists, EgressModeCache modes,
+                 TrimusConfig config,
                  @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                  @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
                  @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
         TrimusConfig.Policy policy = config.egress().policy();
-        this.feed = new PolicyFeed(vertx, ListenerOptions.of(url, user, password), allowlists, modes,
+        this.feed = new PolicyFeed(vertx, ListenerOptions.of(url, user, password), allowlists,
+                agentAllowlists, modes,
                 policy.checkInterval(), policy.staleAfter());
     }
 

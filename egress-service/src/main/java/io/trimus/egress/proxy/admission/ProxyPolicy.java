@@ -1,5 +1,6 @@
 package io.trimus.egress.proxy.admission;
 
+import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.allowlist.DomainNames;
 import io.trimus.egress.allowlist.RuledEntry;
@@ -18,13 +19,14 @@ import java.util.UUID;
 /**
  * The checks of a proxy request that need no network, in their order: the source address is a registered sandbox's,
  * the host is a name, this replica's policy is confirmed current, the host is on that sandbox's company's allowlist
- * (matched as the resolver matches names; an IP literal never is; in report mode a host off the list is let through,
- * marked not enforced), the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the
+ * and, when the sandbox's agent has a list of its own, on that list too (matched as the resolver matches names; an IP
+ * literal never is; in report mode a host off either list is let through, marked not enforced), the port is one the proxy serves (for a CONNECT, one whose TLS it checks). Pure, like the
  * resolver's {@code QueryPolicy}.
  */
 public final class ProxyPolicy {
     private final SandboxRegistry sandboxes;
     private final AllowlistCache allowlists;
+    private final AgentAllowlistCache agentAllowlists;
     private final EgressModes modes;
     private final PolicyCurrency current;
     private final Set<Integer> ports;
@@ -40,8 +42,18 @@ public final class ProxyPolicy {
      */
     public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, EgressModes modes,
                        PolicyCurrency current, Set<Integer> ports, Set<Integer> tlsPorts) {
+        this(sandboxes, allowlists, new AgentAllowlistCache(), modes, current, ports, tlsPorts);
+    }
+
+    /**
+     * As the constructor above, with agents' own lists: each narrows its company's for the sandboxes of its agent (a
+     * host and port are open when both the company's list and, if it has one, the agent's open them).
+     */
+    public ProxyPolicy(SandboxRegistry sandboxes, AllowlistCache allowlists, AgentAllowlistCache agentAllowlists,
+                       EgressModes modes, PolicyCurrency current, Set<Integer> ports, Set<Integer> tlsPorts) {
         this.sandboxes = sandboxes;
         this.allowlists = allowlists;
+        this.agentAllowlists = agentAllowlists;
         this.modes = modes;
         this.current = current;
         this.ports = Set.copyOf(ports);
@@ -54,20 +66,27 @@ public final class ProxyPolicy {
      * @param sandbox     the sandbox at {@code sourceIp}, null when none is registered there
      * @param host        the normalised host name when admitted, else the host as asked for
      * @param refusal     null when admitted
-     * @param enforced    false when admitted only because the company's policy is in report mode
+     * @param reported    for a request admitted only because the company's policy is in report mode, the refusal
+     *                    enforce mode would have made: {@link ProxyRefusal#NOT_ALLOWLISTED} (the company's list) or
+     *                    {@link ProxyRefusal#AGENT_NOT_ALLOWLISTED} (the agent's own list); null otherwise
      * @param tlsRequired for a tunnel: whether its first bytes must be a ClientHello naming the host (a TLS port);
      *                    false for a port an allowlist entry names ({@code host:22}), whose protocol the proxy cannot
      *                    check, so a ClientHello there is checked but other bytes pass
      */
-    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, boolean enforced,
+    public record Admission(Sandbox sandbox, String host, ProxyRefusal refusal, ProxyRefusal reported,
                             boolean tlsRequired) {
         static Admission refused(Sandbox sandbox, String host, ProxyRefusal refusal) {
-            return new Admission(sandbox, host, refusal, true, true);
+            return new Admission(sandbox, host, refusal, null, true);
         }
 
         /** Whether the request may go on to resolution. */
         public boolean admitted() {
             return refusal == null;
+        }
+
+        /** False when admitted only because the company's policy is in report mode. */
+        public boolean enforced() {
+            return reported == null;
         }
     }
 
@@ -95,17 +114,29 @@ public final class ProxyPolicy {
             return Admission.refused(sandbox, name.get(), ProxyRefusal.POLICY_STALE);
         }
         UUID company = sandbox.companyId();
-        boolean listed = allowlists.allows(company, name.get());
-        if (!listed && modes.mode(company) != EgressMode.REPORT) {
+        UUID agent = sandbox.agentId();
+        boolean report = modes.mode(company) == EgressMode.REPORT;
+        boolean companyListed = allowlists.allows(company, name.get());
+        if (!companyListed && !report) {
             return Admission.refused(sandbox, name.get(), ProxyRefusal.NOT_ALLOWLISTED);
         }
+        // an agent's own list narrows the company's: both must list the host, and open the port
+        boolean agentListed = agentAllowlists.allows(company, agent, name.get());
+        if (companyListed && !agentListed && !report) {
+            return Admission.refused(sandbox, name.get(), ProxyRefusal.AGENT_NOT_ALLOWLISTED);
+        }
+        boolean listed = companyListed && agentListed;
         int port = target.port();
-        boolean open = listed ? allowlists.allowsPort(company, name.get(), port, ports) : ports.contains(port);
-        boolean named = listed && allowlists.namedPorts(company, name.get()).contains(port);
+        boolean open = listed ? allowlists.allowsPort(company, name.get(), port, ports)
+                && agentAllowlists.allowsPort(company, agent, name.get(), port, ports) : ports.contains(port);
+        boolean named = listed && allowlists.namedPorts(company, name.get()).contains(port)
+                && agentAllowlists.namesPort(company, agent, name.get(), port);
         if (!open || tunnel && !tlsPorts.contains(port) && !named) {
             return Admission.refused(sandbox, name.get(), ProxyRefusal.PORT_DENIED);
         }
-        return new Admission(sandbox, name.get(), null, listed, tlsPorts.contains(port) || !named);
+        ProxyRefusal reported = listed ? null
+                : companyListed ? ProxyRefusal.AGENT_NOT_ALLOWLISTED : ProxyRefusal.NOT_ALLOWLISTED;
+        return new Admission(sandbox, name.get(), null, reported, tlsPorts.contains(port) || !named);
     }
 
     /**
@@ -125,11 +156,22 @@ public final class ProxyPolicy {
     }
 
     /**
-     * The entries with request rules every request to {@code port} of the admitted, normalised {@code host} must pass
-     * (one of them), for the sandbox's company as it is now; empty when the host is a plain tunnel there.
+     * The request rules every request to {@code port} of the admitted, normalised {@code host} must pass, as the lists
+     * are now: one item per list that has rules there, the company's first, then the agent's own (an agent's list
+     * narrows its company's, so a request must pass both), each item the entries of which the request must pass one
+     * ({@link RequestDenial#checkAll}). Empty when neither list has rules there: the host is a plain tunnel.
      */
-    public List<RuledEntry> requestRules(Sandbox sandbox, String host, int port) {
-        return sandbox == null ? List.of() : allowlists.requestRules(sandbox.companyId(), host, port, ports);
+    public List<List<RuledEntry>> requestRules(Sandbox sandbox, String host, int port) {
+        if (sandbox == null) {
+            return List.of();
+        }
+        List<RuledEntry> company = allowlists.requestRules(sandbox.companyId(), host, port, ports);
+        List<RuledEntry> agent = agentAllowlists.requestRules(sandbox.companyId(), sandbox.agentId(), host, port,
+                ports);
+        if (agent.isEmpty()) {
+            return company.isEmpty() ? List.of() : List.of(company);
+        }
+        return company.isEmpty() ? List.of(agent) : List.of(company, agent);
     }
 
     /** Whether the sandbox's company is in report mode: a refused request is let through and recorded. */

@@ -9,6 +9,11 @@ public enum ProxyRefusal {
     UNATTRIBUTED_SOURCE("unattributed_source", 403, "Forbidden", true),
     /** The host is not on the company's allowlist (an IP literal never is). */
     NOT_ALLOWLISTED("proxy_not_allowlisted", 403, "Forbidden", true),
+    /**
+     * The company allow-listed the host, but the sandbox's agent has an allowlist of its own that does not list it
+     * (an agent's list narrows its company's).
+     */
+    AGENT_NOT_ALLOWLISTED("proxy_agent_not_allowlisted", 403, "Forbidden", true),
     /** The destination port is not one of TRIMUS_EGRESS_PROXY_PORTS. */
     PORT_DENIED("proxy_port_denied", 403, "Forbidden", true),
     /** Every address the host resolves to is of a class the proxy does not dial (loopback, private, …). */
@@ -85,6 +90,7 @@ public enum ProxyRefusal {
         String body = switch (this) {
             case UNATTRIBUTED_SOURCE -> "this address belongs to no Trimus sandbox";
             case NOT_ALLOWLISTED -> "the host is not on your company's egress allowlist";
+            case AGENT_NOT_ALLOWLISTED -> "the host is not on this agent's own egress allowlist";
             case PORT_DENIED -> "the proxy does not connect to this port";
             case ADDRESS_DENIED -> "the host resolves only to addresses the proxy does not connect to";
             case HOST_MISMATCH -> "a connection may carry requests for the host it was opened for only";

@@ -34,8 +34,28 @@ public record RequestDenial(String host, String method, String path, String reas
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Checks a request against the entries with request rules that opened its host and port: it passes when one of
-     * them allows its method and normalised path.
+     * Checks a request against the request rules of every list that has some for its host and port
+     * ({@link ProxyPolicy#requestRules}: the company's, then the agent's own): it passes when it passes each list's;
+     * the denial is the first list's that refuses it, its {@code rule_hint} an entry that list would need.
+     *
+     * @param lists  per list, the entries of which the request must pass one; empty: no rules
+     * @param target the request target as sent in origin-form ({@code /path?query})
+     * @return null when the request may go on
+     */
+    public static RequestDenial checkAll(List<List<RuledEntry>> lists, String host, int port, String method,
+                                         String target) {
+        for (List<RuledEntry> rules : lists) {
+            RequestDenial denial = check(rules, host, port, method, target);
+            if (denial != null) {
+                return denial;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks a request against the entries with request rules of one list that opened its host and port: it passes
+     * when one of them allows its method and normalised path.
      *
      * @param rules  the entries ({@link io.trimus.egress.allowlist.AllowlistCache#requestRules}); empty: no rules
      * @param target the request target as sent in origin-form ({@code /path?query})

@@ -19,7 +19,7 @@ final class RequestRulesGate {
 
     /** Whether the request was refused and answered; false when it may go on (maybe only by report mode). */
     static boolean denied(HttpServerRequest request, InterceptedTarget target, AnomalyRecorder anomalies) {
-        RequestDenial denial = RequestDenial.check(
+        RequestDenial denial = RequestDenial.checkAll(
                 target.policy().requestRules(target.sandbox(), target.host(), target.port()),
                 target.host(), target.port(), request.method().name(), request.uri());
         if (denial == null) {
