@@ -70,6 +70,19 @@ class ProviderWarningTest {
     }
 
     @Test
+    void anObjectEntryWithRequestRulesCountsByItsHostAndPorts() {
+        String listed = Api.createCompany("Ruled Inc");
+        allowlist(listed, "[\"pypi.org\",{\"host\":\"api.anthropic.com\",\"ports\":[443],"
+                + "\"methods\":[\"POST\"],\"paths\":[\"/v1/\"]}]");
+        Api.postAgent(listed, sandbox("claude_sandbox")).statusCode(201).body("warnings", empty());
+
+        String otherPort = Api.createCompany("Ruled Elsewhere Inc");
+        allowlist(otherPort, "[{\"host\":\"api.anthropic.com\",\"ports\":[8443]}]");
+        Api.postAgent(otherPort, sandbox("claude_sandbox")).statusCode(201).body("warnings",
+                contains(ANTHROPIC_MISSING));
+    }
+
+    @Test
     void aCodexSandboxNeedsApiOpenaiCom() {
         String company = Api.createCompany("Codex Inc");
         allowlist(company, "[\"api.anthropic.com\"]");

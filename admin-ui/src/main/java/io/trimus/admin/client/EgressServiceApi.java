@@ -1,5 +1,8 @@
 package io.trimus.admin.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.trimus.events.AllowlistEntryText;
+
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -82,12 +85,19 @@ public interface EgressServiceApi {
     DenialCount count(@HeaderParam(AUTHORIZATION) String auth, @QueryParam("since") Instant since,
                       @QueryParam("company_id") UUID companyId);
 
-    /** A company's allowlist: normalised entries, sorted. */
-    record Allowlist(UUID companyId, List<String> entries) {
+    /**
+     * A company's allowlist: normalised entries, sorted, each a JSON string or an object with request rules
+     * ({@code {"host", "ports", "methods", "paths"}}).
+     */
+    record Allowlist(UUID companyId, List<JsonNode> entries) {
+        /** The entries as text: a string as it is, an object as its JSON text ({@link AllowlistEntryText}). */
+        public List<String> texts() {
+            return entries == null ? List.of() : entries.stream().map(AllowlistEntryText::of).toList();
+        }
     }
 
-    /** Body of the PUT. */
-    record AllowlistBody(List<String> entries) {
+    /** Body of the PUT: each entry a JSON string or object, as egress-service takes them. */
+    record AllowlistBody(List<JsonNode> entries) {
     }
 
     /**

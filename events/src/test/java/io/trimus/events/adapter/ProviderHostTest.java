@@ -31,5 +31,14 @@ class ProviderHostTest {
         assertThat(ProviderHost.reachable(List.of("anthropic.com"), host)).isFalse();
         assertThat(ProviderHost.reachable(List.of("evilanthropic.com", "*.nthropic.com"), host)).isFalse();
         assertThat(ProviderHost.reachable(List.of(), host)).isFalse();
+        // object entries (request rules) by their host and ports
+        assertThat(ProviderHost.reachable(List.of("{\"host\":\"api.anthropic.com\",\"methods\":[\"POST\"],"
+                + "\"paths\":[\"/v1/\"]}"), host)).isTrue();
+        assertThat(ProviderHost.reachable(List.of("{\"host\":\"*.anthropic.com\",\"ports\":[443,8443]}"), host))
+                .isTrue();
+        assertThat(ProviderHost.reachable(List.of("{\"host\":\"api.anthropic.com\",\"ports\":[8443]}"), host))
+                .isFalse();
+        assertThat(ProviderHost.reachable(List.of("{\"host\":\"anthropic.com\"}", "{\"host\": 42}", "{broken"),
+                host)).isFalse();
     }
 }

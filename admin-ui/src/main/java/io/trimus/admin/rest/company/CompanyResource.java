@@ -73,7 +73,7 @@ public class CompanyResource {
                 && agents.value().stream().anyMatch(a -> ProviderHosts.of(a.adapterType()).isPresent());
         // only asked when an agent depends on it
         Fetched<List<String>> allowlist = needsAllowlist ? backends.fetch(Backend.EGRESS_SERVICE,
-                auth -> egressService.allowlist(auth, id).entries()) : Fetched.of(List.of());
+                auth -> egressService.allowlist(auth, id).texts()) : Fetched.of(List.of());
         Fetched<UsageSummary> usage = backends.fetch(Backend.RUN_SERVICE, auth -> runService.usage(auth, id));
         Map<UUID, String> names = agents.failed() ? Map.of() : agents.value().stream()
                 .collect(Collectors.toMap(Agent::id, Agent::name, (a, b) -> a));

@@ -3,6 +3,7 @@ package io.trimus.run.service.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
+import io.trimus.events.AllowlistEntryText;
 import io.trimus.events.auth.BearerCredentials;
 import io.trimus.run.config.TrimusConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,7 +23,8 @@ import java.util.UUID;
 
 /**
  * A company's egress allowlist as egress-service holds it ({@code GET /api/companies/{id}/egress/allowlist}, answered
- * {@code {"company_id", "entries": [...]}}), over HTTP: run-service shares no code or table with egress-service. Every
+ * {@code {"company_id", "entries": [...]}}, each entry a string or an object with request rules, read as
+ * {@link AllowlistEntryText}), over HTTP: run-service shares no code or table with egress-service. Every
  * failure is one sentence; the answer is read no further than {@link #MAX_BYTES}.
  */
 @ApplicationScoped
@@ -89,7 +91,9 @@ public class EgressAllowlists {
                 throw new Unavailable(baseUrl + " answered without an entries list");
             }
             List<String> list = new ArrayList<>();
-            entries.forEach(entry -> list.add(entry.asText()));
+            // a string entry as it is, an object entry (request rules) as its JSON text, whose host and ports
+            // ProviderHost reads
+            entries.forEach(entry -> list.add(AllowlistEntryText.of(entry)));
             return List.copyOf(list);
         } catch (IOException e) {
             throw new Unavailable(baseUrl + " answered something that is not an allowlist");
