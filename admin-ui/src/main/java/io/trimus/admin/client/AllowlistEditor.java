@@ -41,8 +41,10 @@ public class AllowlistEditor {
     }
 
     /**
-     * Adds {@code entry} as typed unless the list already holds it (any case, trailing dot ignored: then nothing is
-     * sent); returns the stored list (normalised by egress-service) and whether it changed.
+     * Adds {@code entry} as typed unless the list already holds it (any case, trailing dot ignored; an object entry's
+     * compact JSON text exactly: then nothing is sent); returns the stored list (normalised by egress-service) and
+     * whether it changed. Typed text starting with <code>{</code> that is no JSON object is refused (REFUSED, field
+     * {@code entry}) before anything is sent.
      */
     public Change add(UUID companyId, String entry) {
         String typed = entry == null ? "" : entry.strip();
@@ -89,7 +91,8 @@ public class AllowlistEditor {
 
     /** A refusal of egress-service that names an entry by its index, said of "the entry" as typed. */
     static BackendException entryRefusal(BackendException e) {
-        if (e.kind() != BackendException.Kind.REFUSED || e.field() == null || !e.getMessage().startsWith(e.field() + " ")) {
+        if (e.kind() != BackendException.Kind.REFUSED || e.field() == null
+                || !e.getMessage().startsWith(e.field() + " ")) {
             return e;
         }
         Matcher field = ENTRY_FIELD.matcher(e.field());

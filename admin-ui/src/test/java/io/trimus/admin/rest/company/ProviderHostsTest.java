@@ -23,8 +23,8 @@ class ProviderHostsTest {
         assertThat(ProviderHosts.warning("claude_sandbox", List.of("anthropic.com"))).isPresent();
         assertThat(ProviderHosts.warning("claude_sandbox", List.of(
                 "{\"host\":\"api.anthropic.com\",\"methods\":[\"POST\"],\"paths\":[\"/v1/\"]}"))).isEmpty();
-        assertThat(ProviderHosts.warning("claude_sandbox", List.of("{\"host\":\"api.anthropic.com\",\"ports\":[8443]}")))
-                .isPresent();
+        assertThat(ProviderHosts.warning("claude_sandbox",
+                List.of("{\"host\":\"api.anthropic.com\",\"ports\":[8443]}"))).isPresent();
         assertThat(ProviderHosts.warning("docker", List.of())).isEmpty();
         assertThat(ProviderHosts.warning(null, List.of())).isEmpty();
     }
