@@ -57,12 +57,23 @@ SERVICES=(run-service adapter-lambda-service egress-service admin-ui)
 # The tag of Trimus's own images: the project version without -SNAPSHOT (docker-compose.yml and k8s/ default to it).
 TRIMUS_VERSION=${TRIMUS_VERSION:-$(sed -n 's:.*<version>\([0-9.]*\)\(-SNAPSHOT\)\{0,1\}</version>.*:\1:p' pom.xml | head -1)}
 
+# Why a build failed, in one sentence where it is known: npm could not reach its registry from inside the build
+# (the host may reach it while the build's containers cannot: DNS or a proxy only the host has).
+build_failed() { # tag log
+  if grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network request to .* failed' "$2"; then
+    die "building $1 failed: npm inside the build could not reach its registry ($(npm_registry)), although this
+machine can (log: $2). Give the Docker build network access to it (DNS, HTTP(S)_PROXY as build args), or set
+NPM_CONFIG_REGISTRY to a mirror it can reach."
+  fi
+  die "building $1 failed (log: $2)"
+}
+
 docker_build() { # tag context log [docker build args...]
   local tag=$1 context=$2 logname=$3 started=$SECONDS
   shift 3
   log "building $tag (log: .trimus/images-$logname.log)"
   "$DOCKER" build --pull=false --force-rm -t "$tag" "$@" "$context" >".trimus/images-$logname.log" 2>&1 \
-    || { tail -30 ".trimus/images-$logname.log"; die "building $tag failed (log: .trimus/images-$logname.log)"; }
+    || { tail -30 ".trimus/images-$logname.log"; build_failed "$tag" ".trimus/images-$logname.log"; }
   log "built $tag in $((SECONDS - started)) s"
 }
 

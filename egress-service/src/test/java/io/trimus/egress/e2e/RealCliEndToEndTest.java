@@ -141,7 +141,9 @@ class RealCliEndToEndTest {
         assertThat(claudeEnd.path("output").asText()).isEqualTo(ProviderStandIn.ANSWER_ANTHROPIC);
         assertThat(codexEnd.path("output").asText()).isEqualTo(ProviderStandIn.ANSWER_OPENAI);
         assertThat(claudeEnd.path("raw_output").asText()).contains("\"result\"");
-        assertThat(codexEnd.path("raw_output").asText()).contains("turn.completed");
+        assertThat(codexEnd.path("raw_output").asText()).contains("turn.completed")
+                .as("CODEX_HOME is writable and outside the temporary directory").doesNotContain("PATH aliases")
+                .doesNotContain("Not inside a trusted directory");
         assertThat(claudeEnd.at("/usage/output_tokens").asLong()).isPositive();
         assertThat(claudeEnd.at("/usage/cost_usd").isNumber()).as(claudeEnd.toString()).isTrue();
         assertThat(claudeEnd.at("/usage/input_tokens").asLong()).isEqualTo(ProviderStandIn.INPUT_TOKENS);
