@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every agent's own allowlist in memory (issue 31), next to the companies' in {@link AllowlistCache}: an agent with a
@@ -24,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class AgentAllowlistCache {
     private final Map<Key, State> byAgent = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
 
     private record Key(UUID companyId, UUID agentId) {
     }
@@ -91,8 +93,20 @@ public class AgentAllowlistCache {
             list.replace(agentId, entries);
         }
         State next = new State(revision, list);
-        return byAgent.merge(new Key(companyId, agentId), next, (current, candidate) ->
+        boolean held = byAgent.merge(new Key(companyId, agentId), next, (current, candidate) ->
                 candidate.revision > current.revision ? candidate : current) == next;
+        if (held) {
+            changes.incrementAndGet();
+        }
+        return held;
+    }
+
+    /**
+     * How many times an agent's list was set in memory since start: open proxy connections are checked again when it
+     * moves ({@link io.trimus.egress.proxy.admission.ProxyPolicy#changes()}).
+     */
+    public long changes() {
+        return changes.get();
     }
 
     /** Whether the cache holds the agent's state at a stored {@code revision} or a newer one. */

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every company's allowlist in memory, so the resolver decides without waiting on the database. Written by the
@@ -27,6 +28,7 @@ public class AllowlistCache {
     private static final long UNVERSIONED = Long.MIN_VALUE;
 
     private final Map<UUID, Compiled> byCompany = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
 
     /**
      * Whether the company allow-listed the normalised {@code name}, by any entry, with or without a port. Builds
@@ -73,6 +75,7 @@ public class AllowlistCache {
     /** Replaces the company's normalised entries. */
     public void replace(UUID companyId, List<String> entries) {
         byCompany.put(companyId, Compiled.of(UNVERSIONED, entries));
+        changes.incrementAndGet();
     }
 
     /**
@@ -83,8 +86,20 @@ public class AllowlistCache {
      */
     public boolean replace(UUID companyId, List<String> entries, long revision) {
         Compiled next = Compiled.of(revision, entries);
-        return byCompany.merge(companyId, next, (current, candidate) ->
+        boolean held = byCompany.merge(companyId, next, (current, candidate) ->
                 candidate.revision > current.revision ? candidate : current) == next;
+        if (held) {
+            changes.incrementAndGet();
+        }
+        return held;
+    }
+
+    /**
+     * How many times a list was replaced in memory since start: open proxy connections are checked again when it
+     * moves ({@link io.trimus.egress.proxy.admission.ProxyPolicy#changes()}).
+     */
+    public long changes() {
+        return changes.get();
     }
 
     /** The company's normalised entries as the resolver sees them, in the order they were given. */

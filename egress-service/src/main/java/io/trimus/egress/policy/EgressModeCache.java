@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every company's egress mode in memory, so the resolver and the proxy decide without waiting on the database.
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class EgressModeCache implements EgressModes {
     private final Map<UUID, Versioned> byCompany = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
 
     @Override
     public EgressMode mode(UUID companyId) {
@@ -31,8 +33,18 @@ public class EgressModeCache implements EgressModes {
      */
     public boolean replace(UUID companyId, EgressMode mode, long revision) {
         Versioned next = new Versioned(mode, revision);
-        return byCompany.merge(companyId, next, (current, candidate) ->
+        Versioned before = byCompany.get(companyId);
+        boolean held = byCompany.merge(companyId, next, (current, candidate) ->
                 candidate.revision() > current.revision() ? candidate : current) == next;
+        if (held && (before == null || before.mode() != mode)) {
+            changes.incrementAndGet();
+        }
+        return held;
+    }
+
+    @Override
+    public long changes() {
+        return changes.get();
     }
 
     private record Versioned(EgressMode mode, long revision) {

@@ -6,4 +6,12 @@ import java.util.UUID;
 public interface EgressModes {
     /** The company's mode; {@link EgressMode#ENFORCE} for a company that never set one. */
     EgressMode mode(UUID companyId);
+
+    /**
+     * How many times a mode changed in memory since start: open proxy connections are checked again when it moves
+     * ({@link io.trimus.egress.proxy.admission.ProxyPolicy#changes()}). 0 for a source that never changes.
+     */
+    default long changes() {
+        return 0;
+    }
 }

@@ -46,6 +46,7 @@ final class ConnectionDecision {
         }
         facts.host = target.host();
         facts.port = target.port();
+        facts.tunnel = tunnel;
         ProxyPolicy.Admission admission = parts.policy().admit(facts.sourceIp, target, tunnel);
         facts.sandbox = admission.sandbox();
         facts.host = admission.host();
@@ -78,6 +79,26 @@ final class ConnectionDecision {
             // the admin sees what would have failed
             facts.enforced = false;
             facts.recordAnomaly(parts, admission.reported(), false);
+        }
+        return null;
+    }
+
+    /**
+     * Whether an open connection may stay open under the policy as it is now (it changed since the connection was
+     * admitted): null when it may, else why not. A host no longer on a list, a port no longer open, a sandbox no
+     * longer registered, a report-mode connection to a host off the list once the company enforces: the refusal a new
+     * connection would get. A tunnel carried unchecked to a host that has request rules now:
+     * {@link ProxyRefusal#RULES_CHANGED}. A stale policy closes nothing (it refuses new connections only).
+     */
+    static ProxyRefusal recheck(ProxyServer.Parts parts, ConnectionFacts facts) {
+        ProxyPolicy.Admission admission = parts.policy().admit(facts.sourceIp, new ProxyTarget(facts.host, facts.port),
+                facts.tunnel);
+        if (!admission.admitted()) {
+            return admission.refusal() == ProxyRefusal.POLICY_STALE ? null : admission.refusal();
+        }
+        if (facts.tunnel && !facts.intercepting
+                && !parts.policy().requestRules(admission.sandbox(), facts.host, facts.port).isEmpty()) {
+            return ProxyRefusal.RULES_CHANGED;
         }
         return null;
     }

@@ -27,6 +27,8 @@ final class ConnectionFacts {
     int port = -1;
     boolean enforced = true;
     boolean tlsRequired = true;
+    /** Whether the connection is a tunnel (a CONNECT, or a steered TLS connection), once its admission began. */
+    boolean tunnel;
     /** The adapter service's probe was answered: nothing to log or record. */
     boolean checked;
     InetAddress address;

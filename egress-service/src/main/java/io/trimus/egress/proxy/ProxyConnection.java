@@ -345,6 +345,28 @@ final class ProxyConnection implements RequestStream.Reader {
                 ? Buffer.buffer(why.response().getBytes(StandardCharsets.ISO_8859_1)) : Buffer.buffer());
     }
 
+    /**
+     * Checks the open connection, on its own event loop, against the policy as it is now (it changed): closes it,
+     * with the anomaly a new connection would get, when it may not stay open ({@link ConnectionDecision#recheck}).
+     */
+    void recheck() {
+        context.runOnContext(v -> {
+            if (state == State.CLOSED || state == State.SNIFFING || state == State.HEAD && upstream == null
+                    || facts.host == null) {
+                return;
+            }
+            ProxyRefusal why = ConnectionDecision.recheck(parts, facts);
+            if (why != null) {
+                facts.refusal = why;
+                facts.enforced = true;
+                if (why.anomaly()) {
+                    facts.recordAnomaly(parts, why, true);
+                }
+                closeAll();
+            }
+        });
+    }
+
     private void closeAll() {
         state = State.CLOSED;
         if (upstream != null) {

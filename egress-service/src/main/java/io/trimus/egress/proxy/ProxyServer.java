@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * The egress proxy's listening sockets (Vert.x, on the service's event loops): the explicit proxy port and the
  * transparent 443 and 80 the resolver steers allow-listed names to. Accepts sandbox connections, holds each sandbox
  * (source address) to its share of connections across all of them, and hands every accepted one to a
- * {@link ProxyConnection}.
+ * {@link ProxyConnection}; when the policy changes, checks the open ones again and closes those it no longer admits.
  */
 public final class ProxyServer {
 
@@ -41,9 +42,17 @@ public final class ProxyServer {
                  MaskingInterceptor masking) {
     }
 
+    /** How often the policy's change count is looked at: a change closes what it no longer admits within this. */
+    static final long RECHECK_MS = 250;
+
     private final Vertx vertx;
     private final Parts parts;
     private final ConcurrentHashMap<String, Integer> openBySource = new ConcurrentHashMap<>();
+    /** Every connection accepted and not yet closed, checked again when the policy changes. */
+    private final Set<ProxyConnection> open = ConcurrentHashMap.newKeySet();
+    /** The policy's change count the open connections were last checked at. */
+    private long checkedAt;
+    private long sweepTimer = -1;
     private final Map<ProxyWay, List<NetServer>> servers = new ConcurrentHashMap<>();
     private final int eventLoops;
     /** The verticles that hold the servers, undeployed at close. */
@@ -69,6 +78,25 @@ public final class ProxyServer {
         this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits, masked, masking);
     }
 
+    /**
+     * Every {@value #RECHECK_MS} ms, when the policy changed since the last look (a list, a mode or a registration,
+     * changed here or announced by another replica), every open connection is checked against it again and those it
+     * no longer admits are closed ({@code ProxyConnection#recheck}). Started with the first listener.
+     */
+    private synchronized void watchPolicy() {
+        if (sweepTimer >= 0) {
+            return;
+        }
+        checkedAt = parts.policy().changes();
+        sweepTimer = vertx.setPeriodic(RECHECK_MS, t -> {
+            long now = parts.policy().changes();
+            if (now != checkedAt) {
+                checkedAt = now;
+                open.forEach(ProxyConnection::recheck);
+            }
+        });
+    }
+
     /** Serves the explicit proxy on {@code host:port} (0: any free port); fails when the address cannot be bound. */
     public Future<Void> start(String host, int port) {
         return listen(ProxyWay.EXPLICIT, host, port, -1);
@@ -81,6 +109,7 @@ public final class ProxyServer {
      *                        another only in tests); ignored for the explicit proxy, whose requests name it
      */
     public Future<Void> listen(ProxyWay way, String host, int port, int destinationPort) {
+        watchPolicy();
         // one server per event loop on the same address: Vert.x shares the socket and spreads accepted connections
         // over them, so connections are carried by every core, not by the one context a server made here would have.
         // Vert.x shares a socket by the port asked for, so "any free port" (tests) gets one server.
@@ -148,6 +177,12 @@ public final class ProxyServer {
 
     /** Stops listening and closes every connection and the dialer. */
     public Future<Void> close() {
+        synchronized (this) {
+            if (sweepTimer >= 0) {
+                vertx.cancelTimer(sweepTimer);
+                sweepTimer = -1;
+            }
+        }
         List<Future<Void>> closing = new ArrayList<>();
         servers.values().forEach(bound -> bound.forEach(server -> closing.add(server.close())));
         servers.clear();
@@ -163,9 +198,15 @@ public final class ProxyServer {
         String source = socket.remoteAddress().hostAddress();
         Context context = vertx.getOrCreateContext();
         boolean admitted = claim(source);
+        ProxyConnection[] self = new ProxyConnection[1];
         ProxyConnection connection = new ProxyConnection(parts, socket, context, way, destinationPort,
-                admitted ? () -> release(source) : () -> { });
+                admitted ? () -> {
+                    open.remove(self[0]);
+                    release(source);
+                } : () -> { });
+        self[0] = connection;
         if (admitted) {
+            open.add(connection);
             connection.start();
         } else {
             connection.refuseAtAccept(ProxyRefusal.TOO_MANY_CONNECTIONS);

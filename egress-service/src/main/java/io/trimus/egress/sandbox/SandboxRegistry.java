@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -22,11 +23,13 @@ import java.util.stream.Collectors;
 public class SandboxRegistry {
     // Keyed by address, not text: the resolver looks up the sender of each packet without formatting it.
     private final ConcurrentHashMap<InetAddress, Sandbox> byIp = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
     private volatile boolean loaded;
 
     /** Registers (or re-registers) the sandbox at its address. */
     public void register(Sandbox sandbox) {
         byIp.put(address(sandbox.ip()), sandbox);
+        changes.incrementAndGet();
     }
 
     /** Forgets the sandbox at {@code ip} if {@code runId} holds it; true when one was forgotten. */
@@ -40,6 +43,9 @@ public class SandboxRegistry {
             removed[0] = sandbox.runId().equals(runId);
             return removed[0] ? null : sandbox;
         });
+        if (removed[0]) {
+            changes.incrementAndGet();
+        }
         return removed[0];
     }
 
@@ -65,7 +71,16 @@ public class SandboxRegistry {
                 .collect(Collectors.toMap(sandbox -> address(sandbox.ip()), Function.identity(), (a, b) -> b));
         byIp.keySet().retainAll(wanted.keySet());
         byIp.putAll(wanted);
+        changes.incrementAndGet();
         loaded = true;
+    }
+
+    /**
+     * How many times a registration was made, dropped or reloaded since start: open proxy connections are checked
+     * again when it moves ({@link io.trimus.egress.proxy.admission.ProxyPolicy#changes()}).
+     */
+    public long changes() {
+        return changes.get();
     }
 
     private static InetAddress address(String ip) {

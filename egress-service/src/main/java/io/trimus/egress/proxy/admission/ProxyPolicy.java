@@ -174,6 +174,15 @@ public final class ProxyPolicy {
         return company.isEmpty() ? List.of(agent) : List.of(company, agent);
     }
 
+    /**
+     * A count that moves whenever anything this policy decides by changes in memory (a company's or an agent's list,
+     * a mode, a sandbox registration), on this replica, whether the change was made here or announced by another:
+     * the proxy checks its open connections again when it moves.
+     */
+    public long changes() {
+        return allowlists.changes() + agentAllowlists.changes() + modes.changes() + sandboxes.changes();
+    }
+
     /** Whether the sandbox's company is in report mode: a refused request is let through and recorded. */
     public boolean reportOnly(Sandbox sandbox) {
         return sandbox != null && modes.mode(sandbox.companyId()) == EgressMode.REPORT;

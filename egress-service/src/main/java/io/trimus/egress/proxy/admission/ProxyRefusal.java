@@ -56,7 +56,12 @@ public enum ProxyRefusal {
      * A request its host's request rules refuse (method or path); its anomaly, which carries the method and path, is
      * recorded where it is checked, and its answer is a {@link RequestDenial}'s JSON.
      */
-    REQUEST_DENIED(RequestDenial.ANOMALY_REASON, 403, "Forbidden", false);
+    REQUEST_DENIED(RequestDenial.ANOMALY_REASON, 403, "Forbidden", false),
+    /**
+     * An open tunnel the proxy carried unchecked to a host that has request rules now: closed, so the next connection
+     * is intercepted and its requests checked (not an anomaly: nothing was refused yet).
+     */
+    RULES_CHANGED("rules_changed", 403, "Forbidden", false);
 
     private final String reason;
     private final int status;
@@ -109,6 +114,7 @@ public enum ProxyRefusal {
             case MASKS_PENDING -> "this sandbox's masked secrets are not known to the proxy yet; retry in a few seconds";
             case MASKING_UNAVAILABLE -> "the proxy cannot terminate TLS for this host now";
             case REQUEST_DENIED -> "the host's allowlist entries do not allow this method or path";
+            case RULES_CHANGED -> "the host's allowlist entries changed: connect again";
         } + "\n";
         return "HTTP/1.1 " + status + " " + statusText + "\r\nContent-Type: text/plain\r\nContent-Length: "
                 + body.length() + "\r\nConnection: close\r\n\r\n" + body;
