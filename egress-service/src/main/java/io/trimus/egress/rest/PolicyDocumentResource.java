@@ -20,7 +20,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.io.InputStream;
 import java.util.UUID;
 
 /**
@@ -60,7 +59,7 @@ public class PolicyDocumentResource {
     @Produces({MediaType.APPLICATION_JSON, YAML, X_YAML, TEXT_YAML})
     @Allowed(Access.ADMIN)
     public Uni<Response> replace(@PathParam("company_id") String companyId, @QueryParam("dry_run") String dryRun,
-                                 @Context HttpHeaders headers, InputStream body) {
+                                 @Context HttpHeaders headers, byte[] body) {
         UUID company = Ids.parse("company_id", companyId);
         boolean dry = dryRun(dryRun);
         DocumentFormat in = headers.getMediaType() == null ? DocumentFormat.JSON

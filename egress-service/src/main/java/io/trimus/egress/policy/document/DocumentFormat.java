@@ -15,15 +15,14 @@ import io.trimus.commons.problem.ProblemException;
 import org.yaml.snakeyaml.LoaderOptions;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The two forms a policy document travels in, JSON and YAML, read bounded and written back. Reading is bounded before
- * any parsing (at most the configured bytes are read), nesting is bounded, duplicate keys are refused, and a YAML
+ * The two forms a policy document travels in, JSON and YAML, read bounded and written back. The size is bounded before
+ * any parsing (a longer body is refused unread when it declares its length, see the resource), nesting is bounded, duplicate keys are refused, and a YAML
  * document may not use anchors or aliases (no alias bombs, and no value that silently stands for another), nor hold a
  * second document.
  */
@@ -77,19 +76,15 @@ public enum DocumentFormat {
     }
 
     /**
-     * The one document in {@code body}, which holds at most {@code maxBytes} bytes; a 413 or 400 problem naming the
-     * body otherwise. Never reads more than {@code maxBytes + 1} bytes.
+     * The one document in {@code bytes}, which may hold at most {@code maxBytes} bytes; a 413 or 400 problem naming
+     * the body otherwise.
      */
-    public JsonNode read(InputStream body, int maxBytes) {
-        byte[] bytes;
-        try {
-            bytes = body == null ? new byte[0] : body.readNBytes(maxBytes + 1);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    public JsonNode read(byte[] bytes, int maxBytes) {
+        if (bytes == null) {
+            bytes = new byte[0];
         }
         if (bytes.length > maxBytes) {
-            throw new ProblemException(413, "Payload too large", "body must be at most " + maxBytes
-                    + " bytes (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_BYTES)", "body");
+            throw tooLarge(maxBytes);
         }
         try (JsonParser parser = parser(bytes)) {
             JsonNode document = mapper.readTree(parser);
@@ -106,6 +101,12 @@ public enum DocumentFormat {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The problem of a body longer than {@code maxBytes}: 413, naming the body and the bound. */
+    public static ProblemException tooLarge(int maxBytes) {
+        return new ProblemException(413, "Payload too large", "body must be at most " + maxBytes
+                + " bytes (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_BYTES)", "body");
     }
 
     /** {@code document} in this form, indented. */
