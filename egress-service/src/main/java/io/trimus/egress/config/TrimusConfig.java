@@ -266,8 +266,8 @@ public interface TrimusConfig {
     /** Bounds of a policy document: the company's mode, list and every agent's own list, read and applied at once. */
     interface Document {
         /**
-         * Largest document a PUT may send, in bytes, JSON or YAML; a longer one is refused unread past this
-         * (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_BYTES, 1 KiB to 16 MiB).
+         * Largest document a PUT may send, in bytes, JSON or YAML; a longer one is refused with 413, before it is
+         * read when it declares its length (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_BYTES, 1 KiB to 16 MiB).
          */
         @WithDefault("1048576")
         int maxBytes();

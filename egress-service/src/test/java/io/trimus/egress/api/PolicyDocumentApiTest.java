@@ -102,7 +102,7 @@ class PolicyDocumentApiTest {
         assertThat(JSON.readTree(export(company, null, "application/json"))).as("JSON without Accept").isEqualTo(json);
 
         for (String yaml : List.of("application/yaml", "application/x-yaml", "text/yaml")) {
-            byte[] text = export(company, yaml, "application/yaml");
+            String text = export(company, yaml, "application/yaml");
             assertThat(YAML.readTree(text)).as(yaml).isEqualTo(json);
         }
         assertThat(JSON.readTree(export(UUID.randomUUID(), null, "application/json")).toString())
@@ -117,8 +117,8 @@ class PolicyDocumentApiTest {
         List<Long> before = revisions(company);
 
         for (String type : List.of("application/json", "application/yaml")) {
-            byte[] exported = export(company, type, type);
-            put(company, type, exported, false).statusCode(200).contentType(ContentType.JSON)
+            String exported = export(company, type, type);
+            put(company, type, exported.getBytes(StandardCharsets.UTF_8), false).statusCode(200).contentType(ContentType.JSON)
                     .body("changed", equalTo(false)).body("applied", equalTo(false)).body("dry_run", equalTo(false))
                     .body("mode.before", equalTo("report")).body("mode.after", equalTo("report"))
                     .body("entries.added", empty()).body("entries.removed", empty()).body("agents", empty());
@@ -188,7 +188,7 @@ class PolicyDocumentApiTest {
     void aDryRunAnswersTheDiffAndChangesNothing() throws Exception {
         UUID company = UUID.randomUUID();
         List<UUID> agentIds = aCompanyWithAPolicy(company);
-        byte[] before = export(company, null, "application/json");
+        String before = export(company, null, "application/json");
         List<Long> revisions = revisions(company);
         Map<String, Object> wanted = document("enforce", List.of("api.github.com"), Map.of(agentIds.get(0),
                 List.of()));
@@ -216,7 +216,7 @@ class PolicyDocumentApiTest {
     void aBadEntryInTheLastAgentIsNamedAndChangesNothing() throws Exception {
         UUID company = UUID.randomUUID();
         aCompanyWithAPolicy(company);
-        byte[] before = export(company, null, "application/json");
+        String before = export(company, null, "application/json");
         UUID last = UUID.randomUUID();
         Map<UUID, List<?>> lists = new LinkedHashMap<>();
         lists.put(UUID.randomUUID(), List.of("a.example.com"));
@@ -236,7 +236,7 @@ class PolicyDocumentApiTest {
     void aFailureWhileWritingTheLastAgentWritesNothing() throws Exception {
         UUID company = UUID.randomUUID();
         List<UUID> agentIds = aCompanyWithAPolicy(company);
-        byte[] before = export(company, null, "application/json");
+        String before = export(company, null, "application/json");
         List<Long> revisions = revisions(company);
         UUID last = new UUID(Long.MAX_VALUE, Long.MAX_VALUE); // sorted after every random agent id
         try (Connection owner = OwnerDatabase.connect(); Statement sql = owner.createStatement()) {
@@ -301,6 +301,15 @@ class PolicyDocumentApiTest {
                 + ":\n    entries: *list\n";
         assertInvalidField(put(company, "application/yaml", aliases.getBytes(StandardCharsets.UTF_8), false), "body")
                 .body("detail", containsString("aliases"));
+        String duplicateYaml = "mode: enforce\nentries: []\nagents:\n  " + agent + ":\n    entries: []\n  " + agent
+                + ":\n    entries: [a.example.com]\n";
+        assertInvalidField(put(company, "application/yaml", duplicateYaml.getBytes(StandardCharsets.UTF_8), false),
+                "body");
+        String deep = "{\"mode\": " + "[".repeat(40) + "]".repeat(40) + ", \"entries\": [], \"agents\": {}}";
+        assertInvalidField(put(company, "application/json", deep.getBytes(StandardCharsets.UTF_8), false), "body");
+        String deepYaml = "mode: enforce\nentries: " + "[".repeat(40) + "]".repeat(40) + "\nagents: {}\n";
+        assertInvalidField(put(company, "application/yaml", deepYaml.getBytes(StandardCharsets.UTF_8), false),
+                "body");
         String twoDocuments = "mode: enforce\nentries: []\nagents: {}\n---\nmode: report\n";
         assertInvalidField(put(company, "text/yaml", twoDocuments.getBytes(StandardCharsets.UTF_8), false), "body");
         assertInvalidField(put(company, "application/json", "{\"mode\": ".getBytes(StandardCharsets.UTF_8), false),

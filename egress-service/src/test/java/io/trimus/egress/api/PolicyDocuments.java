@@ -34,12 +34,12 @@ final class PolicyDocuments {
     }
 
     /** The company's document as GET answers it, asked for as {@code accept} (none: no header) and sent as {@code type}. */
-    static byte[] export(UUID company, String accept, String type) {
+    static String export(UUID company, String accept, String type) {
         var request = given();
         if (accept != null) {
             request.accept(accept);
         }
-        return request.get(PATH, company).then().statusCode(200).contentType(type).extract().asByteArray();
+        return request.get(PATH, company).then().statusCode(200).contentType(type).extract().asString();
     }
 
     static ValidatableResponse put(UUID company, Object body) {

@@ -16,6 +16,7 @@ import io.trimus.egress.policy.EgressMode;
 import io.trimus.egress.policy.EgressModeCache;
 import io.trimus.egress.policy.EgressPolicyRepository;
 import io.trimus.events.AuditRecord;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -32,6 +33,7 @@ import java.util.UUID;
  * nothing: no row, no revision, no audit record, no announcement.
  */
 @ApplicationScoped
+@Startup // bounds out of range stop the service at start, not at the first document
 public class PolicyDocumentService {
     /** How audit records of changes made through a document say so. */
     public static final String VIA = "policy_document";
