@@ -31,6 +31,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static io.restassured.RestAssured.given;
 import static io.trimus.egress.api.EgressApi.policy;
@@ -262,6 +265,35 @@ class PolicyDocumentApiTest {
         assertThat(companies.allows(company, "new.example.com")).isFalse();
         assertThat(agents.entries(company, agentIds.get(0))).contains(List.of("api.github.com"));
         assertThat(agents.hasOwnList(company, last)).isFalse();
+    }
+
+    @Test
+    void twoDocumentsAppliedAtOnceEndAsOneOfThemNeverAMix() throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                UUID company = UUID.randomUUID();
+                UUID x = UUID.randomUUID();
+                UUID y = UUID.randomUUID();
+                put(company, document("enforce", List.of("a.example.com"), Map.of(x, List.of("a.example.com"),
+                        y, List.of("b.example.com")))).statusCode(200);
+                // each differs from the stored policy in other lists: applied against the same state, both would land
+                Map<String, Object> first = document("enforce", List.of("a.example.com"),
+                        Map.of(x, List.of("a.example.com"), y, List.of("a.example.com")));
+                Map<String, Object> second = document("enforce", List.of("b.example.com"),
+                        Map.of(x, List.of("b.example.com"), y, List.of("b.example.com")));
+                CompletableFuture<Integer> one = CompletableFuture.supplyAsync(() -> put(company, first).extract()
+                        .statusCode(), clients);
+                CompletableFuture<Integer> two = CompletableFuture.supplyAsync(() -> put(company, second).extract()
+                        .statusCode(), clients);
+                assertThat(List.of(one.get(), two.get())).containsOnly(200);
+
+                JsonNode stored = JSON.readTree(export(company, null, "application/json"));
+                assertThat(stored).as("round " + round).isIn(JSON.valueToTree(first), JSON.valueToTree(second));
+            }
+        } finally {
+            clients.shutdownNow();
+        }
     }
 
     @Test

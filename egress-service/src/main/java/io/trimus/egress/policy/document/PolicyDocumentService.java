@@ -84,7 +84,8 @@ public class PolicyDocumentService {
     public Uni<PolicyDiff> replace(UUID companyId, PolicyDocument document, boolean dryRun) {
         AuditOutbox.Stamp by = audit.stamp();
         Applied applied = new Applied();
-        return TenantTransactions.asCaller(() -> stored(companyId)
+        return TenantTransactions.asCaller(() -> oneDocumentAtATime(companyId)
+                        .flatMap(locked -> stored(companyId))
                         .map(before -> PolicyDiff.between(before, document))
                         .call(diff -> dryRun || diff.isEmpty() ? Uni.createFrom().voidItem()
                                 : write(companyId, document, diff, by, applied)))
@@ -96,6 +97,18 @@ public class PolicyDocumentService {
                                 + " changed", companyId, PolicyDocument.word(document.mode()), diff.agents().size());
                     }
                 });
+    }
+
+    /**
+     * Holds the company's document lock until the transaction ends, so two documents of one company are applied one
+     * after the other, each against the policy the other left (not a mix of both). Single-list changes do not take it.
+     */
+    private static Uni<Long> oneDocumentAtATime(UUID companyId) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtextextended(?1, 0))) l",
+                        Long.class)
+                .setParameter(1, "egress.policy_document:" + companyId)
+                .getSingleResult());
     }
 
     private Uni<PolicyDocument> stored(UUID companyId) {
