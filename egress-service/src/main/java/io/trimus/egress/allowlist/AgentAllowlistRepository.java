@@ -4,8 +4,11 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /** Agents' own allowlists (migration V13), with the revision of each agent's row. */
@@ -27,6 +30,30 @@ public class AgentAllowlistRepository {
                                 .setParameter(2, agentId)
                                 .getResultList()
                                 .map(Optional::of)));
+    }
+
+    /**
+     * Every agent of the company with a list of its own, by agent id, each list sorted (an empty one included): what a
+     * policy document shows and replaces as a whole.
+     */
+    public Uni<SortedMap<UUID, List<String>>> ownListsOf(UUID companyId) {
+        return Panache.getSession().flatMap(session -> session
+                .createNativeQuery("select a.agent_id, e.entry from egress.agent_allowlist a"
+                        + " left join egress.agent_allowlist_entry e"
+                        + " on e.company_id = a.company_id and e.agent_id = a.agent_id"
+                        + " where a.company_id = ?1 and a.own_list order by a.agent_id, e.entry", Object[].class)
+                .setParameter(1, companyId)
+                .getResultList()
+                .map(rows -> {
+                    SortedMap<UUID, List<String>> lists = new TreeMap<>();
+                    for (Object[] row : rows) {
+                        List<String> list = lists.computeIfAbsent((UUID) row[0], agent -> new ArrayList<>());
+                        if (row[1] != null) {
+                            list.add((String) row[1]);
+                        }
+                    }
+                    return lists;
+                }));
     }
 
     /**

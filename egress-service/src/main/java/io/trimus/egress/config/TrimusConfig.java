@@ -258,6 +258,26 @@ public interface TrimusConfig {
          */
         @WithDefault("3s")
         Duration staleAfter();
+
+        /** The whole policy of a company as one document (GET|PUT …/egress/policy-document). */
+        Document document();
+    }
+
+    /** Bounds of a policy document: the company's mode, list and every agent's own list, read and applied at once. */
+    interface Document {
+        /**
+         * Largest document a PUT may send, in bytes, JSON or YAML; a longer one is refused with 413, before it is
+         * read when it declares its length (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_BYTES, 1 KiB to 16 MiB).
+         */
+        @WithDefault("1048576")
+        int maxBytes();
+
+        /**
+         * Agents with a list of their own one document may hold; each list holds at most 1000 entries, as through
+         * the per-agent API (TRIMUS_EGRESS_POLICY_DOCUMENT_MAX_AGENTS, at least 1).
+         */
+        @WithDefault("1000")
+        int maxAgents();
     }
 
     /** DNS of the egress resolver. */
