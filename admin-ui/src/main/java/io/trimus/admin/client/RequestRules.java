@@ -40,7 +40,7 @@ public final class RequestRules {
             return new Request(AllowlistEntries.parts(name).host(), port, method, path);
         }
 
-        /** Whether a rule can allow it: a method rules may list and a path prefix may be (starts with /, not too long). */
+        /** Whether a rule can allow it: a method rules may list, and a path that can be a prefix (starts with /). */
         public boolean allowable() {
             return method != null && AllowlistEntries.METHODS.contains(method) && path != null
                     && path.startsWith("/") && path.length() <= AllowlistEntries.MAX_PATH && !host.isEmpty();
@@ -77,14 +77,16 @@ public final class RequestRules {
         List<Parts> candidates = new ArrayList<>();
         for (String text : entries) {
             Parts entry = AllowlistEntries.parts(text);
-            if (entry.object() && entry.ruled() && entry.host().equals(request.host()) && opens(entry, request.port())) {
+            if (entry.object() && entry.ruled() && entry.host().equals(request.host())
+                    && opens(entry, request.port())) {
                 candidates.add(entry);
             }
         }
         String method = request.method();
         String path = request.path();
         for (Parts c : candidates) {
-            if ((c.methods().isEmpty() || c.methods().contains(method)) && c.paths().size() < AllowlistEntries.MAX_ITEMS) {
+            if ((c.methods().isEmpty() || c.methods().contains(method))
+                    && c.paths().size() < AllowlistEntries.MAX_ITEMS) {
                 return replaced(entries, c, AllowlistEntries.withRequest(c, null, path));
             }
         }

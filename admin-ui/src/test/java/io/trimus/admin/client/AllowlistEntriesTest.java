@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * entry), and the request-rule form's object: bounded here, everything else left to egress-service.
  */
 class AllowlistEntriesTest {
-    private static final String STORED =
-            "{\"host\":\"api.github.com\",\"ports\":[443],\"methods\":[\"GET\",\"HEAD\"],\"paths\":[\"/repos/acme/\",\"/user\"]}";
+    private static final String STORED = "{\"host\":\"api.github.com\",\"ports\":[443],"
+            + "\"methods\":[\"GET\",\"HEAD\"],\"paths\":[\"/repos/acme/\",\"/user\"]}";
 
     @Test
     void anObjectWithItsFieldsAndListsInAnotherOrderIsTheSameEntry() {

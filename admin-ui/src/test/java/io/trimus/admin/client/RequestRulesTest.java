@@ -12,13 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * method and path), and "Add this path" widens the list that refused, as little as it can.
  */
 class RequestRulesTest {
-    private static final String GET_ACME =
-            "{\"host\":\"api.github.com\",\"methods\":[\"GET\",\"HEAD\"],\"paths\":[\"/repos/acme/\",\"/user\"]}";
-    private static final String POST_GRAPHQL = "{\"host\":\"api.github.com\",\"methods\":[\"POST\"],\"paths\":[\"/graphql\"]}";
+    private static final String GET_ACME = "{\"host\":\"api.github.com\",\"methods\":[\"GET\",\"HEAD\"],"
+            + "\"paths\":[\"/repos/acme/\",\"/user\"]}";
+    private static final String POST_GRAPHQL =
+            "{\"host\":\"api.github.com\",\"methods\":[\"POST\"],\"paths\":[\"/graphql\"]}";
 
     @Test
     void theRequestComesFromTheDenialsNameAndWay() {
-        assertThat(Request.of("api.github.com", "TLS", "GET", "/x")).isEqualTo(new Request("api.github.com", 443, "GET", "/x"));
+        assertThat(Request.of("api.github.com", "TLS", "GET", "/x"))
+                .isEqualTo(new Request("api.github.com", 443, "GET", "/x"));
         assertThat(Request.of("api.github.com", "HTTP", "GET", "/x").port()).isEqualTo(80);
         assertThat(Request.of("git.example.com:8443", "TLS", "GET", "/x"))
                 .isEqualTo(new Request("git.example.com", 8443, "GET", "/x"));
@@ -69,7 +71,8 @@ class RequestRulesTest {
         assertThat(fresh).containsExactly("pypi.org", "{\"host\":\"api.github.com\",\"methods\":[\"GET\"],"
                 + "\"paths\":[\"/x\"]}");
         assertThat(RequestRules.widened(List.of(), Request.of("git.example.com:8443", "TLS", "GET", "/x")))
-                .containsExactly("{\"host\":\"git.example.com\",\"ports\":[8443],\"methods\":[\"GET\"],\"paths\":[\"/x\"]}");
+                .containsExactly("{\"host\":\"git.example.com\",\"ports\":[8443],\"methods\":[\"GET\"],"
+                        + "\"paths\":[\"/x\"]}");
     }
 
     private static Request req(String method, String path) {

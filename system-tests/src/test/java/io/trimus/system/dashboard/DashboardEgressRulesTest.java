@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(SystemStack.class)
 class DashboardEgressRulesTest {
     private static final String SCRIPT_PATH = "/<script>alert(1)</script>";
+    private static final String NO_IMAGE = "trimus-test/no-such-image:never";
     private static Chromium chromium;
 
     URL dashboard = SystemStack.dashboardUrl();
@@ -99,7 +100,8 @@ class DashboardEgressRulesTest {
         edit.getByLabel("Path prefixes, one per line").fill("/repos/acme/\n/user\n/orgs/acme");
         edit.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save entry")).click();
         assertThat(page.locator("#allowlist [role=status]")).hasText("Saved the entry for api.github.com.");
-        assertThat(page.locator("#allowlist .entry.rule")).hasText("api.github.com ports 443 GET /orgs/acme /repos/acme/ /user");
+        assertThat(page.locator("#allowlist .entry.rule"))
+                .hasText("api.github.com ports 443 GET /orgs/acme /repos/acme/ /user");
         assertThat(entries(company)).containsExactlyInAnyOrder(Map.of("host", "api.github.com", "ports", List.of(443),
                 "methods", List.of("GET"), "paths", List.of("/orgs/acme", "/repos/acme/", "/user")), "pypi.org");
 
@@ -125,7 +127,7 @@ class DashboardEgressRulesTest {
     void anAdminGivesAnAgentAListOfItsOwnChangesItAndDropsIt() {
         String company = Stack.createCompany(Stack.unique("Narrow"));
         Stack.setAllowlist(company, "pypi.org", "api.github.com");
-        String agent = Stack.createAgent(company, "narrowed", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String agent = Stack.createAgent(company, "narrowed", "docker", Map.of("image", NO_IMAGE));
         Page page = signedIn(Accounts.withPassword(company, "admin"));
         page.navigate("/companies/" + company);
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Own allowlist of narrowed")).click();
@@ -149,7 +151,8 @@ class DashboardEgressRulesTest {
         assertThat(page.locator("#allowlist .entry.rule")).hasText("uploads.github.com POST any path");
         assertThat(agentList(company, agent)).isEqualTo(Map.of("own_list", true, "entries", List.of("api.github.com",
                 Map.of("host", "uploads.github.com", "methods", List.of("POST")))));
-        assertThat(entries(company)).as("the company's list is untouched").containsExactly("api.github.com", "pypi.org");
+        assertThat(entries(company)).as("the company's list is untouched")
+                .containsExactly("api.github.com", "pypi.org");
 
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Drop the agent's own list")).click();
         assertThat(page.locator("#agent-list-none")).isVisible();
@@ -159,7 +162,7 @@ class DashboardEgressRulesTest {
     @Test
     void aReportModeRequestDenialShowsItsRulesAndAddThisPathWidensBothListsThatRefusedIt() {
         String company = Stack.createCompany(Stack.unique("Requests"));
-        String agent = Stack.createAgent(company, "caller", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String agent = Stack.createAgent(company, "caller", "docker", Map.of("image", NO_IMAGE));
         setEntries("/api/companies/{c}/egress/allowlist", company, null,
                 Map.of("host", "api.github.com", "methods", List.of("GET"), "paths", List.of("/repos/acme/")));
         setEntries("/api/companies/{c}/agents/{a}/egress/allowlist", company, agent,
@@ -215,7 +218,7 @@ class DashboardEgressRulesTest {
     @Test
     void aViewerSeesTheDenialButNoEditControlAndIsRefusedWhenItForcesOne() {
         String company = Stack.createCompany(Stack.unique("Onlooker"));
-        String agent = Stack.createAgent(company, "watched", "docker", Map.of("image", "trimus-test/no-such-image:never"));
+        String agent = Stack.createAgent(company, "watched", "docker", Map.of("image", NO_IMAGE));
         setEntries("/api/companies/{c}/egress/allowlist", company, null,
                 Map.of("host", "api.github.com", "methods", List.of("GET"), "paths", List.of("/repos/acme/")));
         EgressRecords.publish(request(company, agent, "GET", SCRIPT_PATH, Instant.now(), false));
@@ -258,8 +261,10 @@ class DashboardEgressRulesTest {
 
     /** The denial row of the request with exactly this path. */
     private static Locator row(Page page, String path) {
+        // a JavaScript pattern: every character but letters, digits and / escaped
+        Pattern exactly = Pattern.compile("^" + path.replaceAll("[^A-Za-z0-9/]", "\\\\$0") + "$");
         return page.locator("tr.denial").filter(new Locator.FilterOptions().setHas(page.locator("code.req-path",
-                new Page.LocatorOptions().setHasText(Pattern.compile("^" + path.replaceAll("[^A-Za-z0-9/]", "\\\\$0") + "$")))));
+                new Page.LocatorOptions().setHasText(exactly))));
     }
 
     private static EgressAnomaly request(String company, String agent, String method, String path, Instant last,
