@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.trimus.events.AllowlistEntryText;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
@@ -34,6 +35,26 @@ public interface EgressServiceApi {
     @Consumes(MediaType.APPLICATION_JSON)
     Allowlist replaceAllowlist(@HeaderParam(AUTHORIZATION) String auth,
                                @PathParam("company_id") UUID companyId, AllowlistBody body);
+
+    /** An agent's allowlist: {@code own_list} false (no entries) while the company's list applies to it alone. */
+    @GET
+    @Path("/companies/{company_id}/agents/{agent_id}/egress/allowlist")
+    AgentAllowlist agentAllowlist(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId,
+                                  @PathParam("agent_id") UUID agentId);
+
+    /** Gives the agent a list of its own or replaces it (400 unless every entry is valid; nothing stored then). */
+    @PUT
+    @Path("/companies/{company_id}/agents/{agent_id}/egress/allowlist")
+    @Consumes(MediaType.APPLICATION_JSON)
+    AgentAllowlist replaceAgentAllowlist(@HeaderParam(AUTHORIZATION) String auth,
+                                         @PathParam("company_id") UUID companyId,
+                                         @PathParam("agent_id") UUID agentId, AllowlistBody body);
+
+    /** Drops the agent's own list: the company's applies to it again (204 whether or not it had one). */
+    @DELETE
+    @Path("/companies/{company_id}/agents/{agent_id}/egress/allowlist")
+    void dropAgentAllowlist(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId,
+                            @PathParam("agent_id") UUID agentId);
 
     @GET
     @Path("/companies/{company_id}/egress/anomalies")
@@ -96,17 +117,31 @@ public interface EgressServiceApi {
         }
     }
 
+    /** An agent's allowlist; {@code ownList} false while it has none of its own (the company's applies alone). */
+    record AgentAllowlist(UUID companyId, UUID agentId, Boolean ownList, List<JsonNode> entries) {
+        /** The entries as text, as {@link Allowlist#texts()}. */
+        public List<String> texts() {
+            return entries == null ? List.of() : entries.stream().map(AllowlistEntryText::of).toList();
+        }
+
+        /** Whether the agent has a list of its own. */
+        public boolean own() {
+            return Boolean.TRUE.equals(ownList);
+        }
+    }
+
     /** Body of the PUT: each entry a JSON string or object, as egress-service takes them. */
     record AllowlistBody(List<JsonNode> entries) {
     }
 
     /**
      * A persisted anomaly: {@code count} denied lookups or connections of one sandbox for one name; {@code enforced}
-     * is false for what report mode let through (it would have been denied), absent (true) from older services.
+     * is false for what report mode let through (it would have been denied), absent (true) from older services;
+     * {@code method} and {@code path} name the refused request of a {@code proxy_request_denied} (null otherwise).
      */
     record Anomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                    String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
-                   Boolean enforced) {
+                   Boolean enforced, String method, String path) {
         /** Whether the lookups or connections were denied (not merely reported). */
         public boolean denied() {
             return enforced == null || enforced;

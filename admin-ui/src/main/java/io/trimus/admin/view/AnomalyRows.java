@@ -1,8 +1,10 @@
 package io.trimus.admin.view;
 
 import io.trimus.admin.client.EgressServiceApi.Anomaly;
+import io.trimus.admin.client.RequestRules;
 import io.trimus.admin.view.Views.AnomalyRow;
 import io.trimus.admin.view.Views.Option;
+import io.trimus.admin.view.Views.RequestDenied;
 import io.trimus.events.EgressAnomaly;
 
 import java.util.List;
@@ -13,6 +15,8 @@ import java.util.UUID;
 public final class AnomalyRows {
     /** The reasons an anomaly can have, in the order the filter offers them. */
     public static final List<String> REASONS = EgressAnomaly.REASONS;
+    /** Longest method or path a row shows (egress-service keeps paths of at most 512 characters). */
+    static final int MAX_SHOWN = 600;
 
     private AnomalyRows() {
     }
@@ -21,14 +25,35 @@ public final class AnomalyRows {
     public static AnomalyRow of(Anomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
-                a.sourceIp(), a.denied(), false, "");
+                a.sourceIp(), a.denied(), false, "", request(a.reason(), a.qname(), a.qtype(), a.method(), a.path(),
+                a.agentId()));
     }
 
     /** An anomaly just read from the live topic. */
     public static AnomalyRow of(EgressAnomaly a, String companyName) {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
-                a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "");
+                a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "", request(a.reason(), a.qname(), a.qtype(),
+                a.method(), a.path(), a.agentId()));
+    }
+
+    /**
+     * The request of a {@code proxy_request_denied} (null for any other reason), not yet judged against the lists:
+     * its method and path as sent, at most {@value #MAX_SHOWN} characters each.
+     */
+    static RequestDenied request(String reason, String qname, String qtype, String method, String path, UUID agent) {
+        if (!EgressAnomaly.PROXY_REQUEST_DENIED.equals(reason)) {
+            return null;
+        }
+        boolean allowable = RequestRules.Request.of(qname, qtype, method, path).allowable();
+        return new RequestDenied(cut(method), cut(path), id(agent), allowable, false, List.of(), null);
+    }
+
+    private static String cut(String text) {
+        if (text == null) {
+            return "";
+        }
+        return text.length() <= MAX_SHOWN ? text : text.substring(0, MAX_SHOWN) + "…";
     }
 
     /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */

@@ -23,8 +23,11 @@ public class Templates {
     /** The egress mode and its switch alone, answered to an htmx change. */
     public static native TemplateInstance egress$policy(Views.Policy policy);
 
-    /** The allowlist editor alone, answered to an htmx add or remove. */
-    public static native TemplateInstance egress$allowlist(Views.Allowlist allowlist);
+    /** An allowlist editor (the company's or an agent's own) alone, answered to an htmx change. */
+    public static native TemplateInstance allowlist_editor(Views.Allowlist allowlist);
+
+    /** An agent's egress page: its own allowlist. */
+    public static native TemplateInstance agent_egress(Views.AgentEgress page);
 
     /** One row of the denials table, streamed in live. */
     public static native TemplateInstance egress$denial_row(Views.AnomalyRow row);

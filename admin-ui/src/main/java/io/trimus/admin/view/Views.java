@@ -75,11 +75,45 @@ public final class Views {
     }
 
     /**
-     * The allowlist editor; {@code entryError} is egress-service's reason for refusing {@code rejected}, shown next
-     * to the field, and {@code notice} says what the last change did.
+     * An allowlist editor: the company's list ({@code agentId} null) or an agent's own ({@code own} false while the
+     * agent has none: the company's applies). {@code action} is where its forms post ({@code …/add},
+     * {@code …/add-rule}, {@code …/replace}, {@code …/remove}). {@code entryError} is egress-service's reason for
+     * refusing {@code rejected} (the plain field), {@code ruleError} its reason for refusing {@code draft} (the rule
+     * form, or the edit form of the entry {@code draft.editing}); {@code notice} says what the last change did.
      */
-    public record Allowlist(String companyId, List<String> entries, String error, String entryError,
-                            String rejected, String notice) {
+    public record Allowlist(String companyId, String agentId, String action, boolean own, List<Entry> entries,
+                            String error, String entryError, String rejected, RuleDraft draft, String ruleError,
+                            String notice) {
+        /** Whether this is an agent's list. */
+        public boolean agent() {
+            return agentId != null;
+        }
+    }
+
+    /**
+     * An allowlist entry as listed: {@code text} names it in the forms; for an object entry its parts in words
+     * ({@code ports} "443, 8443", {@code methods} and {@code paths} as lists, each empty for "any") and its edit form's
+     * fields ({@code draft}, whose field ids start with {@code formId}); {@code ruled} when it has request rules.
+     */
+    public record Entry(String text, boolean object, boolean ruled, String host, String ports, List<String> methods,
+                        List<String> paths, RuleDraft draft, String formId) {
+    }
+
+    /**
+     * The fields of a request-rule form as typed (or as an entry has them, for its edit form): host, ports as text, the
+     * method boxes, the path prefixes one per line; {@code editing} the text of the entry being edited (null: a new
+     * entry).
+     */
+    public record RuleDraft(String host, String ports, List<MethodBox> methods, String paths, String editing) {
+    }
+
+    /** One method checkbox of a rule form. */
+    public record MethodBox(String method, boolean checked) {
+    }
+
+    /** An agent's egress page: its allowlist editor, under its company. */
+    public record AgentEgress(String companyId, String companyName, String agentId, String agentName,
+                              Allowlist allowlist) {
     }
 
     /** Recent denials of a company, filtered and paged; {@code live} when new ones are streamed in. */
@@ -97,15 +131,37 @@ public final class Views {
      */
     public record AnomalyRow(String id, String companyId, String companyName, String qname, String qtype,
                              String reason, String reasonText, long count, String lastSeen, String lastSeenIso,
-                             String runId, String sourceIp, boolean enforced, boolean allowable, String csrf) {
+                             String runId, String sourceIp, boolean enforced, boolean allowable, String csrf,
+                             RequestDenied request) {
         /**
-         * The row with its "Add to allowlist" action when the viewer may change the allowlist; {@code csrf} is the
-         * form's token (rows streamed live are rendered outside the request, so they carry it themselves).
+         * The row with its "Add to allowlist" (or "Add this path") action when the viewer may change the allowlist;
+         * {@code csrf} is the form's token (rows streamed live are rendered outside the request, so they carry it
+         * themselves).
          */
         public AnomalyRow withActions(boolean allowable, String csrf) {
             return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
-                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf);
+                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, request);
         }
+
+        /** The row with the request of its {@code proxy_request_denied} judged against the current lists. */
+        public AnomalyRow withRequest(RequestDenied judged) {
+            return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
+                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, judged);
+        }
+    }
+
+    /**
+     * The request a {@code proxy_request_denied} names: its method and path as the sandbox sent them (text, never
+     * markup), the agent whose sandbox sent it (null when unknown), whether a rule can allow it ({@code allowable}:
+     * a method rules may list, a path prefix), and, when the lists were looked at ({@code judged}), which refuse it
+     * now with their entries for the host ({@code refusals}, none: the current lists let it through).
+     */
+    public record RequestDenied(String method, String path, String agentId, boolean allowable, boolean judged,
+                                List<Refusal> refusals, String note) {
+    }
+
+    /** One list that refuses a request: whose ({@code list}, in words) and its entries with rules for the host. */
+    public record Refusal(String list, List<Entry> entries, String none) {
     }
 
     /**

@@ -2,6 +2,8 @@ package io.trimus.admin.rest.egress;
 
 import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
+import io.trimus.admin.client.AllowlistEditor.Listed;
+import io.trimus.admin.client.AllowlistEditor.Scope;
 import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.Backends;
 import io.trimus.admin.client.EgressPolicies;
@@ -10,17 +12,22 @@ import io.trimus.admin.client.EgressServiceApi.Anomaly;
 import io.trimus.admin.client.EgressServiceApi.Policy;
 import io.trimus.admin.client.Fetched;
 import io.trimus.admin.client.RunServiceApi;
+import io.trimus.admin.view.AllowlistViews;
 import io.trimus.admin.view.AnomalyRows;
 import io.trimus.admin.view.EgressCharts;
 import io.trimus.admin.view.Times;
 import io.trimus.admin.view.Views;
 import io.trimus.admin.view.Views.AnomalyRow;
+import io.trimus.admin.view.Views.RuleDraft;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -30,6 +37,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class EgressPage {
     static final int PAGE_SIZE = 50;
+    /** Most agents whose own lists one page of denials reads. */
+    static final int MAX_AGENTS_JUDGED = 10;
 
     private final Backends backends;
     private final RunServiceApi runService;
@@ -64,11 +73,45 @@ public class EgressPage {
                 policy.updatedAt() == null ? null : Times.utc(policy.updatedAt()), error, notice);
     }
 
-    /** The allowlist editor, read from egress-service. */
+    /** The company's allowlist editor, read from egress-service. */
     Views.Allowlist allowlist(UUID id, String entryError, String rejected, String notice) {
-        Fetched<List<String>> entries = backends.fetch(Backend.EGRESS_SERVICE, auth -> allowlists.entries(id));
-        return new Views.Allowlist(id.toString(), entries.failed() ? List.of() : entries.value(), entries.error(),
-                entryError, rejected, notice);
+        return allowlist(Scope.company(id), entryError, rejected, null, null, notice);
+    }
+
+    /**
+     * An allowlist editor (the company's or an agent's own), read from egress-service; {@code entryError} and
+     * {@code rejected} for the plain field, {@code draft} and {@code ruleError} for a rule form, {@code notice} what
+     * the last change did.
+     */
+    Views.Allowlist allowlist(Scope scope, String entryError, String rejected, RuleDraft draft, String ruleError,
+                              String notice) {
+        Fetched<Listed> listed = backends.fetch(Backend.EGRESS_SERVICE, auth -> allowlists.list(scope));
+        return AllowlistViews.editor(scope.companyId().toString(), agentId(scope), !listed.failed()
+                && listed.value().own(), listed.failed() ? List.of() : listed.value().entries(), listed.error(),
+                entryError, rejected, draft, ruleError, notice);
+    }
+
+    /** An editor of a list as just stored, with {@code notice}. */
+    static Views.Allowlist stored(Scope scope, boolean own, List<String> entries, String notice) {
+        return AllowlistViews.editor(scope.companyId().toString(), agentId(scope), own, entries, null, null, null,
+                null, null, notice);
+    }
+
+    /** An agent's egress page around {@code editor}: the agent's and its company's names from run-service. */
+    Views.AgentEgress agentPage(Scope scope, Views.Allowlist editor) {
+        String company = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, scope.companyId())).name();
+        String agent = agentName(scope);
+        return new Views.AgentEgress(scope.companyId().toString(), company, scope.agentId().toString(), agent, editor);
+    }
+
+    /** The agent's name; a {@link io.trimus.admin.client.BackendException} (404) when it is not the company's. */
+    String agentName(Scope scope) {
+        return backends.call(Backend.RUN_SERVICE,
+                auth -> runService.agent(auth, scope.companyId(), scope.agentId())).name();
+    }
+
+    private static String agentId(Scope scope) {
+        return scope.agent() ? scope.agentId().toString() : null;
     }
 
     /** The whole page with the given parts and the newest, unfiltered denials. */
@@ -86,8 +129,8 @@ public class EgressPage {
         Fetched<List<Anomaly>> anomalies = backends.fetch(Backend.EGRESS_SERVICE,
                 auth -> egressService.anomalies(auth, id, PAGE_SIZE, page, reasonFilter, nameFilter));
         List<AnomalyRow> rows = anomalies.failed() ? List.of()
-                : anomalies.value().stream().map(a -> AnomalyRows.of(a, name)
-                        .withActions(access.admin(id.toString()), access.csrf())).toList();
+                : judged(id, anomalies.value().stream().map(a -> AnomalyRows.of(a, name)
+                        .withActions(access.admin(id.toString()), access.csrf())).toList());
         String base = "/companies/" + id + "/egress";
         String filters = query("reason", reasonFilter) + query("qname", nameFilter);
         String older = rows.size() == PAGE_SIZE
@@ -100,6 +143,40 @@ public class EgressPage {
         return new Views.Egress(id.toString(), name, policy, allowlist, chart, new Views.Denials(id.toString(), rows,
                 anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,
                 older, newest, page == null, stream));
+    }
+
+    /**
+     * The rows with the requests of their {@code proxy_request_denied} judged against the lists as they are now: the
+     * company's, read once, and each agent's own, read once per agent (at most {@value #MAX_AGENTS_JUDGED} agents a
+     * page; rows of further agents say that their agent's list is unknown).
+     */
+    private List<AnomalyRow> judged(UUID id, List<AnomalyRow> rows) {
+        if (rows.stream().noneMatch(r -> r.request() != null)) {
+            return rows;
+        }
+        Fetched<List<String>> company = backends.fetch(Backend.EGRESS_SERVICE, auth -> allowlists.entries(id));
+        if (company.failed()) {
+            return rows;
+        }
+        Map<String, Fetched<Listed>> agents = new HashMap<>();
+        List<AnomalyRow> out = new ArrayList<>(rows.size());
+        for (AnomalyRow row : rows) {
+            if (row.request() == null) {
+                out.add(row);
+                continue;
+            }
+            String agent = row.request().agentId();
+            Fetched<Listed> own = agent == null ? null : agents.containsKey(agent) ? agents.get(agent)
+                    : agents.size() >= MAX_AGENTS_JUDGED ? Fetched.failed("not read") : null;
+            if (agent != null && own == null) {
+                own = backends.fetch(Backend.EGRESS_SERVICE,
+                        auth -> allowlists.list(Scope.agent(id, UUID.fromString(agent))));
+                agents.put(agent, own);
+            }
+            out.add(row.withRequest(AllowlistViews.judged(row.request(), row.qname(), row.qtype(), company.value(),
+                    own == null || own.failed() ? null : own.value())));
+        }
+        return out;
     }
 
     static String blankToNull(String value) {

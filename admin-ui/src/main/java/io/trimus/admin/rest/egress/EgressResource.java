@@ -7,7 +7,11 @@ import io.trimus.admin.auth.LiveCaller;
 import io.trimus.admin.auth.LiveCallers;
 import io.trimus.admin.auth.PageAccess;
 import io.trimus.admin.client.AllowlistEditor;
+import io.trimus.admin.client.AllowlistEditor.Scope;
+import io.trimus.admin.client.AllowlistEntries;
+import io.trimus.admin.client.Backend;
 import io.trimus.admin.client.BackendException;
+import io.trimus.admin.client.RequestRules;
 import io.trimus.admin.messaging.LiveFeed;
 import io.trimus.admin.rest.PageNotFound;
 import io.trimus.admin.rest.live.SseStreams;
@@ -30,7 +34,6 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
@@ -43,12 +46,14 @@ import java.util.UUID;
 public class EgressResource {
     private final EgressPage pages;
     private final AllowlistEditor allowlists;
+    private final AllowlistForms forms;
     private final LiveFeed feed;
     private final PageAccess access;
     private final LiveCallers liveCallers;
 
-    EgressResource(EgressPage pages, AllowlistEditor allowlists, LiveFeed feed, PageAccess access,
-                   LiveCallers liveCallers) {
+    EgressResource(EgressPage pages, AllowlistEditor allowlists, AllowlistForms forms, LiveFeed feed,
+                   PageAccess access, LiveCallers liveCallers) {
+        this.forms = forms;
         this.access = access;
         this.liveCallers = liveCallers;
         this.pages = pages;
@@ -72,15 +77,36 @@ public class EgressResource {
     public RestResponse<TemplateInstance> add(@PathParam("company_id") String companyId,
                                               @FormParam("entry") String entry,
                                               @HeaderParam("HX-Request") String htmx) {
-        UUID id = PageNotFound.id("company", companyId);
-        try {
-            AllowlistEditor.Change change = allowlists.add(id, entry);
-            String typed = entry == null ? "" : entry.strip();
-            return changed(id, change.entries(), change.added() ? "Added " + typed + "."
-                    : typed + " is already on the allowlist.", htmx);
-        } catch (BackendException e) {
-            return refused(id, e, entry, htmx);
-        }
+        return forms.add(Scope.company(PageNotFound.id("company", companyId)), entry, htmx);
+    }
+
+    /** The request-rule form: a new entry with host, ports, methods and path prefixes. */
+    @POST
+    @Path("/allowlist/add-rule")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    public RestResponse<TemplateInstance> addRule(@PathParam("company_id") String companyId,
+                                                  @FormParam("host") String host, @FormParam("ports") String ports,
+                                                  @FormParam("methods") List<String> methods,
+                                                  @FormParam("paths") String paths,
+                                                  @HeaderParam("HX-Request") String htmx) {
+        return forms.rule(Scope.company(PageNotFound.id("company", companyId)), null, host, ports, methods, paths,
+                htmx);
+    }
+
+    /** An entry's edit form: the entry {@code old} replaced by the one the form describes. */
+    @POST
+    @Path("/allowlist/replace")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    public RestResponse<TemplateInstance> replace(@PathParam("company_id") String companyId,
+                                                  @FormParam("old") String old, @FormParam("host") String host,
+                                                  @FormParam("ports") String ports,
+                                                  @FormParam("methods") List<String> methods,
+                                                  @FormParam("paths") String paths,
+                                                  @HeaderParam("HX-Request") String htmx) {
+        return forms.rule(Scope.company(PageNotFound.id("company", companyId)), old == null ? "" : old, host, ports,
+                methods, paths, htmx);
     }
 
     @POST
@@ -90,13 +116,38 @@ public class EgressResource {
     public RestResponse<TemplateInstance> remove(@PathParam("company_id") String companyId,
                                                  @FormParam("entry") String entry,
                                                  @HeaderParam("HX-Request") String htmx) {
-        UUID id = PageNotFound.id("company", companyId);
-        try {
-            List<String> stored = allowlists.remove(id, entry);
-            return changed(id, stored, "Removed " + entry + ".", htmx);
-        } catch (BackendException e) {
-            return refused(id, e, null, htmx);
-        }
+        return forms.remove(Scope.company(PageNotFound.id("company", companyId)), entry, htmx);
+    }
+
+    /**
+     * "Add this path" of a request report mode let through although the rules refuse it: widens the company's list
+     * when it refuses the request, and the agent's own list when the agent has one that refuses it
+     * ({@link AllowlistEditor#allowRequest}). Admins only.
+     */
+    @POST
+    @Path("/allowlist/add-request")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces(MediaType.TEXT_HTML)
+    public RestResponse<TemplateInstance> addRequest(@PathParam("company_id") String companyId,
+                                                     @FormParam("qname") String qname,
+                                                     @FormParam("qtype") String qtype,
+                                                     @FormParam("method") String method,
+                                                     @FormParam("path") String path,
+                                                     @FormParam("agent") String agent,
+                                                     @HeaderParam("HX-Request") String htmx) {
+        Scope scope = Scope.company(PageNotFound.id("company", companyId));
+        forms.requireAdmin(scope);
+        return forms.answer(scope, () -> {
+            RequestRules.Request request = request(qname, qtype, method, path);
+            AllowlistEditor.Allowed allowed = allowlists.allowRequest(scope.companyId(), agentId(agent), request);
+            String what = request.method() + " " + request.path() + " on " + request.host();
+            String notice = allowed.company() && allowed.agent() ? "Added " + what
+                    + " to the company's list and to the agent's own list."
+                    : allowed.company() ? "Added " + what + " to the company's list."
+                    : allowed.agent() ? "Added " + what + " to the agent's own list."
+                    : "The lists already let " + what + " through; nothing changed.";
+            return new AllowlistForms.Done(true, allowed.companyEntries(), notice);
+        }, e -> pages.allowlist(scope.companyId(), e.getMessage(), null, null), htmx);
     }
 
     /**
@@ -124,24 +175,41 @@ public class EgressResource {
                         .withActions(caller.current().may(id, CompanyRole.ADMIN), csrf)).render()), caller);
     }
 
-    private RestResponse<TemplateInstance> changed(UUID id, List<String> stored, String notice, String htmx) {
-        if (htmx != null) {
-            return RestResponse.ok(Templates.egress$allowlist(
-                    new Views.Allowlist(id.toString(), stored, null, null, null, notice)));
+    /** The request of a denial row's "Add this path", each field bounded; a refusal naming the field otherwise. */
+    static RequestRules.Request request(String qname, String qtype, String method, String path) {
+        bounded("qname", qname, 260);
+        bounded("qtype", qtype, 16);
+        bounded("method", method, 64);
+        bounded("path", path, AllowlistEntries.MAX_PATH);
+        RequestRules.Request request = RequestRules.Request.of(qname, qtype, method, path);
+        if (!request.allowable()) {
+            throw refused("path", "No rule can allow this request: its method must be one of "
+                    + String.join(", ", AllowlistEntries.METHODS) + " and its path start with /.");
         }
-        // without JavaScript: post/redirect/get, so a reload does not send the form again
-        return RestResponse.seeOther(URI.create("/companies/" + id + "/egress"));
+        return request;
     }
 
-    private RestResponse<TemplateInstance> refused(UUID id, BackendException e, String typed, String htmx) {
-        if (e.kind() != BackendException.Kind.REFUSED) {
-            throw e;
+    private static UUID agentId(String agent) {
+        if (agent == null || agent.isBlank()) {
+            return null;
         }
-        Views.Allowlist editor = pages.allowlist(id, e.getMessage(), typed, null);
-        if (htmx != null) {
-            return RestResponse.ok(Templates.egress$allowlist(editor)); // htmx swaps only 2xx answers
+        try {
+            return UUID.fromString(agent.strip());
+        } catch (IllegalArgumentException e) {
+            throw refused("agent", "The agent is no agent id.");
         }
-        return RestResponse.status(RestResponse.Status.BAD_REQUEST,
-                Templates.egress(pages.page(id, pages.policy(id, null), editor)));
+    }
+
+    private static void bounded(String field, String value, int max) {
+        if (value == null || value.isBlank()) {
+            throw refused(field, "The denial's " + field + " is missing.");
+        }
+        if (value.length() > max) {
+            throw refused(field, "The denial's " + field + " is longer than " + max + " characters.");
+        }
+    }
+
+    private static BackendException refused(String field, String sentence) {
+        return new BackendException(Backend.EGRESS_SERVICE, BackendException.Kind.REFUSED, sentence, field, null);
     }
 }
