@@ -56,7 +56,9 @@ import java.util.concurrent.TimeUnit;
 public final class MaskingInterceptor {
     /**
      * Not forwarded: the hop-by-hop headers, Host (set from the admitted host), and Expect, which this server answers
-     * itself ({@code 100 Continue}) so the body streams on without a second handshake upstream.
+     * itself ({@code 100 Continue}, once the request passed its checks and the host took the connection) so the body
+     * streams on without a second handshake upstream. A WebSocket handshake keeps its Upgrade and Connection
+     * ({@link WebSocketSplice}).
      */
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
             "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "host", "expect");
@@ -171,7 +173,11 @@ public final class MaskingInterceptor {
     private synchronized Future<HttpServer> httpServer() {
         if (http == null || http.failed()) {
             http = vertx.createHttpServer(new HttpServerOptions()
-                            .setHandle100ContinueAutomatically(true)
+                            // 100 Continue only once the request passed the checks: a refusal is answered
+                            // before the sandbox sends the body
+                            .setHandle100ContinueAutomatically(false)
+                            // an h2c upgrade is not carried: its Upgrade is dropped and it is answered over 1.1
+                            .setHttp2ClearTextEnabled(false)
                             // a head the request reader passed, with a Host it may have added
                             .setMaxHeaderSize(maxHeadBytes + 1024)
                             .setMaxInitialLineLength(maxHeadBytes)
@@ -213,9 +219,15 @@ public final class MaskingInterceptor {
         forward(request, target, swapped.headers(), EchoSwap.of(target.masks(), swapped.encoded()));
     }
 
+    /**
+     * Sends the request on over a pooled connection to the admitted address and relays the answer. A WebSocket
+     * handshake keeps its Upgrade and Connection headers and goes as a tunnel request: a 101 splices both sides
+     * ({@link WebSocketSplice}), any other answer is relayed and the connection closed.
+     */
     private void forward(HttpServerRequest request, InterceptedTarget target, List<Entry<String, String>> headers,
                          EchoSwap echo) {
         request.pause();
+        boolean websocket = WebSocketSplice.requested(request);
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
                 .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(target.address(), target.port())))
@@ -231,9 +243,26 @@ public final class MaskingInterceptor {
             HttpClientRequest out = opened.result();
             for (Entry<String, String> header : headers) {
                 String name = header.getKey().toLowerCase(Locale.ROOT);
-                if (!HOP_BY_HOP.contains(name) && !named.contains(name)) {
+                if (!HOP_BY_HOP.contains(name) && !named.contains(name)
+                        || websocket && WebSocketSplice.HANDSHAKE.contains(name)) {
                     out.headers().add(header.getKey(), header.getValue());
                 }
+            }
+            if (websocket) {
+                out.connect().onComplete(answered -> {
+                    if (answered.failed()) {
+                        refuse(request, 502, "the host failed the request");
+                    } else if (answered.result().statusCode() == 101) {
+                        WebSocketSplice.splice(request, answered.result(), echo);
+                    } else {
+                        relay(request, answered.result(), echo, true);
+                    }
+                });
+                request.resume();
+                return;
+            }
+            if ("100-continue".equalsIgnoreCase(request.getHeader("expect"))) {
+                request.response().writeContinue();
             }
             boolean body = request.headers().contains("content-length") || request.headers().contains(
                     "transfer-encoding");
@@ -248,7 +277,7 @@ public final class MaskingInterceptor {
                 if (answered.failed()) {
                     refuse(request, 502, "the host failed the request");
                 } else {
-                    relay(request, answered.result(), echo);
+                    relay(request, answered.result(), echo, false);
                 }
             });
         });
@@ -256,9 +285,10 @@ public final class MaskingInterceptor {
 
     /**
      * The host's answer back to the sandbox as it arrives, every real value in its headers and body swapped back for
-     * the surrogate; when a surrogate is not as long as its value the body goes chunked, its length unknown.
+     * the surrogate; when a surrogate is not as long as its value the body goes chunked, its length unknown. With
+     * {@code last} the connection closes after it (the answer to a WebSocket handshake that did not switch).
      */
-    private static void relay(HttpServerRequest request, HttpClientResponse answer, EchoSwap echo) {
+    private static void relay(HttpServerRequest request, HttpClientResponse answer, EchoSwap echo, boolean last) {
         HttpServerResponse response = request.response();
         response.setStatusCode(answer.statusCode());
         response.setStatusMessage(answer.statusMessage());
@@ -287,8 +317,14 @@ public final class MaskingInterceptor {
                 response.drainHandler(drained -> answer.resume());
             }
         });
-        answer.endHandler(ended -> response.end(Buffer.buffer(body.finish()))
-                .onFailure(broken -> request.connection().close()));
+        if (last) {
+            response.headers().set("connection", "close");
+        }
+        answer.endHandler(ended -> response.end(Buffer.buffer(body.finish())).onComplete(sent -> {
+            if (last || sent.failed()) {
+                request.connection().close();
+            }
+        }));
     }
 
     /** The header names a Connection header lists: hop-by-hop for that message. */
