@@ -81,7 +81,6 @@ class InterceptedStreamsEndToEndTest {
         vertx = Vertx.vertx();
         vertx.createHttpServer(new HttpServerOptions().setSsl(true)
                         .setKeyCertOptions(KeyCertOptions.wrap(outsideCa.leaf(RULED))))
-                .webSocketHandler(InterceptedStreamsEndToEndTest::echo)
                 .requestHandler(InterceptedStreamsEndToEndTest::answer)
                 .listen(443, OUTSIDE).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         upstream = new TestUpstreamDns().a(RULED, OUTSIDE).startReserved();
@@ -117,6 +116,14 @@ class InterceptedStreamsEndToEndTest {
                 }
                 request.response().end("ok\n");
             }
+            case "/ok/ws" -> request.toWebSocket().onComplete(upgraded -> {
+                if (upgraded.succeeded()) {
+                    echo(upgraded.result());
+                } else {
+                    received.add(line + " not upgraded: " + upgraded.cause());
+                    request.response().setStatusCode(500).end();
+                }
+            });
             default -> {
                 received.add(line);
                 request.response().end("ok\n");
@@ -191,7 +198,7 @@ class InterceptedStreamsEndToEndTest {
                 + "exec 3>&-; kill $ws; "
                 + "echo \"ws_status=$(head -1 /tmp/ws.out | tr -d '\\r')\"; "
                 + "echo \"ws_accept=$(grep -i '^sec-websocket-accept' /tmp/ws.out | tr -d '\\r')\"; "
-                + "grep -q 'echo:hello' /tmp/ws.out && echo ws_echo=yes; "
+                + "grep -q 'echo:hello' /tmp/ws.out && echo ws_echo=yes || { cat /tmp/ws.out /tmp/ws.err; }; "
                 + "echo \"ws_refused=$(" + c + "-o /tmp/wsr -w '%{http_code} %{content_type}' -H 'Upgrade: websocket'"
                 + " -H 'Connection: Upgrade' -H 'Sec-WebSocket-Key: " + WS_KEY + "' -H 'Sec-WebSocket-Version: 13' "
                 + url + "/no/ws)\"; "
@@ -208,7 +215,7 @@ class InterceptedStreamsEndToEndTest {
                         SandboxRuns.sandboxRequest(run, company, tools, script, 150).toString())),
                 Duration.ofSeconds(240)).get(run);
 
-        String output = end.path("output").asText();
+        String output = end.path("output").asText() + "\nreceived=" + received;
         assertThat(end.path("status").asText()).as(output).isEqualTo("SUCCEEDED");
         String sum = line(output, "sum=");
         assertThat(sum).as(output).matches("md5=[0-9a-f]{32}");

@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -70,6 +71,7 @@ public final class MaskingInterceptor {
     private final LeafKeys keys;
     private final AnomalyRecorder anomalies;
     private final HttpClient upstream;
+    private final HttpClient upgrades;
     private final NetClient loopback;
     private final int maxHeadBytes;
     private final Map<String, Future<NetServer>> servers = new ConcurrentHashMap<>();
@@ -90,7 +92,14 @@ public final class MaskingInterceptor {
         this.anomalies = anomalies;
         this.maxHeadBytes = limits.maxHeadBytes();
         this.loopback = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
-        this.upstream = vertx.createHttpClient(new HttpClientOptions()
+        this.upstream = vertx.createHttpClient(upstreamOptions(trust, limits));
+        // WebSocket handshakes get connections of their own: one that switches becomes a sandbox's tunnel, so it
+        // never comes from (nor, after any other answer, goes back to) the pool shared by every sandbox
+        this.upgrades = vertx.createHttpClient(upstreamOptions(trust, limits));
+    }
+
+    private static HttpClientOptions upstreamOptions(X509ExtendedTrustManager trust, ProxyLimits limits) {
+        return new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(TrustOptions.wrap(trust))
                 .setVerifyHost(true)
@@ -104,7 +113,7 @@ public final class MaskingInterceptor {
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setMaxHeaderSize(64 * 1024)
-                .setDecompressionSupported(false));
+                .setDecompressionSupported(false);
     }
 
     /**
@@ -135,6 +144,7 @@ public final class MaskingInterceptor {
             closing.add(started.compose(HttpServer::close).recover(e -> Future.succeededFuture()));
         }
         return Future.join(closing).<Void>mapEmpty().eventually(() -> upstream.close())
+                .eventually(() -> upgrades.close())
                 .eventually(() -> loopback.close());
     }
 
@@ -235,7 +245,7 @@ public final class MaskingInterceptor {
                 .setPort(target.port())
                 .setURI(request.uri());
         Set<String> named = connectionNamed(request.headers());
-        upstream.request(options).onComplete(opened -> {
+        (websocket ? upgrades : upstream).request(options).onComplete(opened -> {
             if (opened.failed()) {
                 refuse(request, 502, "the host did not accept the connection");
                 return;
@@ -255,6 +265,8 @@ public final class MaskingInterceptor {
                     } else if (answered.result().statusCode() == 101) {
                         WebSocketSplice.splice(request, answered.result(), echo);
                     } else {
+                        HttpConnection used = answered.result().request().connection();
+                        request.connection().closeHandler(gone -> used.close());
                         relay(request, answered.result(), echo, true);
                     }
                 });
