@@ -264,8 +264,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; el
 verdict() { awk -v v="$1" -v goal="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v + 0 >= goal) : (op == "<=") ? (v + 0 <= goal) : (v + 0 < goal); print ok ? "met" : "**not met**" }'; }
 d_rate=$(val conn_rate_median direct conn_per_s); s_rate=$(val conn_rate_median squid conn_per_s); t_rate=$(val conn_rate_median trimus conn_per_s)
 d_bulk=$(val bulk_median direct mib_per_s); s_bulk=$(val bulk_median squid mib_per_s); t_bulk=$(val bulk_median trimus mib_per_s)
-rate_ratio=$(awk -v a="$t_rate" -v b="$s_rate" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
-bulk_ratio=$(awk -v a="$t_bulk" -v b="$d_bulk" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+rate_ratio=$(awk -v a="$t_rate" -v b="$s_rate" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+bulk_ratio=$(awk -v a="$t_bulk" -v b="$d_bulk" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 t_add99=$(val added_latency trimus established_p99_ms); s_add99=$(val added_latency squid established_p99_ms)
 {
 echo
