@@ -14,11 +14,16 @@
 #      new HTTPS connections per second (TCP + CONNECT + full TLS 1.3 handshake + a 64-byte GET, $CONCURRENCY
 #      at once, $ROUNDS x $SECONDS s per path after $WARMUP s), latency of $LATENCY_CONNECTIONS sequential
 #      connections per path, bulk $BULK_BYTES through one tunnel ($BULK_REPS times); paths interleaved;
-#   6. prints the report (ratios trimus/squid, trimus/direct, added latency) and stops what it started (trap).
+#   6. per request through the two kinds of intercepted host (RequestBench.java): sandbox $RULED_SOURCE of a second
+#      company whose allowlist lists $HOST with request rules, and sandbox $MASKED_SOURCE (the first company) holding
+#      a masked secret for $HOST; both trust the egress CA; $REQUESTS keep-alive requests on one connection and
+#      $REQUEST_CONNECTIONS new connections per path after $REQUEST_WARMUP, interleaved; p50/p99 and ruled - masked;
+#   7. prints the report (ratios trimus/squid, trimus/direct, added latency) and stops what it started (trap).
 # Run it as root (the origin listens on 443) on an otherwise idle machine.
 #
 # env: BULK_BYTES=1073741824 (e.g. 104857600 for a quick run) BULK_REPS=3 CONCURRENCY=16 ROUNDS=3 SECONDS_PER=10
 #      WARMUP=60 (s per path: the JIT needs a few thousand connections) LATENCY_CONNECTIONS=2000
+#      REQUESTS=5000 REQUEST_CONNECTIONS=1000 REQUEST_WARMUP=5000 ONLY_REQUESTS= (1: step 6 only, no squid/direct run)
 #      PROFILE= (1: a JFR recording of egress-service from PROFILE_DELAY=60 s after its start, its hottest frames
 #      printed at the end) APP=egress-service/target/quarkus-app JAVA_OPTS= (egress-service's)
 #      DNS_PORT=15340 HTTP_PORT=18093 PROXY_PORT=13128 SQUID_PORT=13129 UPSTREAM=127.0.0.1:15353
@@ -32,6 +37,9 @@ SOURCES=127.0.0.2-127.0.0.17
 BULK_BYTES=${BULK_BYTES:-1073741824}; BULK_REPS=${BULK_REPS:-3}
 CONCURRENCY=${CONCURRENCY:-16}; ROUNDS=${ROUNDS:-3}; SECONDS_PER=${SECONDS_PER:-10}; WARMUP=${WARMUP:-60}
 LATENCY_CONNECTIONS=${LATENCY_CONNECTIONS:-2000}; PROFILE=${PROFILE:-}
+REQUESTS=${REQUESTS:-5000}; REQUEST_CONNECTIONS=${REQUEST_CONNECTIONS:-1000}; REQUEST_WARMUP=${REQUEST_WARMUP:-5000}
+ONLY_REQUESTS=${ONLY_REQUESTS:-}
+RULED_SOURCE=127.0.0.18; MASKED_SOURCE=127.0.0.19
 APP=${APP:-egress-service/target/quarkus-app}
 DNS_PORT=${DNS_PORT:-15340}; HTTP_PORT=${HTTP_PORT:-18093}; PROXY_PORT=${PROXY_PORT:-13128}; SQUID_PORT=${SQUID_PORT:-13129}
 UPSTREAM=${UPSTREAM:-127.0.0.1:15353}
@@ -94,7 +102,9 @@ if [[ ! -s $APP/quarkus-run.jar || ! -s testing/target/classes/io/trimus/testing
     || { tail -40 "$WORK/build.log"; die "build failed"; }
 fi
 mkdir -p "$WORK/classes"
-javac -d "$WORK/classes" bench/proxy/ProxyBench.java
+javac -d "$WORK/classes" bench/proxy/ProxyBench.java bench/proxy/RequestBench.java
+mkdir -p "$WORK/masks-classes"
+javac -d "$WORK/masks-classes" -cp "$APP/lib/main/*" bench/proxy/BenchMasks.java
 
 # ---------------------------------------------------------------- 1. certificate, origin and stand-in DNS
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=$HOST" \
@@ -117,7 +127,7 @@ jfr=()
 # Transparent listeners off (the variables a build without them ignores): this bench measures the explicit proxy.
 # shellcheck disable=SC2086
 TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTPS_PORT=-1 TRIMUS_EGRESS_PROXY_TRANSPARENT_HTTP_PORT=-1 \
-TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE=127.0.0.0/8 \
+TRIMUS_EGRESS_PROXY_ALLOW_PRIVATE=127.0.0.0/8 TRIMUS_EGRESS_PROXY_UPSTREAM_CA_FILE="$WORK/cert.pem" \
 java ${JAVA_OPTS:-} "${jfr[@]}" -Dquarkus.http.port="$HTTP_PORT" -Dquarkus.http.host=127.0.0.1 \
     -Dkafka.bootstrap.servers=127.0.0.1:$KAFKA_PORT \
     -Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:$POSTGRES_PORT/postgres \
@@ -143,6 +153,24 @@ done
 curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/api/companies/$company/egress/allowlist" -H "$BENCH_OPERATOR" \
   -H 'Content-Type: application/json' -d "{\"entries\":[\"$HOST\"]}" >/dev/null
 log "egress-service: proxy 127.0.0.1:$PROXY_PORT, sandboxes $SOURCES of company $company, allowlist $HOST"
+# the two intercepted kinds of host: request rules (a company of its own) and a masked secret (the first company)
+ruled_company=$(uuid)
+curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/api/companies/$ruled_company/egress/allowlist" -H "$BENCH_OPERATOR" \
+  -H 'Content-Type: application/json' \
+  -d "{\"entries\":[{\"host\":\"$HOST\",\"methods\":[\"GET\",\"HEAD\"],\"paths\":[\"/small\",\"/bulk\"]}]}" >/dev/null
+curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/internal/sandboxes/$RULED_SOURCE" -H "$BENCH_SERVICE" \
+  -H 'Content-Type: application/json' \
+  -d "{\"company_id\":\"$ruled_company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$(uuid)\",\"container_id\":\"bench-ruled\"}" >/dev/null
+curl -fsS -D "$WORK/egress-ca.head" -o "$WORK/egress-ca.pem" "http://127.0.0.1:$HTTP_PORT/api/egress/ca"
+ca_fingerprint=$(awk -F': *' 'tolower($1) == "x-trimus-ca-fingerprint" { gsub(/\r/, "", $2); print $2 }' "$WORK/egress-ca.head")
+surrogate="sk-bench-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+masked_run=$(uuid)
+sealed=$(java -cp "$WORK/masks-classes:$APP/lib/main/*" BenchMasks "$masked_run" "$MASKED_SOURCE" "$HOST" "$surrogate" \
+  "sk-value-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')")
+curl -fsS -X PUT "http://127.0.0.1:$HTTP_PORT/internal/sandboxes/$MASKED_SOURCE" -H "$BENCH_SERVICE" \
+  -H 'Content-Type: application/json' \
+  -d "{\"company_id\":\"$company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$masked_run\",\"container_id\":\"bench-masked\",\"masks\":\"$sealed\",\"ca\":\"$ca_fingerprint\"}" >/dev/null
+log "intercepted: $RULED_SOURCE (company $ruled_company, $HOST with request rules), $MASKED_SOURCE (a masked secret for $HOST)"
 
 # ---------------------------------------------------------------- 4. squid
 mkdir -p "$WORK/squid"
@@ -193,7 +221,18 @@ direct=$(curl -s -o /dev/null -w '%{http_code}' --interface "$first" --cacert "$
   --resolve "$HOST:443:$HTTPS_IP" "https://$HOST/small" || true)
 [ "$direct" = 200 ] || die "direct GET gave $direct"
 
+# the intercepted paths: the ruled one refuses a path its rules do not list, both carry an allowed request
+ifetch() { # source path -> HTTP status of GET https://$HOST/path through trimus from that sandbox, egress CA trusted
+  curl -s -o /dev/null -w '%{http_code}' --max-time 10 --interface "$1" --cacert "$WORK/egress-ca.pem" \
+    -H "Authorization: Bearer $surrogate" --proxy "http://127.0.0.1:$PROXY_PORT" "https://$HOST$2" || true
+}
+[ "$(ifetch $RULED_SOURCE /small)" = 200 ] || die "ruled: GET /small was not 200"
+[ "$(ifetch $RULED_SOURCE /other)" = 403 ] || die "ruled: GET /other was not refused by the request rules"
+[ "$(ifetch $MASKED_SOURCE /small)" = 200 ] || die "masked: GET /small was not 200"
+log "intercepted: ruled GET /small 200, /other 403; masked GET /small 200"
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ -z "$ONLY_REQUESTS" ]; then
 log "client: concurrency $CONCURRENCY, $ROUNDS x ${SECONDS_PER}s after ${WARMUP}s warm-up, $LATENCY_CONNECTIONS sequential, bulk $BULK_BYTES x $BULK_REPS"
 java -Xmx1g -cp "$WORK/classes" ProxyBench client --host "$HOST" --https-ip "$HTTPS_IP" --https-port 443 \
     --cert "$WORK/cert.pem" --sources "$SOURCES" \
@@ -202,6 +241,14 @@ java -Xmx1g -cp "$WORK/classes" ProxyBench client --host "$HOST" --https-ip "$HT
     --concurrency "$CONCURRENCY" --rounds "$ROUNDS" --seconds "$SECONDS_PER" --warmup "$WARMUP" \
     --latency-connections "$LATENCY_CONNECTIONS" --bulk-bytes "$BULK_BYTES" --bulk-reps "$BULK_REPS" \
     | tee "$WORK/client.txt"
+else
+  : >"$WORK/client.txt"
+fi
+log "per request: ruled $RULED_SOURCE vs masked $MASKED_SOURCE, $REQUESTS keep-alive + $REQUEST_CONNECTIONS new connections after $REQUEST_WARMUP"
+java -Xmx512m -cp "$WORK/classes" RequestBench --host "$HOST" --proxy "127.0.0.1:$PROXY_PORT" \
+    --ca "$WORK/egress-ca.pem" --auth "Bearer $surrogate" --paths "ruled=$RULED_SOURCE,masked=$MASKED_SOURCE" \
+    --requests "$REQUESTS" --connections "$REQUEST_CONNECTIONS" --warmup-requests "$REQUEST_WARMUP" \
+    | tee -a "$WORK/client.txt"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---------------------------------------------------------------- 6. report
@@ -214,17 +261,18 @@ median_cpu() { # path -> median proxy CPU ms per connection over the rounds
     "$WORK/client.txt" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "n/a" }'; }
-verdict() { awk -v v="$1" -v goal="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v + 0 >= goal) : (v + 0 < goal); print ok ? "met" : "**not met**" }'; }
+verdict() { awk -v v="$1" -v goal="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v + 0 >= goal) : (op == "<=") ? (v + 0 <= goal) : (v + 0 < goal); print ok ? "met" : "**not met**" }'; }
 d_rate=$(val conn_rate_median direct conn_per_s); s_rate=$(val conn_rate_median squid conn_per_s); t_rate=$(val conn_rate_median trimus conn_per_s)
 d_bulk=$(val bulk_median direct mib_per_s); s_bulk=$(val bulk_median squid mib_per_s); t_bulk=$(val bulk_median trimus mib_per_s)
-rate_ratio=$(awk -v a="$t_rate" -v b="$s_rate" 'BEGIN { printf "%.2f", a / b }')
-bulk_ratio=$(awk -v a="$t_bulk" -v b="$d_bulk" 'BEGIN { printf "%.2f", a / b }')
+rate_ratio=$(awk -v a="$t_rate" -v b="$s_rate" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+bulk_ratio=$(awk -v a="$t_bulk" -v b="$d_bulk" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 t_add99=$(val added_latency trimus established_p99_ms); s_add99=$(val added_latency squid established_p99_ms)
 {
 echo
 echo "## Proxy benchmark $(date -u +%Y-%m-%dT%H:%MZ) - $(nproc) cpus, $(uname -r), $(java -version 2>&1 | head -1), squid $($SQUID -v | head -1 | sed 's/.*Version //')"
 echo "load before/after: $load_before / $load_after; CONCURRENCY=$CONCURRENCY ROUNDS=$ROUNDS SECONDS_PER=$SECONDS_PER WARMUP=$WARMUP LATENCY_CONNECTIONS=$LATENCY_CONNECTIONS BULK_BYTES=$BULK_BYTES BULK_REPS=$BULK_REPS; raw: $WORK/client.txt"
 echo
+if [ -z "$ONLY_REQUESTS" ]; then
 echo "| path | conn/s (median) | proxy CPU ms / conn | established p50 / p99 ms | added p50 / p99 ms | request done p50 / p99 ms | bulk MiB/s (median) | proxy CPU s / GiB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for p in direct squid trimus; do
@@ -241,6 +289,26 @@ echo "|---|---:|---|"
 echo "| conn/s ≥ 1.0× squid | $(ratio "$t_rate" "$s_rate") (squid/direct $(ratio "$s_rate" "$d_rate"), trimus/direct $(ratio "$t_rate" "$d_rate")) | $(verdict "$rate_ratio" 1.0 ">=") |"
 echo "| p99 added connect latency < 1 ms | trimus ${t_add99} ms (squid ${s_add99} ms) | $(verdict "$t_add99" 1.0 "<") |"
 echo "| bulk ≥ 0.9× direct | $(ratio "$t_bulk" "$d_bulk") (squid/direct $(ratio "$s_bulk" "$d_bulk")) | $(verdict "$bulk_ratio" 0.9 ">=") |"
+echo
+fi
+rval() { # kind mode path key
+  awk -v kind="$1" -v mode="mode=$2" -v path="path=$3" -v key="$4" '$1 == kind && $2 == mode && $3 == path {
+    for (i = 4; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) v = kv[2] } } END { print v }' "$WORK/client.txt"
+}
+echo "Per request through an intercepted host (REQUESTS=$REQUESTS keep-alive on one connection, REQUEST_CONNECTIONS=$REQUEST_CONNECTIONS new connections, after REQUEST_WARMUP=$REQUEST_WARMUP):"
+echo
+echo "| measure | request rules p50 / p99 ms | masked secret p50 / p99 ms | rules − masked p50 / p99 ms |"
+echo "|---|---:|---:|---:|"
+for m in keepalive newconn; do
+  printf '| %s | %s / %s | %s / %s | %s / %s |\n' "$([ $m = keepalive ] && echo 'request on a kept-alive connection' || echo 'new connection + request')" \
+    "$(rval request_latency $m ruled p50_ms)" "$(rval request_latency $m ruled p99_ms)" \
+    "$(rval request_latency $m masked p50_ms)" "$(rval request_latency $m masked p99_ms)" \
+    "$(rval request_added $m ruled-masked p50_ms)" "$(rval request_added $m ruled-masked p99_ms)"
+done
+echo
+echo "| goal | measured | |"
+echo "|---|---:|---|"
+echo "| a host with rules costs ≤ 1 ms more per request at p99 than a masked host | $(rval request_added keepalive ruled-masked p99_ms) ms kept alive, $(rval request_added newconn ruled-masked p99_ms) ms new connection | $(verdict "$(rval request_added keepalive ruled-masked p99_ms)" 1.0 "<=") |"
 echo
 echo "egress-service decision log lines: $(grep -c 'decision=allowed' "$WORK/egress-service.log" || true) allowed, $(grep -c 'decision=refused' "$WORK/egress-service.log" || true) refused; squid access log lines: $(wc -l <"$WORK/squid/access.log")"
 } | tee "$WORK/report.md"

@@ -23,7 +23,9 @@ import java.util.function.Function;
  * is forwarded only when it names the connection's own host and port, rewritten to origin-form, anything else (another
  * authority, {@code http://}) and a Host that names another host is refused ({@code proxy_host_mismatch}); and the
  * host is admitted again by the policy. What passes goes on as an origin-form head with its body bytes as sent; the
- * answers come back as they are.
+ * answers come back as they are. After a WebSocket handshake ({@link WebSocketSplice#requested}) nothing more is read
+ * as requests: the sandbox's bytes are held until the server answers, then go on as they are (the server splices them
+ * to the host on a 101 and closes the connection after any other answer).
  */
 final class InterceptedRequests implements RequestStream.Reader {
     /** Methods that answer with the request (the real value swapped in) or open a tunnel past the swap. */
@@ -35,6 +37,12 @@ final class InterceptedRequests implements RequestStream.Reader {
     private final RequestStream requests;
     private NetSocket server;
     private boolean closed;
+    /** A WebSocket handshake went on: the rest of the connection is raw bytes. */
+    private boolean tunnel;
+    /** The sandbox is paused until the server answers the handshake. */
+    private boolean awaitingAnswer;
+    /** What the sandbox sent after the handshake before the answer, sent on with it. */
+    private Buffer held;
 
     InterceptedRequests(NetSocket sandbox, InterceptedTarget target, AnomalyRecorder anomalies, int maxHeadBytes) {
         this.sandbox = sandbox;
@@ -63,7 +71,8 @@ final class InterceptedRequests implements RequestStream.Reader {
             }
             server.closeHandler(gone -> closeAfterFlush());
             server.exceptionHandler(failed -> close());
-            Relay.pipe(server, sandbox, n -> { });
+            server.handler(this::onAnswer);
+            server.resume();
             sandbox.handler(this::onBytes);
             sandbox.resume();
         });
@@ -73,13 +82,33 @@ final class InterceptedRequests implements RequestStream.Reader {
         if (closed) {
             return;
         }
+        if (tunnel) {
+            Relay.forward(sandbox, server, data, n -> { });
+            return;
+        }
         requests.append(data);
         requests.drain(this);
+        if (tunnel && !closed) {
+            held = requests.rest();
+        }
+    }
+
+    /** The server's bytes, as they are, to the sandbox; the first after a handshake lets the sandbox's bytes on. */
+    private void onAnswer(Buffer data) {
+        Relay.forward(server, sandbox, data, n -> { });
+        if (awaitingAnswer) {
+            awaitingAnswer = false;
+            if (held != null) {
+                Relay.forward(sandbox, server, held, n -> { });
+                held = null;
+            }
+            sandbox.resume();
+        }
     }
 
     @Override
     public boolean reading() {
-        return !closed;
+        return !closed && !tunnel;
     }
 
     @Override
@@ -102,6 +131,13 @@ final class InterceptedRequests implements RequestStream.Reader {
             return;
         }
         Relay.forward(sandbox, server, Buffer.buffer(head.forwardedHead(target.authority())), n -> { });
+        if (WebSocketSplice.requested(head.method(), head.version(), head.headers().stream()
+                .filter(header -> header.name().equalsIgnoreCase("upgrade")).map(ProxyRequestHead.Header::value)
+                .toList())) {
+            tunnel = true;
+            awaitingAnswer = true;
+            sandbox.pause();
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -56,7 +57,9 @@ import java.util.concurrent.TimeUnit;
 public final class MaskingInterceptor {
     /**
      * Not forwarded: the hop-by-hop headers, Host (set from the admitted host), and Expect, which this server answers
-     * itself ({@code 100 Continue}) so the body streams on without a second handshake upstream.
+     * itself ({@code 100 Continue}, once the request passed its checks and the host took the connection) so the body
+     * streams on without a second handshake upstream. A WebSocket handshake keeps its Upgrade and Connection
+     * ({@link WebSocketSplice}).
      */
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
             "trailer", "transfer-encoding", "upgrade", "proxy-authenticate", "host", "expect");
@@ -68,6 +71,7 @@ public final class MaskingInterceptor {
     private final LeafKeys keys;
     private final AnomalyRecorder anomalies;
     private final HttpClient upstream;
+    private final HttpClient upgrades;
     private final NetClient loopback;
     private final int maxHeadBytes;
     private final Map<String, Future<NetServer>> servers = new ConcurrentHashMap<>();
@@ -88,7 +92,14 @@ public final class MaskingInterceptor {
         this.anomalies = anomalies;
         this.maxHeadBytes = limits.maxHeadBytes();
         this.loopback = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
-        this.upstream = vertx.createHttpClient(new HttpClientOptions()
+        this.upstream = vertx.createHttpClient(upstreamOptions(trust, limits));
+        // WebSocket handshakes get connections of their own: one that switches becomes a sandbox's tunnel, so it
+        // never comes from (nor, after any other answer, goes back to) the pool shared by every sandbox
+        this.upgrades = vertx.createHttpClient(upstreamOptions(trust, limits));
+    }
+
+    private static HttpClientOptions upstreamOptions(X509ExtendedTrustManager trust, ProxyLimits limits) {
+        return new HttpClientOptions()
                 .setSsl(true)
                 .setTrustOptions(TrustOptions.wrap(trust))
                 .setVerifyHost(true)
@@ -102,7 +113,7 @@ public final class MaskingInterceptor {
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setMaxHeaderSize(64 * 1024)
-                .setDecompressionSupported(false));
+                .setDecompressionSupported(false);
     }
 
     /**
@@ -133,6 +144,7 @@ public final class MaskingInterceptor {
             closing.add(started.compose(HttpServer::close).recover(e -> Future.succeededFuture()));
         }
         return Future.join(closing).<Void>mapEmpty().eventually(() -> upstream.close())
+                .eventually(() -> upgrades.close())
                 .eventually(() -> loopback.close());
     }
 
@@ -171,7 +183,11 @@ public final class MaskingInterceptor {
     private synchronized Future<HttpServer> httpServer() {
         if (http == null || http.failed()) {
             http = vertx.createHttpServer(new HttpServerOptions()
-                            .setHandle100ContinueAutomatically(true)
+                            // 100 Continue only once the request passed the checks: a refusal is answered
+                            // before the sandbox sends the body
+                            .setHandle100ContinueAutomatically(false)
+                            // an h2c upgrade is not carried: its Upgrade is dropped and it is answered over 1.1
+                            .setHttp2ClearTextEnabled(false)
                             // a head the request reader passed, with a Host it may have added
                             .setMaxHeaderSize(maxHeadBytes + 1024)
                             .setMaxInitialLineLength(maxHeadBytes)
@@ -213,9 +229,15 @@ public final class MaskingInterceptor {
         forward(request, target, swapped.headers(), EchoSwap.of(target.masks(), swapped.encoded()));
     }
 
+    /**
+     * Sends the request on over a pooled connection to the admitted address and relays the answer. A WebSocket
+     * handshake keeps its Upgrade and Connection headers and goes as a tunnel request: a 101 splices both sides
+     * ({@link WebSocketSplice}), any other answer is relayed and the connection closed.
+     */
     private void forward(HttpServerRequest request, InterceptedTarget target, List<Entry<String, String>> headers,
                          EchoSwap echo) {
         request.pause();
+        boolean websocket = WebSocketSplice.requested(request);
         RequestOptions options = new RequestOptions()
                 .setMethod(request.method())
                 .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(target.address(), target.port())))
@@ -223,7 +245,7 @@ public final class MaskingInterceptor {
                 .setPort(target.port())
                 .setURI(request.uri());
         Set<String> named = connectionNamed(request.headers());
-        upstream.request(options).onComplete(opened -> {
+        (websocket ? upgrades : upstream).request(options).onComplete(opened -> {
             if (opened.failed()) {
                 refuse(request, 502, "the host did not accept the connection");
                 return;
@@ -231,9 +253,28 @@ public final class MaskingInterceptor {
             HttpClientRequest out = opened.result();
             for (Entry<String, String> header : headers) {
                 String name = header.getKey().toLowerCase(Locale.ROOT);
-                if (!HOP_BY_HOP.contains(name) && !named.contains(name)) {
+                if (!HOP_BY_HOP.contains(name) && !named.contains(name)
+                        || websocket && WebSocketSplice.HANDSHAKE.contains(name)) {
                     out.headers().add(header.getKey(), header.getValue());
                 }
+            }
+            if (websocket) {
+                out.connect().onComplete(answered -> {
+                    if (answered.failed()) {
+                        refuse(request, 502, "the host failed the request");
+                    } else if (answered.result().statusCode() == 101) {
+                        WebSocketSplice.splice(request, answered.result(), echo);
+                    } else {
+                        HttpConnection used = answered.result().request().connection();
+                        request.connection().closeHandler(gone -> used.close());
+                        relay(request, answered.result(), echo, true);
+                    }
+                });
+                request.resume();
+                return;
+            }
+            if ("100-continue".equalsIgnoreCase(request.getHeader("expect"))) {
+                request.response().writeContinue();
             }
             boolean body = request.headers().contains("content-length") || request.headers().contains(
                     "transfer-encoding");
@@ -248,7 +289,7 @@ public final class MaskingInterceptor {
                 if (answered.failed()) {
                     refuse(request, 502, "the host failed the request");
                 } else {
-                    relay(request, answered.result(), echo);
+                    relay(request, answered.result(), echo, false);
                 }
             });
         });
@@ -256,9 +297,10 @@ public final class MaskingInterceptor {
 
     /**
      * The host's answer back to the sandbox as it arrives, every real value in its headers and body swapped back for
-     * the surrogate; when a surrogate is not as long as its value the body goes chunked, its length unknown.
+     * the surrogate; when a surrogate is not as long as its value the body goes chunked, its length unknown. With
+     * {@code last} the connection closes after it (the answer to a WebSocket handshake that did not switch).
      */
-    private static void relay(HttpServerRequest request, HttpClientResponse answer, EchoSwap echo) {
+    private static void relay(HttpServerRequest request, HttpClientResponse answer, EchoSwap echo, boolean last) {
         HttpServerResponse response = request.response();
         response.setStatusCode(answer.statusCode());
         response.setStatusMessage(answer.statusMessage());
@@ -287,8 +329,14 @@ public final class MaskingInterceptor {
                 response.drainHandler(drained -> answer.resume());
             }
         });
-        answer.endHandler(ended -> response.end(Buffer.buffer(body.finish()))
-                .onFailure(broken -> request.connection().close()));
+        if (last) {
+            response.headers().set("connection", "close");
+        }
+        answer.endHandler(ended -> response.end(Buffer.buffer(body.finish())).onComplete(sent -> {
+            if (last || sent.failed()) {
+                request.connection().close();
+            }
+        }));
     }
 
     /** The header names a Connection header lists: hop-by-hop for that message. */

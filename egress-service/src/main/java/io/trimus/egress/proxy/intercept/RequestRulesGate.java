@@ -11,7 +11,9 @@ import io.vertx.core.http.HttpServerResponse;
  * server reads it (in order, so a refusal answers in its turn): the rules as they are now (the allowlist may have
  * changed since the connection opened), the anomaly {@code proxy_request_denied} with method and path, and in enforce
  * mode the JSON 403 of {@link RequestDenial}. The connection stays open after a refused request without a body; one
- * with a body (whose bytes were not read) is answered with {@code Connection: close}.
+ * with a body (whose bytes were not read, nor asked for: no {@code 100 Continue} went out) and a refused WebSocket
+ * handshake (after which the sandbox's side is no longer read as requests) are answered with
+ * {@code Connection: close}.
  */
 final class RequestRulesGate {
     private RequestRulesGate() {
@@ -31,17 +33,18 @@ final class RequestRulesGate {
         if (!enforced) {
             return false;
         }
-        boolean body = request.headers().contains("content-length") && !"0".equals(request.getHeader(
-                "content-length")) || request.headers().contains("transfer-encoding");
+        boolean closing = request.headers().contains("content-length") && !"0".equals(request.getHeader(
+                "content-length")) || request.headers().contains("transfer-encoding")
+                || WebSocketSplice.requested(request);
         HttpServerResponse response = request.response();
         response.setStatusCode(403)
                 .putHeader("content-type", "application/json")
                 .putHeader("cache-control", "no-store");
-        if (body) {
+        if (closing) {
             response.putHeader("connection", "close");
         }
         response.end(Buffer.buffer(denial.body())).onComplete(done -> {
-            if (body) {
+            if (closing) {
                 request.connection().close();
             }
         });
