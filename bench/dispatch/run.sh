@@ -15,11 +15,20 @@ if ! curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null; th
   ./trimus up > .trimus/bench-up.log 2>&1 &
   started=$!
   trap 'kill -TERM $started 2>/dev/null; wait $started 2>/dev/null || true' EXIT
+  # every service the runs go through must be ready, not the adapter alone: run-service (8081) takes the POSTs,
+  # egress-service (8083) registers the sandboxes; admin-ui (8080) is waited for too, as ./trimus up starts it
+  pending="8081 8082 8083 8080"
   for _ in $(seq 1 600); do
-    curl -fsS -o /dev/null http://127.0.0.1:8082/q/health/ready 2>/dev/null && break
+    still=""
+    for port in $pending; do
+      curl -fsS -o /dev/null "http://127.0.0.1:$port/q/health/ready" 2>/dev/null || still="$still $port"
+    done
+    pending=$still
+    [ -z "$pending" ] && break
     kill -0 $started 2>/dev/null || { tail -30 .trimus/bench-up.log; exit 1; }
     sleep 1
   done
+  [ -z "$pending" ] || { echo "bench/dispatch: not ready after 600 s on port(s)$pending" >&2; tail -30 .trimus/bench-up.log; exit 1; }
 fi
 if [ "${ADAPTERS:-1}" = 1 ]; then
   python3 bench/dispatch/dispatch.py "$@"
