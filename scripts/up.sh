@@ -102,7 +102,14 @@ up() {
   READY_DEADLINE=$((SECONDS + ${TRIMUS_UP_READY_TIMEOUT:-240}))
   # Loopback only: a sandbox on the egress network can reach the host through its gateway, so nothing but
   # egress-service's resolver and proxy may listen on the host's other addresses.
-  local common=(-Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
+  # The services' memory settings (docs/deployment.md#memory, measured in docs/benchmarks.md#memory): the serial
+  # collector and a heap of 16 MiB growing to at most 256 MiB, half of the 512 MiB limit k8s gives each pod; without
+  # them the JVM sizes itself by the host (a 1/64 initial and a 1/4 maximum heap, G1) and every service boots at
+  # 210-350 MiB. TRIMUS_SERVICE_JAVA_OPTS replaces them; two malloc arenas instead of one per thread group.
+  local jvm_opts
+  read -r -a jvm_opts <<<"${TRIMUS_SERVICE_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xmx256m}"
+  export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
+  local common=("${jvm_opts[@]}" -Dkafka.bootstrap.servers=127.0.0.1:$kafka_port -Dquarkus.http.host=127.0.0.1)
   # The first operator: an account whose one-time setup link run-service writes to .trimus/operator-setup-link (0600,
   # never to its log; printed below), and a token for scripts when TRIMUS_BOOTSTRAP_OPERATOR_TOKEN is set; never a
   # default password.
@@ -133,7 +140,7 @@ up() {
     TRIMUS_EGRESS_NETWORK_GATEWAY=$gateway TRIMUS_EGRESS_RESOLVER_IP=$gateway \
       sh deploy/egress-firewall/egress-firewall.sh run >.trimus/logs/egress-firewall.log 2>&1 &
     pids+=($!)
-    for _ in $(seq 1 20); do grep -q 'may reach' .trimus/logs/egress-firewall.log 2>/dev/null && break; sleep 0.25; done
+    for _ in $(seq 1 120); do grep -q 'may reach' .trimus/logs/egress-firewall.log 2>/dev/null && break; sleep 0.25; done
     grep -q 'may reach' .trimus/logs/egress-firewall.log \
       || { cat .trimus/logs/egress-firewall.log; die "could not lock the host side of the egress network"; }
   else

@@ -8,12 +8,15 @@ import io.trimus.adapter.egress.ca.EgressCaVolumes;
 import io.trimus.adapter.egress.registry.EgressServiceClient;
 import io.trimus.adapter.engine.EngineErrors;
 import io.trimus.adapter.run.RunRejected;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.secrets.SandboxMasks;
 import org.jboss.logging.Logger;
 
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -35,16 +38,23 @@ final class ContainerRun {
     private SandboxNetwork sandbox;
     private String caFingerprint;
     private String containerId;
-    private String step = "check the network";
+    private String step;
+    private final StepTimes times;
 
     ContainerRun(RunRequested run, ContainerPolicy decided, RunHandle handle, ContainerCalls containers,
-                 SandboxAttachment attachment) {
+                 SandboxAttachment attachment, StepTimes times) {
         this.run = run;
         this.decided = decided;
         this.policy = decided;
         this.handle = handle;
         this.containers = containers;
         this.attachment = attachment;
+        this.times = times;
+    }
+
+    private void step(String next) {
+        step = next;
+        times.begin(next);
     }
 
     /**
@@ -53,6 +63,7 @@ final class ContainerRun {
      */
     void joinNetwork(Optional<SandboxMasks> masks)
             throws RunOutcome.Ended, SandboxAttachment.Refused, InterruptedException {
+        step("check the network");
         if (!decided.masks().isEmpty() && masks.isEmpty()) {
             throw new RunOutcome.Ended(RunState.REJECTED, "the run carries masked secrets but neither"
                     + " TRIMUS_ENCRYPTION_KEY nor TRIMUS_DISPATCH_KEY is set on the adapter service");
@@ -62,7 +73,27 @@ final class ContainerRun {
             throw new RunOutcome.Ended(RunState.REJECTED, DockerContainerRunner.MASKS_NEED_EGRESS);
         }
         if (sandbox != null) {
-            policy = decided.onSandboxNetwork(sandbox);
+            policy = policy.onSandboxNetwork(sandbox);
+        }
+    }
+
+    /**
+     * Waits until the run's start is recorded on trimus.adapter.leases (sent before {@link #settleUser}, so the
+     * broker's round trip and the image's inspection overlap). Nothing of the run exists before this returns: of two
+     * processes that got the same request, only the first to record its start goes on.
+     */
+    void awaitStart(CompletionStage<RunStarts.Start> start) throws RunOutcome.Ended, InterruptedException {
+        step("record the start on trimus.adapter.leases");
+        RunStarts.Start recorded;
+        try {
+            recorded = start.toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            recorded = RunStarts.Start.NOT_RECORDED;
+        }
+        switch (recorded) {
+            case GO -> { }
+            case NOT_RECORDED -> throw new RunOutcome.Ended(RunState.FAILED, RunStarts.NOT_RECORDED);
+            case TAKEN -> throw new RunOutcome.Ended(RunOutcome.NOTHING);
         }
     }
 
@@ -71,7 +102,7 @@ final class ContainerRun {
         if (policy.user() != null) {
             return;
         }
-        step = "inspect the image";
+        step("inspect the image");
         try {
             policy = policy.runningAs(ContainerPolicy.defaultUser(containers.imageUser(policy.image())));
         } catch (NotFoundException missing) {
@@ -87,7 +118,7 @@ final class ContainerRun {
         if (sandbox == null) {
             return;
         }
-        step = "place the egress CA";
+        step("place the egress CA");
         try {
             EgressCaVolumes.Placed ca = attachment.egressCa().place(policy.image());
             policy = policy.withEgressCa(ca.volume());
@@ -105,7 +136,7 @@ final class ContainerRun {
      * on kills it.
      */
     void create(WritableLayerQuota writableLayer) throws RunOutcome.Ended, InterruptedException {
-        step = "create the container";
+        step("create the container");
         try {
             WritableLayerQuota.Created created = writableLayer.create(policy, containers);
             containerId = created.containerId();
@@ -136,7 +167,7 @@ final class ContainerRun {
         if (sandbox == null) {
             return;
         }
-        step = "register the sandbox with egress-service";
+        step("register the sandbox with egress-service");
         String sealed = policy.masks().isEmpty() ? null : masks.orElseThrow().seal(run.runId(),
                 EgressServiceClient.canonical(sandbox.ipv4Address()), policy.masks());
         attachment.register(run, sandbox, containerId, sealed, caFingerprint);
@@ -144,9 +175,13 @@ final class ContainerRun {
 
     /** Starts the container and tells {@code running}; a cancel that came meanwhile kills it at once. */
     void start(Consumer<ContainerPolicy> running) {
-        step = "start the container";
+        step("start the container");
         containers.start(containerId);
+        times.begin("report RUNNING");
         running.accept(policy);
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("run %s started: %s", run.runId(), times.summary());
+        }
         if (handle.isCancelled()) {
             containers.kill(containerId);
         }

@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.run.RunReporter;
+import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.secrets.DispatchKeys;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
@@ -14,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
@@ -57,9 +60,17 @@ public class DockerContainerRunner {
      * every case.
      */
     public void run(RunRequested run, ContainerPolicy decided, RunHandle handle) {
-        ContainerRun container = new ContainerRun(run, decided, handle, containers, attachment);
+        run(run, decided, handle, CompletableFuture.completedFuture(RunStarts.Start.GO));
+    }
+
+    /**
+     * As {@link #run(RunRequested, ContainerPolicy, RunHandle)} for a run whose start is being recorded
+     * ({@link RunStarts#recordStart}): nothing of it is created before {@code start} says GO.
+     */
+    void run(RunRequested run, ContainerPolicy decided, RunHandle handle, CompletionStage<RunStarts.Start> start) {
+        ContainerRun container = new ContainerRun(run, decided, handle, containers, attachment, new StepTimes());
         try {
-            RunOutcome outcome = outcome(container, run, decided);
+            RunOutcome outcome = outcome(container, run, decided, start);
             if (outcome.reported()) {
                 report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error());
             }
@@ -69,9 +80,10 @@ public class DockerContainerRunner {
     }
 
     /** How the run ended, whichever step decided it. */
-    private RunOutcome outcome(ContainerRun container, RunRequested run, ContainerPolicy decided) {
+    private RunOutcome outcome(ContainerRun container, RunRequested run, ContainerPolicy decided,
+                               CompletionStage<RunStarts.Start> start) {
         try {
-            return execute(container, run, decided);
+            return execute(container, run, start);
         } catch (RunOutcome.Ended ended) {
             return ended.outcome();
         } catch (SandboxAttachment.Refused refused) {
@@ -84,11 +96,15 @@ public class DockerContainerRunner {
         }
     }
 
-    /** The steps of one run, in order; each may end it early ({@link RunOutcome.Ended}). */
-    private RunOutcome execute(ContainerRun container, RunRequested run, ContainerPolicy decided)
+    /**
+     * The steps of one run, in order; each may end it early ({@link RunOutcome.Ended}). Only the image's inspection,
+     * which changes nothing, comes before the start is recorded.
+     */
+    private RunOutcome execute(ContainerRun container, RunRequested run, CompletionStage<RunStarts.Start> start)
             throws RunOutcome.Ended, SandboxAttachment.Refused, InterruptedException {
-        container.joinNetwork(masks);
         container.settleUser();
+        container.awaitStart(start);
+        container.joinNetwork(masks);
         container.placeEgressCa();
         container.create(writableLayer);
         container.register(masks);

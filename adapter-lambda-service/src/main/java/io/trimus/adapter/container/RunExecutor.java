@@ -56,14 +56,8 @@ public class RunExecutor {
             if (!handle.begin()) {
                 return;
             }
-            switch (starts.awaitStart(request.runId())) {
-                case GO -> runner.run(request, policy, handle);
-                case NOT_RECORDED -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(),
-                        request.agentId(), RunState.FAILED, null, null, RunStarts.NOT_RECORDED));
-                case TAKEN -> {
-                    // another process holds it: this one lets go without a word
-                }
-            }
+            // recorded while the runner inspects the image; it creates nothing before the broker's answer
+            runner.run(request, policy, handle, starts.recordStart(request.runId()));
         }, () -> reporter.report(RunStatusChanged.of(request.runId(), request.companyId(), request.agentId(),
                 RunState.FAILED, null, null, "the adapter service is shutting down; the run was not started")));
     }

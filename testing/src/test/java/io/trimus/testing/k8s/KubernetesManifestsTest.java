@@ -118,6 +118,11 @@ class KubernetesManifestsTest {
         var http = container(name).getPorts().stream().filter(p -> p.getName().equals("http")).findFirst().orElseThrow();
 
         assertThat(dockerfile).containsPattern("(?m)^EXPOSE .*\\b" + http.getContainerPort() + "\\b");
+        // the image's JVM settings are the pods' (one value: the ConfigMap's replaces the image's as a whole)
+        String options = BASE.env(container(name), "JAVA_TOOL_OPTIONS").orElseThrow();
+        assertThat(dockerfile).contains("JAVA_TOOL_OPTIONS=\"" + options + "\"")
+                .contains("MALLOC_ARENA_MAX=" + BASE.env(container(name), "MALLOC_ARENA_MAX").orElseThrow())
+                .doesNotContainPattern("(?m)^ENTRYPOINT .*-XX:");
         assertThat(dockerfile).containsPattern("(?m)^USER " + pod.getSecurityContext().getRunAsUser() + ":" + pod.getSecurityContext().getRunAsGroup() + "$");
     }
 
@@ -191,8 +196,9 @@ class KubernetesManifestsTest {
     void everyJvmSizesItsHeapByTheContainersMemoryLimit() {
         for (var w : BASE.workloads()) {
             for (Container c : w.pod().getContainers()) {
+                // half the limit: the other half holds ~100 MiB of class metadata, code and buffers (docs/benchmarks.md#memory)
                 assertThat(BASE.env(c, "JAVA_TOOL_OPTIONS")).as(c.getName()).hasValueSatisfying(
-                        opts -> assertThat(opts).contains("-XX:MaxRAMPercentage=75"));
+                        opts -> assertThat(opts).contains("-XX:MaxRAMPercentage=50").contains("-XX:+UseSerialGC"));
                 assertThat(c.getResources().getLimits()).as(c.getName()).containsKey("memory");
             }
         }
