@@ -94,14 +94,19 @@ class RelayIntegrityTest {
         outside = new ServerSocket(0, 50, InetAddress.getByName(OUTSIDE_IP));
         sandboxes.register(new Sandbox(SANDBOX_IP, COMPANY, UUID.randomUUID(), UUID.randomUUID(), "c1"));
         allowlists.replace(COMPANY, List.of(HOST + ":" + outside.getLocalPort()));
-        proxy = PlainProxies.server(vertx,
+        proxy = proxy(Duration.ofMinutes(1));
+    }
+
+    private ProxyServer proxy(Duration idleTimeout) {
+        ProxyServer server = PlainProxies.server(vertx,
                 new ProxyPolicy(sandboxes, allowlists, company -> EgressMode.ENFORCE, () -> true, Set.of(443),
                         Set.of(443)),
                 TestDestinations.uncached(upstream, new OutsideAddresses(OUTSIDE_IP)), new RecordingAnomalies(),
                 connections::add,
-                new ProxyLimits(8192, 8, Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofSeconds(5),
+                new ProxyLimits(8192, 8, idleTimeout, Duration.ofMinutes(5), Duration.ofSeconds(5),
                         Duration.ofSeconds(10)));
-        OutsideServers.await(proxy.start("127.0.0.1", 0));
+        OutsideServers.await(server.start("127.0.0.1", 0));
+        return server;
     }
 
     @AfterEach
@@ -168,6 +173,30 @@ class RelayIntegrityTest {
             assertThat(outsideSide.get(60, TimeUnit.SECONDS)).isEqualTo("sent");
         }
         assertThat(awaitRecord().bytesIn()).isEqualTo(down);
+    }
+
+    @Test
+    void aTunnelIdleForTheIdleTimeoutIsClosedOnBothSides() throws Exception {
+        OutsideServers.await(proxy.close());
+        proxy = proxy(Duration.ofMillis(500));
+        CompletableFuture<String> outsideSide = CompletableFuture.supplyAsync(() -> serve(accepted -> {
+            accepted.getOutputStream().write(7);
+            accepted.getOutputStream().flush();
+            InputStream in = accepted.getInputStream();
+            // the two bytes the client sent, then nothing moves until the idle timeout ends the tunnel
+            return in.read() + "," + in.read() + "," + in.read();
+        }), SIDES);
+        try (Socket socket = tunnel()) {
+            assertThat(socket.getInputStream().read()).isEqualTo(7);
+            socket.getOutputStream().write(new byte[] {1, 2});
+            socket.getOutputStream().flush();
+
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+            assertThat(outsideSide.get(30, TimeUnit.SECONDS)).isEqualTo("1,2,-1");
+        }
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.bytesOut()).isEqualTo(2);
+        assertThat(record.bytesIn()).isEqualTo(1);
     }
 
     /** A CONNECT to the outside server's port, answered 200: from here on the socket is the tunnel. */
