@@ -136,7 +136,10 @@ public final class ProxyBench {
         }
     }
 
-    /** Answers A for {@code host} with {@code address}, NODATA for its other types, NXDOMAIN for any other name. */
+    /**
+     * Answers A for {@code host} with {@code address}, NODATA for its other types, NXDOMAIN for any other name; a
+     * negative answer with an SOA (negative TTL 60 s), as a real server's.
+     */
     private static void dns(String listen, String host, InetAddress address) {
         String[] hp = listen.split(":");
         try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])))) {
@@ -180,11 +183,16 @@ public final class ProxyBench {
         out.write(q[1]);
         out.write(0x81 | (q[2] & 0x01));                    // QR, RD copied, AA
         out.write(ours ? 0x80 : 0x83);                       // RA; NOERROR or NXDOMAIN
-        out.writeBytes(new byte[]{0, 1, 0, (byte) (a ? 1 : 0), 0, 0, 0, 0});
+        out.writeBytes(new byte[]{0, 1, 0, (byte) (a ? 1 : 0), 0, (byte) (a ? 0 : 1), 0, 0});
         out.write(q, 12, questionEnd - 12);
         if (a) {
             out.writeBytes(new byte[]{(byte) 0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4});
             out.writeBytes(address.getAddress());
+        } else {
+            // NODATA and NXDOMAIN carry the zone's SOA, as every real server's do (RFC 2308): a resolver may keep
+            // the negative answer for min(SOA TTL, SOA minimum) = 60 s; without it nothing may be kept
+            out.writeBytes(new byte[]{(byte) 0xc0, 12, 0, 6, 0, 1, 0, 0, 0, 60, 0, 24,
+                    (byte) 0xc0, 12, (byte) 0xc0, 12, 0, 0, 0, 1, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 0, 60});
         }
         return out.toByteArray();
     }

@@ -329,9 +329,14 @@ if [ -n "$PROFILE" ]; then
         if (f ~ /org\.xbill|io\.trimus\.egress\.dns\./) cat = "resolving the host upstream (dnsjava, UpstreamResolver)"
         else if (f ~ /DecisionLog|org\.jboss\.logmanager|org\.jboss\.logging/) cat = "the decision log line"
         else if (f ~ /NetClientImpl|Bootstrap\.connect/) cat = "dialling the destination (Vert.x NetClient)"
-        else if (f ~ /io\.trimus\.egress\.proxy\.Relay|safeBuffer|NetSocketImpl\.write/) cat = "relaying bytes"
+        else if (f ~ /io\.trimus\.egress\.proxy\.relay\.|safeBuffer|NetSocketImpl\.write/) cat = "relaying bytes"
         else if (f ~ /io\.trimus\.egress\.proxy\./) cat = "policy, parsing, bookkeeping (io.trimus.egress.proxy)" }
       END { for (k in c) printf "%6.1f%%  %s\n", 100 * c[k] / n, k; printf "%6d   samples\n", n }' | sort -rn | head -12
+    echo; echo "egress-service, collector pauses while recorded (jdk.GarbageCollection, ms):"
+    jfr print --events jdk.GarbageCollection "$WORK/egress.jfr" | awk '
+      /name = / { name = $3; gsub(/"/, "", name) }
+      /sumOfPauses = / { v = $3; if ($4 == "s") v *= 1000; if ($4 == "us") v /= 1000; n[name]++; sum[name] += v; if (v > max[name]) max[name] = v }
+      END { for (k in n) printf "  %-16s %5d collections, pauses total %8.1f ms, longest %6.2f ms\n", k, n[k], sum[k], max[k] }'
     } | tee -a "$WORK/report.md"
   fi
 fi

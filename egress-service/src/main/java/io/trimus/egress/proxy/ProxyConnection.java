@@ -13,6 +13,7 @@ import io.trimus.egress.proxy.admission.RequestDenial;
 import io.trimus.egress.proxy.admission.RequestStream;
 import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
 import io.trimus.egress.proxy.relay.Relay;
+import io.trimus.egress.proxy.relay.Splice;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -278,9 +279,9 @@ final class ProxyConnection implements RequestStream.Reader {
         Buffer first = pending;
         pending = Buffer.buffer();
         Relay.forward(client, upstream, first, n -> facts.bytesUp += n);
-        Relay.pipe(client, upstream, n -> facts.bytesUp += n);
-        Relay.pipe(upstream, client, n -> facts.bytesDown += n);
-        client.resume();
+        // an opaque tunnel from here on: Netty's buffers relayed as they are read, without Vert.x's copies
+        Splice.pipe(client, upstream, n -> facts.bytesUp += n);
+        Splice.pipe(upstream, client, n -> facts.bytesDown += n);
     }
 
     /**
