@@ -1,7 +1,7 @@
 # bench/dns/anomaly-latency.sh - sourced by run.sh: how fast a denied lookup becomes an anomaly row, under load.
 #
-# anomaly_phase NAME HTTP_PORT DNS_PORT COMPANY: for $ANOMALY_DURATION s, dnsperf denies $ANOMALY_QPS distinct names
-# per second from 127.0.0.1 (the benchmark's sandbox), while a probe sandbox (127.0.0.2, same company) looks up a
+# anomaly_phase NAME HTTP_PORT DNS_PORT COMPANY QPS: for $ANOMALY_DURATION s, dnsperf denies QPS distinct names
+# per second from 127.0.0.1 (the benchmark's sandbox; QPS 0: none, the resolver is idle but for the probe), while a probe sandbox (127.0.0.2, same company) looks up a
 # fresh denied name every $ANOMALY_PROBE_GAP s and times, per name, from just before its lookup until
 #   - the row is listed by GET /api/companies/{id}/egress/anomalies?qname=<name> (polled back to back), and
 #   - egress-service's live stream (GET …/anomalies/stream, server-sent events) has sent it.
@@ -12,6 +12,7 @@
 # anomaly_rows_latency NAME COMPANY: the same split over every row of the run. Needs BENCH_OPERATOR,
 # BENCH_SERVICE, POSTGRES_PORT, WORK, db_of, uuid, log and die (run.sh).
 
+# ANOMALY_QPS: one phase per value, e.g. "0 5000" (idle, then under a flood); ANOMALY_DURATION=0 skips the phases
 ANOMALY_QPS=${ANOMALY_QPS:-5000}
 ANOMALY_DURATION=${ANOMALY_DURATION:-20}
 ANOMALY_PROBE_GAP=${ANOMALY_PROBE_GAP:-0.25}
@@ -44,15 +45,18 @@ anomaly_rows_latency() {  # name company
   rows_latency "$1" "$2" '-infinity' | sed "s/^/$1 whole run, /"
 }
 
-anomaly_phase() {  # name http_port dns_port company
-  local name=$1 http=$2 dns=$3 company=$4 dir="$WORK/anomaly-$1" since lines i n t0 t1 dp sse
-  ((ANOMALY_QPS > 0)) || return 0
+anomaly_phase() {  # name http_port dns_port company qps
+  local name=$1 http=$2 dns=$3 company=$4 qps=$5 dir="$WORK/anomaly-$1-$5" since lines i n t0 t1 tc dp sse
+  ((ANOMALY_DURATION > 0)) || return 0
   mkdir -p "$dir"
-  curl -fsS -X PUT "http://127.0.0.1:$http/internal/sandboxes/$PROBE_SOURCE" -H "$BENCH_SERVICE" \
-    -H 'Content-Type: application/json' \
-    -d "{\"company_id\":\"$company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$(uuid)\",\"container_id\":\"bench-dns-probe-$name\"}" \
-    >/dev/null || die "$name: could not register the probe sandbox $PROBE_SOURCE"
-  lines=$((ANOMALY_QPS * ANOMALY_DURATION * 11 / 10 + 1000))
+  if [[ ! -e $WORK/probe-registered-$name ]]; then   # once per build: a second phase reuses it
+    curl -fsS -X PUT "http://127.0.0.1:$http/internal/sandboxes/$PROBE_SOURCE" -H "$BENCH_SERVICE" \
+      -H 'Content-Type: application/json' \
+      -d "{\"company_id\":\"$company\",\"agent_id\":\"$(uuid)\",\"run_id\":\"$(uuid)\",\"container_id\":\"bench-dns-probe-$name\"}" \
+      >/dev/null || die "$name: could not register the probe sandbox $PROBE_SOURCE"
+    : >"$WORK/probe-registered-$name"
+  fi
+  lines=$((qps * ANOMALY_DURATION * 11 / 10 + 1000))
   awk -v n="$lines" -v s="$RANDOM$RANDOM" 'BEGIN{for(i=0;i<n;i++) printf "f%s-%d.denied.test A\n", s, i}' >"$dir/names.txt"
   # the live stream, each line stamped with its arrival (ns); curl ends by itself after the phase
   ( curl -sN --max-time $((ANOMALY_DURATION + 8)) -H "$BENCH_OPERATOR" \
@@ -61,19 +65,25 @@ anomaly_phase() {  # name http_port dns_port company
   sse=$!
   sleep 1
   since=$(date -u +%Y-%m-%dT%H:%M:%S.%NZ)
-  log "$name: anomaly latency: $ANOMALY_QPS distinct denied names/s for ${ANOMALY_DURATION}s, probe lookups from $PROBE_SOURCE"
-  dnsperf -s 127.0.0.1 -p "$dns" -d "$dir/names.txt" -Q "$ANOMALY_QPS" -l "$ANOMALY_DURATION" -c 4 -T 2 \
-    >"$dir/dnsperf.txt" 2>&1 &
+  log "$name: anomaly latency: $qps distinct denied names/s for ${ANOMALY_DURATION}s, probe lookups from $PROBE_SOURCE"
+  if ((qps > 0)); then
+    dnsperf -s 127.0.0.1 -p "$dns" -d "$dir/names.txt" -Q "$qps" -l "$ANOMALY_DURATION" -c 4 -T 2 \
+      >"$dir/dnsperf.txt" 2>&1 &
+  else
+    sleep "$ANOMALY_DURATION" &   # idle: the probe's lookups only
+  fi
   dp=$!
   i=0
-  : >"$dir/probe.txt"
+  : >"$dir/probe.txt"; : >"$dir/calls.txt"
   while kill -0 "$dp" 2>/dev/null; do
     i=$((i + 1)); n="p$i-$RANDOM$RANDOM.probe.denied.test"
     t0=${EPOCHREALTIME/./}000; t1=
     dig +short +time=1 +tries=1 -b "$PROBE_SOURCE" -p "$dns" @127.0.0.1 "$n" A >/dev/null 2>&1 || true
     while (( ${EPOCHREALTIME/./}000 - t0 < 30000000000 )); do
+      tc=${EPOCHREALTIME/./}000
       if curl -fsS -H "$BENCH_OPERATOR" "http://127.0.0.1:$http/api/companies/$company/egress/anomalies?qname=$n" \
-          2>/dev/null | grep -q '"id"'; then t1=${EPOCHREALTIME/./}000; break; fi
+          2>/dev/null | grep -q '"id"'; then t1=${EPOCHREALTIME/./}000; echo "$(( (t1 - tc) / 1000 ))" >>"$dir/calls.txt"; break; fi
+      echo "$(( (${EPOCHREALTIME/./}000 - tc) / 1000 ))" >>"$dir/calls.txt"
     done
     [[ -n $t1 ]] && echo "$n $t0 $t1" >>"$dir/probe.txt" || echo "$n $t0" >>"$dir/probe-missed.txt"
     sleep "$ANOMALY_PROBE_GAP"
@@ -81,10 +91,11 @@ anomaly_phase() {  # name http_port dns_port company
   wait "$dp" || true
   wait "$sse" 2>/dev/null || true
   local sent
-  sent=$(awk '/Queries sent:/{print $3}' "$dir/dnsperf.txt")
-  echo "$name: anomaly latency at $ANOMALY_QPS distinct denied names/s for ${ANOMALY_DURATION}s (dnsperf sent ${sent:-?}), $(wc -l <"$dir/probe.txt") probe lookups:"
+  sent=$(awk '/Queries sent:/{print $3}' "$dir/dnsperf.txt" 2>/dev/null || true)
+  echo "$name: anomaly latency at $qps distinct denied names/s for ${ANOMALY_DURATION}s (dnsperf sent ${sent:-?}), $(wc -l <"$dir/probe.txt") probe lookups:"
   echo "  probe lookup → row listed by the API (ms): $(awk '{printf "%.1f\n", ($3-$2)/1e6}' "$dir/probe.txt" | pctl)$(
       [[ -s $dir/probe-missed.txt ]] && echo ", NOT LISTED within 30 s: $(wc -l <"$dir/probe-missed.txt")")"
+  echo "  one API call of the probe's polling, sign-in check included (µs): $(pctl <"$dir/calls.txt")"
   echo "  probe lookup → event on the live stream (ms): $(awk 'NR==FNR {t0[$1]=$2; next}
       /^[0-9]+ data:/ { if (match($0, /"qname":"[^"]*"/)) { q=substr($0, RSTART+9, RLENGTH-10); if (q in t0) printf "%.1f\n", ($1-t0[q])/1e6 } }' \
       "$dir/probe.txt" "$dir/sse.txt" | pctl)"

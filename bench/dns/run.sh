@@ -11,8 +11,8 @@
 #   4. registers 127.0.0.1 as a sandbox of a fresh company and allow-lists *.allowed.test;
 #   5. warms the JVM ($WARMUP s per scenario, not measured), then bench-all.sh: deny, warm allow and the 90/10
 #      mix, interleaved reps, unpinned and pinned, plus a fixed-rate run ($PCTL_QPS) for p50/p99/p99.9;
-#   6. prints QPS and latency as ratios to unbound; then, per build, the anomaly latency phase (anomaly-latency.sh):
-#      $ANOMALY_QPS distinct denied names per second for $ANOMALY_DURATION s while a probe sandbox (127.0.0.2) times
+#   6. prints QPS and latency as ratios to unbound; then, per build and per value of $ANOMALY_QPS, the anomaly
+#      latency phase (anomaly-latency.sh): $ANOMALY_QPS distinct denied names per second for $ANOMALY_DURATION s while a probe sandbox (127.0.0.2) times
 #      lookup → row listed by the API and → event on the live stream, and p50/p99 of received_at − first_seen; and
 #      checks that every denial was persisted as a counted anomaly row (sum of counts in egress_anomaly_events = the
 #      recorder's denials counter), with p50/p99 of received_at − first_seen over the whole run's rows;
@@ -20,7 +20,9 @@
 # Loopback only. Run it on an otherwise idle machine (no Maven build or test run alongside).
 #
 # env: REPS=3 DURATION=15 MODES="unpinned pinned" PCTL_QPS=10000 PCTL_DURATION=10 WARMUP=10 PRIO=-10
-#      ANOMALY_QPS=5000 (0: no anomaly latency phase) ANOMALY_DURATION=20 ANOMALY_PROBE_GAP=0.25 (s between probes)
+#      MODES=none: no QPS/latency runs (the anomaly phases and the count check only)
+#      ANOMALY_QPS=5000 (a phase per value: "0 5000" = idle, then the flood) ANOMALY_DURATION=20 (0: no anomaly
+#      latency phase) ANOMALY_PROBE_GAP=0.25 (s between probes)
 #      BASELINE_APP=          path of another build's quarkus-app dir, measured as "base" in the same invocation
 #      APP=egress-service/target/quarkus-app   JAVA_OPTS=   extra JVM options of egress-service
 #      DNS_PORT=15320 HTTP_PORT=18083 BASE_DNS_PORT=15321 BASE_HTTP_PORT=18084
@@ -178,7 +180,7 @@ if [[ -n $BASELINE_APP ]]; then register base "$BASE_HTTP_PORT" "$BASE_DNS_PORT"
 # ---------------------------------------------------------------- 5. warm-up (JIT), then the measured runs
 targets=("ours=127.0.0.1:$DNS_PORT@$OURS_PID")
 if [[ -n $BASELINE_APP ]]; then targets+=("base=127.0.0.1:$BASE_DNS_PORT@$BASE_PID"); fi
-if ((WARMUP > 0)); then
+if ((WARMUP > 0)) && [[ $MODES != none ]]; then
   for tg in "${targets[@]}"; do
     addr=${tg#*=}; addr=${addr%@*}
     log "warming ${tg%%=*} up: ${WARMUP}s per scenario (not measured)"
@@ -191,8 +193,12 @@ metric() {  # http_port name -> value (0 when absent)
   curl -fsS -H "$BENCH_SERVICE" "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk -v m="$2" '$1==m {v=$2} END {printf "%.0f\n", v+0}'
 }
 targets+=("unbound=$UNBOUND@$UNBOUND_PID")
+if [[ $MODES == none ]]; then
+  : >"$WORK/bench-all.txt"
+else
 log "bench-all.sh ${targets[*]} (MODES=$MODES REPS=$REPS DURATION=$DURATION PCTL_QPS=$PCTL_QPS)"
 "$HARNESS/bench-all.sh" "${targets[@]}" | tee "$WORK/bench-all.txt"
+fi
 RESULTS=$(awk '/^# results in /{print $4}' "$WORK/bench-all.txt")
 
 # ---------------------------------------------------------------- 6. report
@@ -245,10 +251,12 @@ fi
 # ---------------------------------------------------------------- 6b. anomaly latency under a flood of distinct denials
 . "$ROOT/bench/dns/anomaly-latency.sh"
 echo | tee -a "$WORK/report.md"
-anomaly_phase ours "$HTTP_PORT" "$DNS_PORT" "${COMPANY[ours]}" | tee -a "$WORK/report.md"
-if [[ -n $BASELINE_APP ]]; then
-  anomaly_phase base "$BASE_HTTP_PORT" "$BASE_DNS_PORT" "${COMPANY[base]}" | tee -a "$WORK/report.md"
-fi
+for qps in $ANOMALY_QPS; do
+  anomaly_phase ours "$HTTP_PORT" "$DNS_PORT" "${COMPANY[ours]}" "$qps" | tee -a "$WORK/report.md"
+  if [[ -n $BASELINE_APP ]]; then
+    anomaly_phase base "$BASE_HTTP_PORT" "$BASE_DNS_PORT" "${COMPANY[base]}" "$qps" | tee -a "$WORK/report.md"
+  fi
+done
 
 # ---------------------------------------------------------------- 7. no anomaly lost
 check_anomalies() {  # name http_port

@@ -1,6 +1,6 @@
 package io.trimus.egress.anomaly;
 
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Turns denied lookups into anomaly events without flooding: the first denial of a (source, sandbox, name, type,
@@ -74,8 +75,9 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     private final ConcurrentHashMap<Source, Budget> budgets = new ConcurrentHashMap<>();
     private final ThreadLocal<KeyProbe> probes = ThreadLocal.withInitial(KeyProbe::new);
     private final ThreadLocal<SourceProbe> sourceProbes = ThreadLocal.withInitial(SourceProbe::new);
-    private final Counter denials;
-    private final Counter overflowDenials;
+    // LongAdders read by FunctionCounters when scraped: a composite registry's counter allocates per increment
+    private final LongAdder denials = new LongAdder();
+    private final LongAdder overflowDenials = new LongAdder();
 
     @Inject
     public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, TrimusConfig config, MeterRegistry registry) {
@@ -98,10 +100,10 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         this.maxKeys = Math.max(1, maxKeys);
         this.maxNamesPerSandbox = Math.max(0, maxNamesPerSandbox);
         this.clock = clock;
-        this.denials = Counter.builder("trimus.egress.anomalies.denials")
+        FunctionCounter.builder("trimus.egress.anomalies.denials", denials, LongAdder::sum)
                 .description("Denied lookups recorded (events carry them folded, with counts)")
                 .register(registry);
-        this.overflowDenials = Counter.builder("trimus.egress.anomalies.overflow.denials")
+        FunctionCounter.builder("trimus.egress.anomalies.overflow.denials", overflowDenials, LongAdder::sum)
                 .description("Denied lookups folded into a sandbox's overflow event because it asked for more "
                         + "distinct names per window than its budget")
                 .register(registry);

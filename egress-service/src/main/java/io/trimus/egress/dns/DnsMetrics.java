@@ -5,11 +5,12 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import java.time.Duration;
-import java.util.EnumMap;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The resolver's Prometheus series: {@code trimus_egress_dns_queries_total{decision}},
@@ -17,24 +18,36 @@ import java.util.concurrent.TimeUnit;
  * {@code trimus_egress_dns_cache_hits_total} / {@code _misses_total} and {@code trimus_egress_dns_cache_hit_ratio},
  * {@code trimus_egress_dns_upstream_failures_total}, {@code trimus_egress_dns_errors_total} and
  * {@code trimus_egress_dns_tcp_refused_total{limit}} (connections closed at accept). Meters are made
- * once, so the hot path only increments.
+ * once, so the hot path only increments. The per-query count is a {@link LongAdder} per decision that Prometheus reads
+ * when it scrapes (a {@link FunctionCounter}): Quarkus's registry is a composite, whose counters pass every increment
+ * on to each registry behind it through an iterator allocated per call, a cost the resolver paid per query; for the
+ * same reason the latency timer is recorded in the registries behind a composite directly ({@link #timers}).
  */
 public final class DnsMetrics {
-    private final Map<Verdict, Counter> queries = new EnumMap<>(Verdict.class);
+    private final LongAdder[] queries = new LongAdder[Verdict.values().length];
     private final Counter malformed;
     private final Counter upstreamFailures;
     private final Counter errors;
     private final Counter droppedAnswers;
     private final Counter tcpRefusedPerSource;
     private final Counter tcpRefusedTotal;
-    private final Timer latency;
+    /** The latency timer in each registry behind the one given (see {@link #timers}). */
+    private final Timer[] latency;
 
     public DnsMetrics(MeterRegistry registry) {
         for (Verdict verdict : Verdict.values()) {
-            queries.put(verdict, Counter.builder("trimus.egress.dns.queries")
+            LongAdder count = new LongAdder();
+            queries[verdict.ordinal()] = count;
+            // a resolver started again in the same process (tests) counts anew: the meter reads this one's adder
+            FunctionCounter earlier = registry.find("trimus.egress.dns.queries").tag("decision", verdict.tag())
+                    .functionCounter();
+            if (earlier != null) {
+                registry.remove(earlier);
+            }
+            FunctionCounter.builder("trimus.egress.dns.queries", count, LongAdder::sum)
                     .description("DNS queries by the resolver's decision")
                     .tag("decision", verdict.tag())
-                    .register(registry));
+                    .register(registry);
         }
         malformed = Counter.builder("trimus.egress.dns.malformed")
                 .description("Packets dropped because they were no well-formed DNS query")
@@ -56,12 +69,11 @@ public final class DnsMetrics {
                 .description("DNS-over-TCP connections closed at accept because of a limit")
                 .tag("limit", "total")
                 .register(registry);
-        latency = Timer.builder("trimus.egress.dns.latency")
+        latency = timers(Timer.builder("trimus.egress.dns.latency")
                 .description("Time from a query's arrival to its answer being ready")
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(10_000))
-                .maximumExpectedValue(Duration.ofSeconds(5))
-                .register(registry);
+                .maximumExpectedValue(Duration.ofSeconds(5)), registry);
     }
 
     /** Adds the cache's hit and miss counters and its hit ratio. */
@@ -87,7 +99,7 @@ public final class DnsMetrics {
     }
 
     void counted(Verdict verdict) {
-        queries.get(verdict).increment();
+        queries[verdict.ordinal()].increment();
     }
 
     void droppedMalformed() {
@@ -116,12 +128,28 @@ public final class DnsMetrics {
     }
 
     void answered(long startNanos) {
-        latency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        long nanos = System.nanoTime() - startNanos;
+        for (Timer timer : latency) {
+            timer.record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * The timer registered in each registry a composite holds (recursively), or in {@code registry} itself: a
+     * composite timer passes each recording on through an iterator and a lambda allocated per call. The timer is then
+     * not listed by the composite itself, only by the registries that export it (Prometheus, the scrape).
+     */
+    static Timer[] timers(Timer.Builder timer, MeterRegistry registry) {
+        if (registry instanceof CompositeMeterRegistry composite && !composite.getRegistries().isEmpty()) {
+            return composite.getRegistries().stream().flatMap(inner -> Arrays.stream(timers(timer, inner)))
+                    .toArray(Timer[]::new);
+        }
+        return new Timer[] {timer.register(registry)};
     }
 
     /** Queries counted with {@code verdict} so far. */
     public long queries(Verdict verdict) {
-        return (long) queries.get(verdict).count();
+        return queries[verdict.ordinal()].sum();
     }
 
     /** Malformed packets dropped so far. */

@@ -1,5 +1,6 @@
 package io.trimus.egress.dns;
 
+import io.netty.channel.EventLoopGroup;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,6 +11,8 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.parsetools.RecordParser;
+import io.vertx.core.spi.VertxThreadFactory;
+import io.vertx.core.spi.transport.Transport;
 import org.jboss.logging.Logger;
 
 import java.net.InetSocketAddress;
@@ -57,7 +60,14 @@ public final class DnsServer {
      */
     private final ConcurrentHashMap<String, Integer> tcpConnectionsBySource = new ConcurrentHashMap<>();
     private final List<UdpListener> udp = new CopyOnWriteArrayList<>();
+    /** The resolver's own event loops (see {@link #start(String, int, int)}); null while not serving. */
+    private volatile EventLoopGroup loops;
+    private final AtomicInteger loopThreads = new AtomicInteger();
     private final List<NetServer> tcp = new CopyOnWriteArrayList<>();
+    /** Name prefix of the resolver's own event-loop threads. */
+    static final String LOOP_THREAD = "trimus-dns-loop-";
+    private static final int LOOP_IO_RATIO = 50;
+    private static final long MAX_LOOP_EXECUTE_SECONDS = 2;
     /** Tries of an any-port start (port 0) before it fails. */
     private static final int ANY_PORT_ATTEMPTS = 5;
 
@@ -74,7 +84,9 @@ public final class DnsServer {
 
     /**
      * Binds UDP and then TCP to {@code host:port} (port 0: any free UDP port, and TCP on the same one) on
-     * {@code listeners} event loops: with the native transport each loop gets a UDP socket of its own on the shared
+     * {@code listeners} event loops of the resolver's own (threads {@value #LOOP_THREAD}N, not Vert.x's shared loops,
+     * where an API request, a scrape or a batch of anomaly rows being stored would hold queries up behind it): with the
+     * native transport each loop gets a UDP socket of its own on the shared
      * address (SO_REUSEPORT: the kernel spreads the sources over them) and a TCP server (Vert.x hands each accepted
      * connection to one of them), so every core answers queries; without it one loop serves. With the native
      * transport the sockets always share the address, so a second egress-service process of the same user on this
@@ -90,6 +102,10 @@ public final class DnsServer {
      */
     private Future<Void> start(String host, int port, int listeners, int attempts) {
         int count = listeners > 1 && vertx.isNativeTransportEnabled() ? listeners : 1;
+        loops = ((VertxInternal) vertx).transport().eventLoopGroup(Transport.IO_EVENT_LOOP_GROUP, count,
+                task -> VertxThreadFactory.INSTANCE.newVertxThread(task,
+                        LOOP_THREAD + loopThreads.getAndIncrement(), false, MAX_LOOP_EXECUTE_SECONDS, TimeUnit.SECONDS),
+                LOOP_IO_RATIO);
         boolean shared = vertx.isNativeTransportEnabled();
         Future<Integer> bound = listenOn(host, port, shared);
         for (int i = 1; i < count; i++) {
@@ -101,7 +117,9 @@ public final class DnsServer {
 
     /** One listener: a UDP socket and a TCP server on a new event-loop context; the port they are bound to. */
     private Future<Integer> listenOn(String host, int port, boolean shared) {
-        ContextInternal loop = ((VertxInternal) vertx).createEventLoopContext();
+        VertxInternal internal = (VertxInternal) vertx;
+        ContextInternal loop = internal.createEventLoopContext(loops.next(), internal.getWorkerPool(),
+                Thread.currentThread().getContextClassLoader());
         Promise<Integer> listening = Promise.promise();
         loop.runOnContext(v -> bind(loop, host, port, shared).onComplete(listening));
         return listening.future();
@@ -141,6 +159,15 @@ public final class DnsServer {
         return udp.size();
     }
 
+    /** The names of the threads the UDP sockets are served on, one per socket (tests). */
+    List<String> udpThreads() throws Exception {
+        List<String> names = new ArrayList<>();
+        for (UdpListener listener : udp) {
+            names.add(listener.threadName());
+        }
+        return names;
+    }
+
     /** Stops serving: closes every socket and every TCP connection. */
     public Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
@@ -148,7 +175,14 @@ public final class DnsServer {
         tcp.forEach(server -> closing.add(server.close()));
         udp.clear();
         tcp.clear();
-        return Future.join(closing).mapEmpty();
+        EventLoopGroup own = loops;
+        loops = null;
+        Future<Void> closed = Future.join(closing).mapEmpty();
+        return own == null ? closed : closed.eventually(() -> {
+            Promise<Void> down = Promise.promise();
+            own.shutdownGracefully(0, 1, TimeUnit.SECONDS).addListener(done -> down.complete());
+            return down.future();
+        });
     }
 
     private void onConnection(NetSocket socket) {

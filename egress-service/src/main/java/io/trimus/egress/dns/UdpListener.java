@@ -89,6 +89,11 @@ final class UdpListener extends ChannelInboundHandlerAdapter {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
+    /** The name of the thread the socket is served on (tests). */
+    String threadName() throws Exception {
+        return channel.eventLoop().submit(() -> Thread.currentThread().getName()).get();
+    }
+
     /** Closes the socket. */
     Future<Void> close() {
         Promise<Void> closed = Promise.promise();

@@ -330,7 +330,7 @@ class DnsResolverEndToEndTest {
         client.udp(SANDBOX, DnsTestClient.query("denied.example.test", Type.TXT));
         client.udp(UNKNOWN, DnsTestClient.query("denied.example.test", Type.A));
 
-        assertThat(resolver.registry.get("trimus.egress.dns.queries").tag("decision", "allowed").counter().count())
+        assertThat(resolver.registry.get("trimus.egress.dns.queries").tag("decision", "allowed").functionCounter().count())
                 .isEqualTo(1);
         assertThat(resolver.metrics.queries(Verdict.NOT_ALLOWLISTED)).isEqualTo(1);
         assertThat(resolver.metrics.queries(Verdict.QTYPE_DENIED)).isEqualTo(1);

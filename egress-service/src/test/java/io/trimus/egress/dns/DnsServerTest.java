@@ -160,6 +160,32 @@ class DnsServerTest {
         }
     }
 
+    /**
+     * The UDP sockets are served on event loops of the resolver's own: on Vert.x's shared loops an API request, a
+     * metrics scrape or a batch of anomaly rows being stored held the queries of that loop up behind it.
+     */
+    @Test
+    void udpIsServedOnTheResolversOwnEventLoopsNotOnVertxsShared() throws Exception {
+        Vertx epoll = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
+        try {
+            DnsServer own = new DnsServer(epoll, resolver.handler, new DnsServer.Limits(8, Duration.ofSeconds(1)));
+            ResolverFixture.await(own.start("127.0.0.1", 0, 2));
+            try {
+                assertThat(own.udpThreads()).hasSize(2).doesNotHaveDuplicates()
+                        .allMatch(name -> name.startsWith(DnsServer.LOOP_THREAD), "a thread of the resolver's own");
+                DnsTestClient client = new DnsTestClient(own.port(), Duration.ofSeconds(3));
+                for (int i = 1; i <= 8; i++) {
+                    assertThat(client.udp(SANDBOX, DnsTestClient.query(i + ".example.test", Type.A))).isNotNull();
+                    assertThat(client.tcp(SANDBOX, DnsTestClient.query(i + ".example.test", Type.A))).isNotNull();
+                }
+            } finally {
+                ResolverFixture.await(own.close());
+            }
+        } finally {
+            ResolverFixture.await(epoll.close());
+        }
+    }
+
     @Test
     void severalEventLoopsShareTheAddressAndEveryQueryIsAnswered() throws Exception {
         Vertx epoll = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));

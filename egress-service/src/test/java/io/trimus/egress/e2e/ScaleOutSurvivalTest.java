@@ -234,7 +234,7 @@ class ScaleOutSurvivalTest {
     }
 
     private double denied() {
-        return meters.find("trimus.egress.dns.queries").tag("decision", "not_allowlisted").counters().stream()
+        return meters.find("trimus.egress.dns.queries").tag("decision", "not_allowlisted").functionCounters().stream()
                 .mapToDouble(c -> c.count()).sum();
     }
 
