@@ -17,8 +17,15 @@ import urllib.request
 from datetime import datetime
 
 DOCKER = "/usr/bin/docker"
-FLAGS = ["--read-only", "--tmpfs", "/tmp:rw,nosuid,size=64m", "--network", "none",
-         "--security-opt", "no-new-privileges", "--cap-drop", "ALL", "--pids-limit", "100"]
+# What Trimus gives a docker agent with the defaults (ContainerPolicy, DockerConfig): read-only root, /tmp tmpfs, no
+# network, no capabilities, no new privileges, 100 PIDs, 1g memory with swap pinned to it, 1 CPU, the json-file log
+# driver rotated at 10m x 2, and a root image run as nobody. (Until 2026-12-05 the raw side left out memory, CPUs,
+# log options and user, so it did less work than the Trimus side.)
+FLAGS = ["--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,nodev,size=64m", "--network", "none",
+         "--security-opt", "no-new-privileges", "--cap-drop", "ALL", "--pids-limit", "100",
+         "--memory", "1g", "--memory-swap", "1g", "--cpus", "1",
+         "--log-driver", "json-file", "--log-opt", "max-size=10m", "--log-opt", "max-file=2",
+         "--user", "65534:65534"]
 
 
 def call(base, method, path, body=None):
