@@ -16,6 +16,7 @@ import io.trimus.testing.TestImages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The run's start is recorded on trimus.adapter.leases while the runner inspects the image, and nothing of the run
@@ -73,9 +75,10 @@ class RecordedStartTest {
         CompletableFuture<RunStarts.Start> start = new CompletableFuture<>();
         CompletableFuture<Void> running = CompletableFuture.runAsync(() -> runner.run(run, policy(run), handle(run), start));
 
-        Thread.sleep(1500);   // far longer than inspecting the image and creating a container take
-        assertThat(Containers.findByLabel(docker, ContainerPolicy.LABEL_RUN, run.runId().toString())).isEmpty();
-        assertThat(reported).isEmpty();
+        // for far longer than inspecting the image and creating a container take, nothing of the run appears
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> Containers.findByLabel(docker, ContainerPolicy.LABEL_RUN, run.runId().toString()).isEmpty()
+                        && reported.isEmpty());
         start.complete(RunStarts.Start.GO);
         running.get(60, TimeUnit.SECONDS);
 
