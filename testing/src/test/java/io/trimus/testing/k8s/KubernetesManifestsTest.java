@@ -196,9 +196,11 @@ class KubernetesManifestsTest {
     void everyJvmSizesItsHeapByTheContainersMemoryLimit() {
         for (var w : BASE.workloads()) {
             for (Container c : w.pod().getContainers()) {
-                // half the limit: the other half holds ~100 MiB of class metadata, code and buffers (docs/benchmarks.md#memory)
+                // half the limit: the other half holds ~100 MiB of class metadata, code and buffers; the native heap
+                // trimmed every 5 s (docs/benchmarks.md#memory)
                 assertThat(BASE.env(c, "JAVA_TOOL_OPTIONS")).as(c.getName()).hasValueSatisfying(
-                        opts -> assertThat(opts).contains("-XX:MaxRAMPercentage=50").contains("-XX:+UseSerialGC"));
+                        opts -> assertThat(opts).contains("-XX:MaxRAMPercentage=50").contains("-XX:+UseSerialGC")
+                                .contains("-XX:TrimNativeHeapInterval=5000"));
                 assertThat(c.getResources().getLimits()).as(c.getName()).containsKey("memory");
             }
         }
