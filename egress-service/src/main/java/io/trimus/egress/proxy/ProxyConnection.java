@@ -13,7 +13,7 @@ import io.trimus.egress.proxy.admission.RequestDenial;
 import io.trimus.egress.proxy.admission.RequestStream;
 import io.trimus.egress.proxy.destination.DestinationDialer.NotDialled;
 import io.trimus.egress.proxy.relay.Relay;
-import io.trimus.egress.proxy.relay.Tunnel;
+import io.trimus.egress.proxy.relay.Splice;
 import io.trimus.events.ProxyCheck;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -58,8 +58,6 @@ final class ProxyConnection implements RequestStream.Reader {
     /** The plain-HTTP requests, when the connection carries them. */
     private RequestStream requests;
     private NetSocket upstream;
-    /** The opaque tunnel, once the connection is one. */
-    private Tunnel tunnel;
 
     /**
      * @param destinationPort for a transparent way, the port the destination is dialled on; ignored for the explicit
@@ -281,9 +279,9 @@ final class ProxyConnection implements RequestStream.Reader {
         Buffer first = pending;
         pending = Buffer.buffer();
         Relay.forward(client, upstream, first, n -> facts.bytesUp += n);
-        // an opaque tunnel from here on: splice(2) where the transport allows, else Netty's buffers as read
-        tunnel = Tunnel.open(client, upstream, n -> facts.bytesUp += n, n -> facts.bytesDown += n,
-                parts.limits().idleTimeout());
+        // an opaque tunnel from here on: Netty's buffers relayed as they are read, without Vert.x's copies
+        Splice.pipe(client, upstream, n -> facts.bytesUp += n);
+        Splice.pipe(upstream, client, n -> facts.bytesDown += n);
     }
 
     /**
@@ -386,9 +384,6 @@ final class ProxyConnection implements RequestStream.Reader {
         parts.vertx().cancelTimer(totalTimer);
         parts.vertx().cancelTimer(headTimer);
         onClosed.run();
-        if (tunnel != null) {
-            tunnel.settle();
-        }
         facts.ended(parts, upstream != null);
     }
 }

@@ -1,8 +1,8 @@
 package io.trimus.egress.proxy;
 
 /**
- * {@link RelayIntegrityTest} on Vert.x's NIO transport: no splice(2) there, so every tunnel is relayed as Netty's
- * buffers ({@code relay.Splice}) under Vert.x's own idle timeout, the fallback of the native transport's splicing.
+ * {@link RelayIntegrityTest} on Vert.x's NIO transport (where a deployment without the epoll library would run):
+ * the same relay ({@code relay.Splice}) over the JDK's selector.
  */
 class RelayIntegrityNioTest extends RelayIntegrityTest {
     @Override

@@ -25,21 +25,13 @@ import java.util.function.LongConsumer;
  * paused) is relayed first, as {@link Relay#forward} does, up to an empty marker buffer queued behind it (Netty never
  * reads an empty buffer); the channel does not read meanwhile, and a buffer read before the marker anyway waits for
  * it.
- *
- * <p>Where both channels allow it ({@link Tunnel}), the direction goes on by the kernel once the switch is done: a
- * {@link KernelSplice} task, queued each time the source's reading resumes, takes the reads over; what is read as
- * buffers before it, and at the source's end, is relayed here as above.
  */
-final class Splice {
+public final class Splice {
     private final NetSocket source;
     private final NetSocket sink;
     private final ConnectionBase sourceChannel;
     private final ConnectionBase sinkChannel;
     private final LongConsumer counter;
-    /** The kernel's splice of this direction, null when the bytes go as buffers only. */
-    private KernelSplice kernel;
-    /** Bytes this direction moved so far, both ways of carrying them (the tunnel's idle watch compares it). */
-    private long moved;
     /** Buffers read raw before the marker: they follow what the Vert.x stream had queued. */
     private ArrayDeque<ByteBuf> early;
     private boolean switched;
@@ -49,52 +41,21 @@ final class Splice {
         this.sink = sink;
         this.sourceChannel = (ConnectionBase) source;
         this.sinkChannel = (ConnectionBase) sink;
-        this.counter = n -> {
-            moved += n;
-            counter.accept(n);
-        };
+        this.counter = counter;
     }
 
     /**
      * Relays everything {@code from} sends to {@code to} from now on, on {@code from}'s event loop; closing is the
      * caller's business, as with {@link Relay#pipe}.
      */
-    static Splice pipe(NetSocket from, NetSocket to, LongConsumer counter) {
-        return pipe(from, to, counter, false);
-    }
-
-    /**
-     * As {@link #pipe(NetSocket, NetSocket, LongConsumer)}; with {@code kernel}, by splice(2) once the switch is
-     * done (the caller, on the event loop both channels share, checked they allow it).
-     */
-    static Splice pipe(NetSocket from, NetSocket to, LongConsumer counter, boolean kernel) {
+    public static void pipe(NetSocket from, NetSocket to, LongConsumer counter) {
         Splice splice = new Splice(from, to, counter);
-        if (kernel) {
-            splice.kernel = new KernelSplice(splice.sourceChannel.channel(), splice.sinkChannel.channel(), splice.counter);
-        }
         Context context = splice.sourceChannel.getContext();
         if (Vertx.currentContext() == context) {
             splice.start();
         } else {
             context.runOnContext(v -> splice.start());
         }
-        return splice;
-    }
-
-    /** Bytes this direction moved so far, the kernel's splice counted up to now; on the channels' event loop. */
-    long moved() {
-        if (kernel != null) {
-            kernel.sync();
-        }
-        return moved;
-    }
-
-    /** The source reads again: by the kernel when it may, else as buffers. */
-    private void resume() {
-        if (kernel != null) {
-            kernel.start();
-        }
-        sourceChannel.doResume();
     }
 
     private void start() {
@@ -121,7 +82,7 @@ final class Splice {
             }
         }
         if (!sinkChannel.isNotWritable()) {
-            resume();
+            sourceChannel.doResume();
         } else {
             throttle();
         }
@@ -161,12 +122,11 @@ final class Splice {
         sourceChannel.doPause();
         sink.drainHandler(drained -> {
             sink.drainHandler(null);
-            resume();
+            sourceChannel.doResume();
         });
         if (!sinkChannel.isNotWritable()) {
             // drained (on its own event loop) before the handler was set
-            sink.drainHandler(null);
-            resume();
+            sourceChannel.doResume();
         }
     }
 }
