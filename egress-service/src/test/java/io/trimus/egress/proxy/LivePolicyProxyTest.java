@@ -16,6 +16,7 @@ import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,7 +51,7 @@ import static org.awaitility.Awaitility.await;
  * open connections it no longer admits, with the anomaly a new connection would get, and leaves the others open and
  * working: the host removed from the company's list; a report-mode connection once the company enforces; the host
  * missing from the agent's own new list; request rules added to a host an open tunnel carries unchecked; the sandbox
- * deregistered. Another company's change touches nothing.
+ * deregistered. Another company's change touches nothing. On Netty's native transport (epoll), as deployed.
  */
 class LivePolicyProxyTest {
     private static final String SANDBOX_IP = "127.0.0.2";
@@ -80,7 +81,8 @@ class LivePolicyProxyTest {
 
     @BeforeAll
     static void startOutside() throws Exception {
-        vertx = Vertx.vertx();
+        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        assertThat(vertx.isNativeTransportEnabled()).isTrue();
         outside = new OutsideServers(vertx, HTTPS_IP, TLS_HOST, HTTP_IP);
         dns = new TestUpstreamDns().a(TLS_HOST, HTTPS_IP).a(PLAIN_HOST, HTTP_IP).start();
         upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", dns.port()), Duration.ofSeconds(2),

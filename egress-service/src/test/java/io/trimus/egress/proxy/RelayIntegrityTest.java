@@ -15,12 +15,14 @@ import io.trimus.egress.proxy.destination.TestDestinations;
 import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.impl.VertxByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +54,12 @@ import static org.awaitility.Awaitility.await;
  * what the other sent, the connection record's byte counts checked, and a side that closes right after its last
  * write still has every byte delivered before the other side sees the end. A relay that copies, reorders, drops or
  * keeps a buffer fails here: the digests, the counts, or the pooled direct memory still in use afterwards.
+ *
+ * <p>Here with Netty's native transport (epoll), as deployed ({@code quarkus.vertx.prefer-native-transport});
+ * {@link RelayIntegrityNioTest} runs the same on the NIO transport. The idle timeout both closes an idle tunnel and
+ * leaves one that trickles past it open.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RelayIntegrityTest {
     private static final String SANDBOX_IP = "127.0.0.2";
     private static final String OUTSIDE_IP = "127.0.0.5";
@@ -63,9 +70,9 @@ class RelayIntegrityTest {
     /** Threads of the test's own for the blocking sides (the common pool may have one thread on two cores). */
     private static final ExecutorService SIDES = Executors.newCachedThreadPool();
 
-    private static Vertx vertx;
-    private static TestUpstreamDns dns;
-    private static UpstreamResolver upstream;
+    private Vertx vertx;
+    private TestUpstreamDns dns;
+    private UpstreamResolver upstream;
 
     private final SandboxRegistry sandboxes = new SandboxRegistry();
     private final AllowlistCache allowlists = new AllowlistCache();
@@ -73,24 +80,30 @@ class RelayIntegrityTest {
     private ServerSocket outside;
     private ProxyServer proxy;
 
+    /** Whether the proxy runs on Netty's native transport (epoll), as deployed. */
+    boolean nativeTransport() {
+        return true;
+    }
+
     @BeforeAll
-    static void startDns() throws Exception {
-        vertx = Vertx.vertx();
+    void startDns() throws Exception {
+        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(nativeTransport()));
+        assertThat(vertx.isNativeTransportEnabled()).isEqualTo(nativeTransport());
         dns = new TestUpstreamDns().a(HOST, OUTSIDE_IP).start();
         upstream = new UpstreamResolver(vertx, new InetSocketAddress("127.0.0.1", dns.port()), Duration.ofSeconds(2),
                 64);
     }
 
     @AfterAll
-    static void stopDns() {
+    void stopDns() {
         OutsideServers.await(upstream.close());
         dns.close();
         OutsideServers.await(vertx.close());
-        SIDES.shutdownNow();
     }
 
     @BeforeEach
     void startProxy() throws IOException {
+        connections.clear();
         outside = new ServerSocket(0, 50, InetAddress.getByName(OUTSIDE_IP));
         sandboxes.register(new Sandbox(SANDBOX_IP, COMPANY, UUID.randomUUID(), UUID.randomUUID(), "c1"));
         allowlists.replace(COMPANY, List.of(HOST + ":" + outside.getLocalPort()));
@@ -196,6 +209,38 @@ class RelayIntegrityTest {
         }
         ConnectionRecord record = awaitRecord();
         assertThat(record.bytesOut()).isEqualTo(2);
+        assertThat(record.bytesIn()).isEqualTo(1);
+    }
+
+    @Test
+    void aTunnelThatTricklesLongerThanTheIdleTimeoutStaysOpen() throws Exception {
+        OutsideServers.await(proxy.close());
+        proxy = proxy(Duration.ofMillis(500));
+        int pieces = 15;
+        CompletableFuture<String> outsideSide = CompletableFuture.supplyAsync(() -> serve(accepted -> {
+            InputStream in = accepted.getInputStream();
+            StringBuilder got = new StringBuilder();
+            for (int i = 0; i < pieces; i++) {
+                got.append(in.read()).append(' ');
+            }
+            // the answer after 1.5 s of trickling, three idle timeouts: the tunnel was not closed meanwhile
+            accepted.getOutputStream().write(9);
+            accepted.getOutputStream().flush();
+            return got.toString().trim() + "|" + in.read();
+        }), SIDES);
+        try (Socket socket = tunnel()) {
+            for (int i = 0; i < pieces; i++) {
+                socket.getOutputStream().write(i + 1);
+                socket.getOutputStream().flush();
+                Thread.sleep(100);
+            }
+            assertThat(socket.getInputStream().read()).isEqualTo(9);
+            // then quiet: the idle timeout ends it
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+            assertThat(outsideSide.get(30, TimeUnit.SECONDS)).isEqualTo("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15|-1");
+        }
+        ConnectionRecord record = awaitRecord();
+        assertThat(record.bytesOut()).isEqualTo(pieces);
         assertThat(record.bytesIn()).isEqualTo(1);
     }
 
