@@ -55,8 +55,8 @@ import static org.awaitility.Awaitility.await;
  * write still has every byte delivered before the other side sees the end. A relay that copies, reorders, drops or
  * keeps a buffer fails here: the digests, the counts, or the pooled direct memory still in use afterwards.
  *
- * <p>Here with Netty's native transport (epoll), as deployed ({@code quarkus.vertx.prefer-native-transport});
- * {@link RelayIntegrityNioTest} runs the same on the NIO transport. The idle timeout both closes an idle tunnel and
+ * <p>Here with Netty's native transport (epoll), as deployed ({@code quarkus.vertx.prefer-native-transport}). The idle
+ * timeout both closes an idle tunnel and
  * leaves one that trickles past it open.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
