@@ -205,18 +205,9 @@ class ReplicaConnectionsTest {
     }
 
     /** The tunnel once the second replica's feed has the change that admits it (its own answer, not a sleep). */
-    private static Socket awaitTunnel(ProxyServer proxy, String host) throws Exception {
-        long until = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try {
-                return tunnel(proxy, host);
-            } catch (IOException | AssertionError refused) {
-                if (System.nanoTime() > until) {
-                    throw refused;
-                }
-                Thread.sleep(50);
-            }
-        }
+    private static Socket awaitTunnel(ProxyServer proxy, String host) {
+        return org.awaitility.Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                .until(() -> tunnel(proxy, host), java.util.Objects::nonNull);
     }
 
     private static boolean echoes(Socket socket) throws IOException {

@@ -130,8 +130,8 @@ class LivePolicyEndToEndTest {
                 && streamStarted.containsKey("/explicit") || end.isDone());
         assertThat(end).as("the run ended before both streams began: " + (end.isDone() ? end.join() : ""))
                 .isNotDone();
-        Thread.sleep(500);
-        assertThat(streamEnded).as("both streams are still open").isEmpty();
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(streamEnded).as("both streams are still open").isEmpty());
 
         SandboxRuns.allow(company, KEPT);
         long removed = System.nanoTime();
