@@ -32,22 +32,39 @@ import java.util.UUID;
  *               rules refuse: method or path; with {@code method} and {@code path}) (an unattributed source of the
  *               proxy is {@code unattributed_source} too); or {@code agent_not_allowlisted} /
  *               {@code proxy_agent_not_allowlisted} (the resolver's / the proxy's denial of a name the company
- *               allows but the agent's own allowlist does not)
+ *               allows but the agent's own allowlist does not); or {@code suspected_tunnelling} (the sandbox's
+ *               names under one base domain scored over the operator's threshold: see {@code score})
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
  * @param method   for {@code proxy_request_denied}: the refused request's method; else null (absent)
  * @param path     for {@code proxy_request_denied}: the refused request's path, normalised as the rules match it (as
  *                 sent, without the query, when it has no normal form), at most 512 characters; else null (absent)
+ * @param score    the sandbox's tunnelling score (0 to 1) for the base domain of {@code qname} when the event was
+ *                 made: how much its names under that domain look like data being carried out; null (absent) for an
+ *                 unattributed source and in events written before the field existed
+ * @param signals  the tunnelling signals that are up for that base domain ({@code long_names}, {@code high_entropy},
+ *                 {@code unique_names}, {@code rate}, {@code nxdomain}, {@code record_types}); null (absent) with
+ *                 {@code score}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                             String qname, String qtype, String reason, long count, Instant firstSeen,
-                            Instant lastSeen, Boolean enforced, String method, String path) {
+                            Instant lastSeen, Boolean enforced, String method, String path, Double score,
+                            List<String> signals) {
     public EgressAnomaly {
         enforced = enforced == null ? Boolean.TRUE : enforced;
+        signals = signals == null ? null : List.copyOf(signals);
+    }
+
+    /** An anomaly without a tunnelling score (an unattributed source, or an event of before scores). */
+    public EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
+                         String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
+                         Boolean enforced, String method, String path) {
+        this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
+                enforced, method, path, null, null);
     }
 
     /** An anomaly of a lookup or a connection: no request method or path. */
@@ -55,7 +72,7 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
                          String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
                          Boolean enforced) {
         this(id, companyId, agentId, runId, containerId, sourceIp, qname, qtype, reason, count, firstSeen, lastSeen,
-                enforced, null, null);
+                enforced, null, null, null, null);
     }
 
     public static final String NOT_ALLOWLISTED = "not_allowlisted";
@@ -89,9 +106,17 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
     public static final String AGENT_NOT_ALLOWLISTED = "agent_not_allowlisted";
     /** The proxy refused a host the company allow-listed because the agent's own allowlist does not list it. */
     public static final String PROXY_AGENT_NOT_ALLOWLISTED = "proxy_agent_not_allowlisted";
+    /**
+     * A sandbox's names under one base domain look like data being carried out (its tunnelling score crossed the
+     * operator's threshold; qname {@code *.<base domain>} when raised, enforced when the operator blocks): raised
+     * once per sandbox and base domain, and then, where the operator blocks, for every lookup and connection of the
+     * sandbox under that base domain that was refused for it.
+     */
+    public static final String SUSPECTED_TUNNELLING = "suspected_tunnelling";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
             PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
             PROXY_MALFORMED_REQUEST, PROXY_ENCRYPTED_CLIENT_HELLO, MASKED_SECRET_OUT_OF_SCOPE,
-            MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED, AGENT_NOT_ALLOWLISTED, PROXY_AGENT_NOT_ALLOWLISTED);
+            MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED, AGENT_NOT_ALLOWLISTED, PROXY_AGENT_NOT_ALLOWLISTED,
+            SUSPECTED_TUNNELLING);
 }

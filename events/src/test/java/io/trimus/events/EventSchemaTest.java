@@ -58,6 +58,7 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.proxyAnomaly(EgressAnomaly.PROXY_HOST_MISMATCH)),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.requestAnomaly()),
+                Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.tunnellingAnomaly()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.auditRecord()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord()));
     }
@@ -209,7 +210,7 @@ class EventSchemaTest {
                 EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
                 EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED,
                 EgressAnomaly.PROXY_REQUEST_DENIED, EgressAnomaly.AGENT_NOT_ALLOWLISTED,
-                EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED);
+                EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED, EgressAnomaly.SUSPECTED_TUNNELLING);
     }
 
     @Test
@@ -355,8 +356,10 @@ class EventSchemaTest {
                         java.math.BigDecimal.ONE, "m", 6L, 7))));
         assertThat(fieldNames(schemaJson(EventTypes.RUN_CANCEL).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.cancel())));
+        java.util.Set<String> anomalyFields = new java.util.TreeSet<>(fieldNames(Json.tree(Fixtures.requestAnomaly())));
+        anomalyFields.addAll(fieldNames(Json.tree(Fixtures.tunnellingAnomaly())));
         assertThat(fieldNames(schemaJson(EventTypes.EGRESS_ANOMALY).get("properties")))
-                .isEqualTo(fieldNames(Json.tree(Fixtures.requestAnomaly())));
+                .containsExactlyInAnyOrderElementsOf(anomalyFields);
         assertThat(fieldNames(schemaJson(EventTypes.REMOTE_TASK).get("properties")))
                 .isEqualTo(fieldNames(Json.tree(Fixtures.remoteTask())));
         assertThat(fieldNames(schemaJson(EventTypes.WORKER_HEARTBEAT).get("properties")))

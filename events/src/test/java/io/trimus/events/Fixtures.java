@@ -80,6 +80,13 @@ final class Fixtures {
                 AT, true, "POST", "/repos/evil/x/git/refs");
     }
 
+    /** A sandbox's names under one base domain scored over the threshold: the score and the signals that drove it. */
+    static EgressAnomaly tunnellingAnomaly() {
+        return new EgressAnomaly(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "0b5c3f7e9a1d", "172.30.0.17", "*.t.example", "A", EgressAnomaly.SUSPECTED_TUNNELLING, 1, AT, AT, false,
+                null, null, 0.83, java.util.List.of("long_names", "high_entropy", "unique_names"));
+    }
+
         static EgressAnomaly unattributedAnomaly() {
         return new EgressAnomaly(UUID.randomUUID(), null, null, null, null, "fd00:30::99", "api.github.com", "AAAA",
                 EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT, true);
