@@ -78,6 +78,8 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     // LongAdders read by FunctionCounters when scraped: a composite registry's counter allocates per increment
     private final LongAdder denials = new LongAdder();
     private final LongAdder overflowDenials = new LongAdder();
+    /** Where events get their tunnelling score; set once the watch exists (it records through this recorder). */
+    private volatile AnomalyScores scores = AnomalyScores.NONE;
 
     @Inject
     public RateLimitedAnomalyRecorder(AnomalyPublisher publisher, TrimusConfig config, MeterRegistry registry) {
@@ -262,15 +264,27 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
         }
     }
 
-    private static EgressAnomaly event(Key key, String qname, long count, long firstSeen, long lastSeen) {
+    /** Events from now on carry the score {@code scores} gives for their sandbox and name. */
+    public void scoredBy(AnomalyScores scores) {
+        this.scores = scores;
+    }
+
+    private EgressAnomaly event(Key key, String qname, long count, long firstSeen, long lastSeen) {
         Sandbox sandbox = key.sandbox;
+        AnomalyScores.Scored scored = null;
+        try {
+            scored = scores.of(sandbox, qname);
+        } catch (RuntimeException e) {
+            LOG.debugf(e, "no tunnelling score for %s", qname);
+        }
         return new EgressAnomaly(UUID.randomUUID(),
                 sandbox == null ? null : sandbox.companyId(),
                 sandbox == null ? null : sandbox.agentId(),
                 sandbox == null ? null : sandbox.runId(),
                 sandbox == null ? null : sandbox.containerId(),
                 key.sourceIp, qname, key.qtype, key.reason, count, Instant.ofEpochMilli(firstSeen),
-                Instant.ofEpochMilli(lastSeen), key.enforced, key.method, key.path);
+                Instant.ofEpochMilli(lastSeen), key.enforced, key.method, key.path,
+                scored == null ? null : scored.score(), scored == null ? null : scored.signals());
     }
 
     private void publish(EgressAnomaly anomaly) {

@@ -66,6 +66,9 @@ public interface TrimusConfig {
 
         /** The egress CA: the certificates the proxy shows sandboxes for hosts of masked secrets. */
         Ca ca();
+
+        /** Tunnelling through names: scores, threshold, action. */
+        TunnellingSettings tunnelling();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.trimus.egress.dns;
 
 import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.tunnelling.TunnellingWatch;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import org.jboss.logging.Logger;
@@ -34,6 +35,7 @@ public final class DnsQueryHandler {
     private final SourceQueryBudget budget;
     private final Steering steering;
     private final ConcurrentHashMap<AnswerCache.Key, Future<Message>> inFlight = new ConcurrentHashMap<>();
+    private final TunnellingWatch tunnelling;
 
     /**
      * Where allowed names are steered: the egress proxy's IPv4 address, and the TTL of the steered answers.
@@ -44,9 +46,21 @@ public final class DnsQueryHandler {
     public record Steering(java.net.Inet4Address proxy, long ttl) {
     }
 
-    /** @param steering where allowed names are steered, or null to forward them to the upstream */
+    /** A handler that scores no names for tunnelling (tests of everything else). */
     public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
                            DnsMetrics metrics, SourceQueryBudget budget, Steering steering) {
+        this(policy, anomalies, cache, upstream, metrics, budget, steering, null);
+    }
+
+    /**
+     * @param steering   where allowed names are steered, or null to forward them to the upstream
+     * @param tunnelling scores every name a sandbox asks for and says which base domains are refused to it; null
+     *                   scores none
+     */
+    public DnsQueryHandler(QueryPolicy policy, AnomalyRecorder anomalies, AnswerCache cache, Upstream upstream,
+                           DnsMetrics metrics, SourceQueryBudget budget, Steering steering,
+                           TunnellingWatch tunnelling) {
+        this.tunnelling = tunnelling;
         this.steering = steering;
         this.budget = budget;
         this.policy = policy;
@@ -61,7 +75,7 @@ public final class DnsQueryHandler {
      * leaves goes to {@link #handle}.
      */
     public InPlaceAnswers inPlace() {
-        return new InPlaceAnswers(policy, anomalies, metrics, budget, steering);
+        return new InPlaceAnswers(policy, anomalies, metrics, budget, steering, tunnelling);
     }
 
     /**
@@ -83,6 +97,12 @@ public final class DnsQueryHandler {
                         maxLength, start));
             }
             Decision decision = policy.decide(sourceIp, query);
+            Verdict watched = watched(tunnelling, decision.sandbox(), decision.qname(), decision.type(),
+                    decision.qtype(), decision.verdict());
+            if (watched != decision.verdict()) {
+                decision = new Decision(watched, decision.sandbox(), decision.qname(), decision.qtype(),
+                        decision.type());
+            }
             metrics.counted(decision.verdict());
             report(sourceIp, decision);
             boolean answered = decision.verdict().answered();
@@ -100,6 +120,21 @@ public final class DnsQueryHandler {
         } catch (RuntimeException unexpected) {
             return Future.succeededFuture(failed(query, unexpected, maxLength, start));
         }
+    }
+
+    /**
+     * The verdict once {@code name} is scored for tunnelling: {@link Verdict#TUNNELLING} for a name that would be
+     * answered, when its base domain is refused to the sandbox; else {@code verdict}. Scores only the names the
+     * sandbox's policy decided ({@link Verdict#scored}).
+     */
+    static Verdict watched(TunnellingWatch tunnelling, io.trimus.egress.sandbox.Sandbox sandbox, CharSequence name,
+                           int type, String typeName, Verdict verdict) {
+        if (tunnelling == null || sandbox == null || !verdict.scored()) {
+            return verdict;
+        }
+        boolean refused = tunnelling.observe(sandbox, name, typeName, !verdict.answered(),
+                type != org.xbill.DNS.Type.A && type != org.xbill.DNS.Type.AAAA);
+        return refused && verdict.answered() ? Verdict.TUNNELLING : verdict;
     }
 
     /** Counts a TCP connection closed at accept: {@code perSource} when its source had its share open, else all were. */

@@ -6,6 +6,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.trimus.egress.allowlist.AgentAllowlistCache;
 import io.trimus.egress.allowlist.AllowlistCache;
 import io.trimus.egress.anomaly.AnomalyRecorder;
+import io.trimus.egress.tunnelling.TunnellingWatch;
 import io.trimus.egress.config.TrimusConfig;
 import io.trimus.egress.policy.EgressModes;
 import io.trimus.egress.policy.PolicyCurrency;
@@ -45,6 +46,7 @@ public class DnsServerLifecycle {
     private final MeterRegistry registry;
     private final EgressModes modes;
     private final PolicyCurrency current;
+    private final TunnellingWatch tunnelling;
     private volatile DnsServer server;
     private volatile UpstreamResolver upstream;
     private volatile String listenHost;
@@ -53,13 +55,15 @@ public class DnsServerLifecycle {
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
                               AnomalyRecorder anomalies, MeterRegistry registry, EgressModes modes,
                               PolicyCurrency current) {
-        this(config, vertx, sandboxes, allowlists, new AgentAllowlistCache(), anomalies, registry, modes, current);
+        this(config, vertx, sandboxes, allowlists, new AgentAllowlistCache(), anomalies, registry, modes, current, null);
     }
 
+    /** @param tunnelling scores the names sandboxes ask for; null scores none */
     @Inject
     public DnsServerLifecycle(TrimusConfig config, Vertx vertx, SandboxRegistry sandboxes, AllowlistCache allowlists,
                               AgentAllowlistCache agentAllowlists, AnomalyRecorder anomalies, MeterRegistry registry,
-                              EgressModes modes, PolicyCurrency current) {
+                              EgressModes modes, PolicyCurrency current, TunnellingWatch tunnelling) {
+        this.tunnelling = tunnelling;
         this.config = config;
         this.vertx = vertx;
         this.sandboxes = sandboxes;
@@ -112,7 +116,7 @@ public class DnsServerLifecycle {
         DnsQueryHandler.Steering steering = steering(listen);
         DnsQueryHandler handler = new DnsQueryHandler(new QueryPolicy(sandboxes, allowlists, agentAllowlists, modes,
                 current), anomalies,
-                cache, upstream, metrics, budget, steering);
+                cache, upstream, metrics, budget, steering, tunnelling);
         server = new DnsServer(vertx, handler, new DnsServer.Limits(dns.tcpMaxConnections(),
                 dns.perSandboxTcpConnections(), dns.tcpIdleTimeout()));
         try {

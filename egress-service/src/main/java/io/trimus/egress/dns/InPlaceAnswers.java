@@ -3,6 +3,7 @@ package io.trimus.egress.dns;
 import io.netty.buffer.ByteBuf;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.sandbox.Sandbox;
+import io.trimus.egress.tunnelling.TunnellingWatch;
 import org.jboss.logging.Logger;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Type;
@@ -42,9 +43,11 @@ public final class InPlaceAnswers {
     private final DnsQueryHandler.Steering steering;
     private final byte[] proxyAddress;
     private final WireQuery query = new WireQuery();
+    private final TunnellingWatch tunnelling;
 
     InPlaceAnswers(QueryPolicy policy, AnomalyRecorder anomalies, DnsMetrics metrics, SourceQueryBudget budget,
-                   DnsQueryHandler.Steering steering) {
+                   DnsQueryHandler.Steering steering, TunnellingWatch tunnelling) {
+        this.tunnelling = tunnelling;
         this.policy = policy;
         this.anomalies = anomalies;
         this.metrics = metrics;
@@ -73,9 +76,11 @@ public final class InPlaceAnswers {
             metrics.counted(Verdict.RATE_LIMITED);
             write(packet, out, Verdict.RATE_LIMITED.rcode(), false);
         } else {
+            verdict = DnsQueryHandler.watched(tunnelling, sandbox, query.name(), query.type(), typeName(query.type()),
+                    verdict);
             metrics.counted(verdict);
             report(sandbox, source, verdict);
-            write(packet, out, verdict.rcode(), resolved && query.type() == Type.A);
+            write(packet, out, verdict.rcode(), verdict.answered() && query.type() == Type.A);
         }
         metrics.answered(start);
         return true;
@@ -121,7 +126,7 @@ public final class InPlaceAnswers {
         }
     }
 
-    private static String typeName(int type) {
+    static String typeName(int type) {
         return type < TYPE_NAMES.length ? TYPE_NAMES[type] : Type.string(type);
     }
 }

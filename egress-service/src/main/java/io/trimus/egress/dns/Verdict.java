@@ -36,6 +36,11 @@ public enum Verdict {
      * allowed name, recorded as an {@code agent_not_allowlisted} anomaly that was not enforced.
      */
     AGENT_REPORTED(Rcode.NOERROR, EgressAnomaly.AGENT_NOT_ALLOWLISTED, "agent_reported"),
+    /**
+     * A name the sandbox may resolve otherwise, under a base domain its names scored at the tunnelling threshold for,
+     * with TRIMUS_EGRESS_TUNNELLING_ACTION=block: REFUSED, never upstream, anomaly {@code suspected_tunnelling}.
+     */
+    TUNNELLING(Rcode.REFUSED, EgressAnomaly.SUSPECTED_TUNNELLING, "tunnelling"),
     /** Any query type other than A, AAAA and CNAME: REFUSED, even for an allow-listed name. */
     QTYPE_DENIED(Rcode.REFUSED, EgressAnomaly.QTYPE_DENIED, "qtype_denied"),
     /** No sandbox is registered at the source address: REFUSED. */
@@ -83,6 +88,15 @@ public enum Verdict {
     /** Whether a denial of this verdict was enforced (false: reported only, in report mode). */
     public boolean enforced() {
         return this != REPORTED && this != AGENT_REPORTED;
+    }
+
+    /**
+     * Whether the name is one the sandbox chose to use, and so is scored for tunnelling: every verdict of the
+     * sandbox's policy, not the resolver's own names, a stale policy or a malformed query.
+     */
+    public boolean scored() {
+        return this == FORWARD || this == REPORTED || this == NOT_ALLOWLISTED || this == AGENT_NOT_ALLOWLISTED
+                || this == AGENT_REPORTED || this == QTYPE_DENIED;
     }
 
     /** The metric label. */

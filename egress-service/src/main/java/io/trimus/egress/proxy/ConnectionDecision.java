@@ -50,8 +50,12 @@ final class ConnectionDecision {
         ProxyPolicy.Admission admission = parts.policy().admit(facts.sourceIp, target, tunnel);
         facts.sandbox = admission.sandbox();
         facts.host = admission.host();
+        boolean tunnelling = watched(parts, facts, admission.admitted());
         if (!admission.admitted()) {
             return admission.refusal();
+        }
+        if (tunnelling) {
+            return ProxyRefusal.SUSPECTED_TUNNELLING;
         }
         facts.tlsRequired = admission.tlsRequired();
         MaskedRoute route = MaskedRoute.of(parts.masked(), parts.masking() != null, facts.sourceIp, facts.sandbox,
@@ -81,6 +85,19 @@ final class ConnectionDecision {
             facts.recordAnomaly(parts, admission.reported(), false);
         }
         return null;
+    }
+
+    /**
+     * Scores the host the connection asked for (CONNECT target, SNI or Host: the policy made them one name) for
+     * tunnelling; true when its base domain is refused to the sandbox. An unattributed source is not scored, and an
+     * address policy or a stale policy stops nothing here.
+     */
+    private static boolean watched(ProxyServer.Parts parts, ConnectionFacts facts, boolean admitted) {
+        if (parts.tunnelling() == null || facts.sandbox == null || facts.host == null) {
+            return false;
+        }
+        return parts.tunnelling().observe(facts.sandbox, facts.host,
+                facts.protocol == null ? "TLS" : facts.protocol, !admitted, false);
     }
 
     /**

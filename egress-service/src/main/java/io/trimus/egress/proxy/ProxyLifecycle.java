@@ -22,6 +22,7 @@ import io.trimus.egress.proxy.intercept.LeafKeys;
 import io.trimus.egress.proxy.intercept.MaskingInterceptor;
 import io.trimus.egress.proxy.intercept.UpstreamTrust;
 import io.trimus.egress.sandbox.SandboxRegistry;
+import io.trimus.egress.tunnelling.TunnellingWatch;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
@@ -68,6 +69,7 @@ public class ProxyLifecycle {
     private final MaskedSecrets masked;
     private final LeafKeys leafKeys;
     private final X509ExtendedTrustManager upstreamTrust;
+    private final TunnellingWatch tunnelling;
     private volatile ProxyServer server;
 
     /** A proxy that decides by the companies' lists alone (no agent has a list of its own). */
@@ -76,14 +78,17 @@ public class ProxyLifecycle {
                           EgressModes modes, PolicyCurrency current, ConnectionRecorder connections,
                           MaskedSecrets masked, LeafKeys leafKeys) {
         this(config, vertx, resolver, sandboxes, allowlists, new AgentAllowlistCache(), anomalies, addresses, modes,
-                current, connections, masked, leafKeys);
+                current, connections, masked, leafKeys, null);
     }
 
+    /** @param tunnelling scores the hosts sandboxes connect to; null scores none */
     @Inject
     public ProxyLifecycle(TrimusConfig config, Vertx vertx, DnsServerLifecycle resolver, SandboxRegistry sandboxes,
                           AllowlistCache allowlists, AgentAllowlistCache agentAllowlists, AnomalyRecorder anomalies,
                           DestinationAddressPolicy addresses, EgressModes modes, PolicyCurrency current,
-                          ConnectionRecorder connections, MaskedSecrets masked, LeafKeys leafKeys) {
+                          ConnectionRecorder connections, MaskedSecrets masked, LeafKeys leafKeys,
+                          TunnellingWatch tunnelling) {
+        this.tunnelling = tunnelling;
         this.config = config;
         this.vertx = vertx;
         this.resolver = resolver;
@@ -137,7 +142,7 @@ public class ProxyLifecycle {
                 new DestinationResolver(upstream, addresses, new AnswerCache(config.egress().dns().cacheMaxEntries(),
                         config.egress().dns().cacheMaxTtl(), System::nanoTime)), anomalies, connections, limits,
                 Runtime.getRuntime().availableProcessors(), masked,
-                new MaskingInterceptor(vertx, leafKeys, anomalies, upstreamTrust, limits));
+                new MaskingInterceptor(vertx, leafKeys, anomalies, upstreamTrust, limits), tunnelling);
         bind(starting, starting.start(host, port), host, port, "TRIMUS_EGRESS_PROXY_PORT");
         if (httpsPort >= 0) {
             bind(starting, starting.listen(ProxyWay.TRANSPARENT_TLS, host, httpsPort, HTTPS), host, httpsPort,

@@ -9,6 +9,7 @@ import io.trimus.egress.proxy.admission.ProxyRefusal;
 import io.trimus.egress.proxy.admission.ProxyWay;
 import io.trimus.egress.proxy.destination.DestinationResolver;
 import io.trimus.egress.proxy.intercept.MaskingInterceptor;
+import io.trimus.egress.tunnelling.TunnellingWatch;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -39,7 +40,7 @@ public final class ProxyServer {
     /** What every connection shares; {@code masked} and {@code masking} are null where no masks are served. */
     record Parts(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
                  ConnectionRecorder connections, NetClient dialer, ProxyLimits limits, MaskedSecrets masked,
-                 MaskingInterceptor masking) {
+                 MaskingInterceptor masking, TunnellingWatch tunnelling) {
     }
 
     /** How often the policy's change count is looked at: a change closes what it no longer admits within this. */
@@ -68,6 +69,18 @@ public final class ProxyServer {
     public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
                        ConnectionRecorder connections, ProxyLimits limits, int eventLoops, MaskedSecrets masked,
                        MaskingInterceptor masking) {
+        this(vertx, policy, resolver, anomalies, connections, limits, eventLoops, masked, masking, null);
+    }
+
+    /**
+     * A server that also scores the hosts sandboxes connect to for tunnelling, and refuses those under a base domain
+     * that is refused to the sandbox.
+     *
+     * @param tunnelling the service's watch; null scores nothing
+     */
+    public ProxyServer(Vertx vertx, ProxyPolicy policy, DestinationResolver resolver, AnomalyRecorder anomalies,
+                       ConnectionRecorder connections, ProxyLimits limits, int eventLoops, MaskedSecrets masked,
+                       MaskingInterceptor masking, TunnellingWatch tunnelling) {
         this.vertx = vertx;
         this.eventLoops = Math.max(1, eventLoops);
         NetClient dialer = vertx.createNetClient(new NetClientOptions()
@@ -75,7 +88,8 @@ public final class ProxyServer {
                 .setIdleTimeout((int) Math.max(1, limits.idleTimeout().toMillis()))
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setTcpNoDelay(true));
-        this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits, masked, masking);
+        this.parts = new Parts(vertx, policy, resolver, anomalies, connections, dialer, limits, masked, masking,
+                tunnelling);
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.trimus.egress.dns;
 
+import io.trimus.egress.tunnelling.TunnellingAction;
+import io.trimus.egress.tunnelling.TunnellingWatch;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -37,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of the real {@link RateLimitedAnomalyRecorder}, fresh names of a flood into the sandbox's overflow window),
  * steered answers and budget charges, measured with the JVM's
  * per-thread allocation counter over many queries. A String, an Instant or a boxed key per query would show as
- * dozens of bytes each.
+ * dozens of bytes each. Every name is scored for tunnelling on the way ({@link TunnellingWatch}), the flood crossing
+ * the threshold.
  */
 class InPlaceAnswersAllocationTest {
     private static final UUID COMPANY = UUID.fromString("00000000-0000-0000-0000-00000000000a");
@@ -75,7 +79,8 @@ class InPlaceAnswersAllocationTest {
                 company -> EgressMode.ENFORCE, () -> true), anomalies, new AnswerCache(10, Duration.ofMinutes(1), System::nanoTime),
                 (name, type) -> Future.failedFuture(new UpstreamException("none")), new DnsMetrics(registry),
                 new SourceQueryBudget(1_000_000_000, 1_000_000, System::nanoTime),
-                new DnsQueryHandler.Steering((Inet4Address) InetAddress.getByName("10.1.0.2"), 5));
+                new DnsQueryHandler.Steering((Inet4Address) InetAddress.getByName("10.1.0.2"), 5),
+                new TunnellingWatch(0.8, TunnellingAction.ALERT, anomalies, System::nanoTime));
         InPlaceAnswers answers = handler.inPlace();
         InetAddress sandbox = InetAddress.getByName("10.1.0.7");
         InetAddress stranger = InetAddress.getByName("10.1.0.8");

@@ -80,7 +80,7 @@ class InPlaceAnswersDifferentialTest {
         final DnsQueryHandler handler;
         final InPlaceAnswers inPlace;
 
-        World(long[] clock) {
+        World(long[] clock, io.trimus.egress.tunnelling.TunnellingAction action) {
             SandboxRegistry sandboxes = new SandboxRegistry();
             sandboxes.register(SANDBOX_A);
             sandboxes.register(SANDBOX_B);
@@ -94,8 +94,11 @@ class InPlaceAnswersDifferentialTest {
             Upstream upstream = (name, type) -> Future.failedFuture(new UpstreamException("no upstream here"));
             // 100 questions a second per source, bursts of 10, on a clock that moves 1 ms per packet: some refused
             SourceQueryBudget budget = new SourceQueryBudget(100, 10, () -> clock[0]);
+            // a low threshold: the names under example.test cross it early, so the anomaly raised at the crossing is
+            // compared too, and with BLOCK the refusals that follow
             handler = new DnsQueryHandler(policy, anomalies, cache, upstream, metrics, budget,
-                    new DnsQueryHandler.Steering((Inet4Address) address("10.0.0.53"), 5));
+                    new DnsQueryHandler.Steering((Inet4Address) address("10.0.0.53"), 5),
+                    new io.trimus.egress.tunnelling.TunnellingWatch(0.3, action, anomalies, () -> clock[0]));
             inPlace = handler.inPlace();
         }
     }
@@ -112,8 +115,8 @@ class InPlaceAnswersDifferentialTest {
     }
 
     private final long[] clock = {0};
-    private final World both = new World(clock);
-    private final World dnsjavaOnly = new World(clock);
+    private World both = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.ALERT);
+    private World dnsjavaOnly = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.ALERT);
     private final ByteBuf out = Unpooled.buffer(512);
     private final Map<Verdict, Integer> inPlaceByVerdict = new EnumMap<>(Verdict.class);
     private int fed;
@@ -142,6 +145,31 @@ class InPlaceAnswersDifferentialTest {
         }
         assertThat(both.metrics.malformed()).as("malformed packets").isGreaterThan(1000);
         assertThat(both.metrics.errors()).isZero();
+    }
+
+    /**
+     * A tunnel under an allow-listed wildcard, with the operator blocking: the names are steered until the score
+     * crosses, then refused (REFUSED, suspected_tunnelling), the same way on both paths, for every type.
+     */
+    @Test
+    void aTunnelBlockedMidwayGetsTheSameAnswersBothWays() throws Exception {
+        both = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.BLOCK);
+        dnsjavaOnly = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.BLOCK);
+        Random random = new Random(SEED + 2);
+        int[] types = {1, 28, 16, 5};
+        for (int i = 0; i < 400; i++) {
+            byte[] data = new byte[20];
+            random.nextBytes(data);
+            String name = HexFormat.of().formatHex(data) + ".cdn.example.test.";
+            clock[0] += 50_000_000;     // within the budget of 100 a second
+            feed(Message.newQuery(org.xbill.DNS.Record.newRecord(org.xbill.DNS.Name.fromString(name), types[i % types.length],
+                    org.xbill.DNS.DClass.IN)).toWire(), SOURCES[0]);
+        }
+
+        assertSameSideEffects();
+        assertThat(both.metrics.queries(Verdict.FORWARD)).as("steered before the crossing").isGreaterThan(0);
+        assertThat(both.metrics.queries(Verdict.TUNNELLING)).as("refused after it").isGreaterThan(100);
+        assertThat(answeredInPlace).as("answered in place").isGreaterThan(200);
     }
 
     @Test

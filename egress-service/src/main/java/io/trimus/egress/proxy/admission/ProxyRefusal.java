@@ -5,6 +5,11 @@ package io.trimus.egress.proxy.admission;
  * for the security decisions, the anomaly reason recorded (the {@code EgressAnomaly} reasons of the event contract).
  */
 public enum ProxyRefusal {
+    /**
+     * The host is under a base domain the sandbox's names scored at the tunnelling threshold for, and the operator
+     * blocks (TRIMUS_EGRESS_TUNNELLING_ACTION=block): nothing under it is resolved or dialled for the sandbox again.
+     */
+    SUSPECTED_TUNNELLING("suspected_tunnelling", 403, "Forbidden", true),
     /** The source address belongs to no registered sandbox. */
     UNATTRIBUTED_SOURCE("unattributed_source", 403, "Forbidden", true),
     /** The host is not on the company's allowlist (an IP literal never is). */
@@ -93,6 +98,8 @@ public enum ProxyRefusal {
     /** The response the client gets: status line, a one-line plain-text body for people, then the close. */
     public String response() {
         String body = switch (this) {
+            case SUSPECTED_TUNNELLING -> "this sandbox's names under this domain look like data being carried out:"
+                    + " the domain is blocked for the rest of the run";
             case UNATTRIBUTED_SOURCE -> "this address belongs to no Trimus sandbox";
             case NOT_ALLOWLISTED -> "the host is not on your company's egress allowlist";
             case AGENT_NOT_ALLOWLISTED -> "the host is not on this agent's own egress allowlist";
