@@ -1,7 +1,6 @@
 package io.trimus.egress.config;
 
 import io.smallrye.config.WithDefault;
-import io.trimus.egress.tunnelling.TunnellingAction;
 
 /**
  * Tunnelling through names ({@code trimus.egress.tunnelling}): every name a sandbox uses is scored per base domain;

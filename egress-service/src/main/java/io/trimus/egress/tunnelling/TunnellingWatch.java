@@ -1,5 +1,6 @@
 package io.trimus.egress.tunnelling;
 
+import io.trimus.egress.config.TunnellingAction;
 import io.trimus.egress.anomaly.AnomalyRecorder;
 import io.trimus.egress.anomaly.AnomalyScores;
 import io.trimus.egress.sandbox.Sandbox;

@@ -1,6 +1,6 @@
 package io.trimus.egress.dns;
 
-import io.trimus.egress.tunnelling.TunnellingAction;
+import io.trimus.egress.config.TunnellingAction;
 import io.trimus.egress.tunnelling.TunnellingWatch;
 
 import io.micrometer.core.instrument.MeterRegistry;

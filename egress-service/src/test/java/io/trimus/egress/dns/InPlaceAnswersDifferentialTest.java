@@ -80,7 +80,7 @@ class InPlaceAnswersDifferentialTest {
         final DnsQueryHandler handler;
         final InPlaceAnswers inPlace;
 
-        World(long[] clock, io.trimus.egress.tunnelling.TunnellingAction action) {
+        World(long[] clock, io.trimus.egress.config.TunnellingAction action) {
             SandboxRegistry sandboxes = new SandboxRegistry();
             sandboxes.register(SANDBOX_A);
             sandboxes.register(SANDBOX_B);
@@ -115,8 +115,8 @@ class InPlaceAnswersDifferentialTest {
     }
 
     private final long[] clock = {0};
-    private World both = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.ALERT);
-    private World dnsjavaOnly = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.ALERT);
+    private World both = new World(clock, io.trimus.egress.config.TunnellingAction.ALERT);
+    private World dnsjavaOnly = new World(clock, io.trimus.egress.config.TunnellingAction.ALERT);
     private final ByteBuf out = Unpooled.buffer(512);
     private final Map<Verdict, Integer> inPlaceByVerdict = new EnumMap<>(Verdict.class);
     private int fed;
@@ -153,8 +153,8 @@ class InPlaceAnswersDifferentialTest {
      */
     @Test
     void aTunnelBlockedMidwayGetsTheSameAnswersBothWays() throws Exception {
-        both = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.BLOCK);
-        dnsjavaOnly = new World(clock, io.trimus.egress.tunnelling.TunnellingAction.BLOCK);
+        both = new World(clock, io.trimus.egress.config.TunnellingAction.BLOCK);
+        dnsjavaOnly = new World(clock, io.trimus.egress.config.TunnellingAction.BLOCK);
         Random random = new Random(SEED + 2);
         int[] types = {1, 28, 16, 5};
         for (int i = 0; i < 400; i++) {

@@ -1,4 +1,4 @@
-package io.trimus.egress.tunnelling;
+package io.trimus.egress.config;
 
 /** What happens when a sandbox's score for a base domain crosses the threshold (TRIMUS_EGRESS_TUNNELLING_ACTION). */
 public enum TunnellingAction {
