@@ -137,11 +137,13 @@ public interface EgressServiceApi {
     /**
      * A persisted anomaly: {@code count} denied lookups or connections of one sandbox for one name; {@code enforced}
      * is false for what report mode let through (it would have been denied), absent (true) from older services;
-     * {@code method} and {@code path} name the refused request of a {@code proxy_request_denied} (null otherwise).
+     * {@code method} and {@code path} name the refused request of a {@code proxy_request_denied} (null otherwise);
+     * {@code score} (0 to 1) and {@code signals} are the sandbox's tunnelling score for the name's base domain and
+     * the signals up for it, null when unknown (an unattributed source, an older event or an older service).
      */
     record Anomaly(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                    String qname, String qtype, String reason, long count, Instant firstSeen, Instant lastSeen,
-                   Boolean enforced, String method, String path) {
+                   Boolean enforced, String method, String path, Double score, List<String> signals) {
         /** Whether the lookups or connections were denied (not merely reported). */
         public boolean denied() {
             return enforced == null || enforced;

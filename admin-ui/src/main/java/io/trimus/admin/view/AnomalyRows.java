@@ -26,7 +26,7 @@ public final class AnomalyRows {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
                 a.sourceIp(), a.denied(), false, "", request(a.reason(), a.qname(), a.qtype(), a.method(), a.path(),
-                a.agentId()));
+                a.agentId()), score(a.score()), signals(a.score(), a.signals()));
     }
 
     /** An anomaly just read from the live topic. */
@@ -34,7 +34,31 @@ public final class AnomalyRows {
         return new AnomalyRow(a.id().toString(), id(a.companyId()), companyName, a.qname(), a.qtype(), a.reason(),
                 reasonText(a.reason()), a.count(), Times.utc(a.lastSeen()), Times.iso(a.lastSeen()), id(a.runId()),
                 a.sourceIp(), !Boolean.FALSE.equals(a.enforced()), false, "", request(a.reason(), a.qname(), a.qtype(),
-                a.method(), a.path(), a.agentId()));
+                a.method(), a.path(), a.agentId()), score(a.score()), signals(a.score(), a.signals()));
+    }
+
+    /** A tunnelling score with two decimals ({@code 0.83}); null when there is none or it is no number. */
+    static String score(Double score) {
+        if (score == null || score.isNaN() || score.isInfinite()) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%.2f", Math.max(0, Math.min(1, score)));
+    }
+
+    /**
+     * The signals of a score in words, comma-separated ({@code long_names} as "long names"), at most
+     * {@value #MAX_SHOWN} characters; "none" for a score without signals; null without a score.
+     */
+    static String signals(Double score, List<String> signals) {
+        if (score(score) == null) {
+            return null;
+        }
+        if (signals == null || signals.isEmpty()) {
+            return "none";
+        }
+        List<String> words = signals.stream().filter(s -> s != null && !s.isBlank())
+                .map(s -> s.strip().replace('_', ' ')).toList();
+        return words.isEmpty() ? "none" : cut(String.join(", ", words));
     }
 
     /**
@@ -83,6 +107,7 @@ public final class AnomalyRows {
             case EgressAnomaly.PROXY_REQUEST_DENIED -> "proxy: request rules refused method or path";
             case EgressAnomaly.AGENT_NOT_ALLOWLISTED -> "not on the agent's own allowlist";
             case EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED -> "proxy: not on the agent's own allowlist";
+            case EgressAnomaly.SUSPECTED_TUNNELLING -> "suspected tunnelling";
             default -> reason;
         };
     }

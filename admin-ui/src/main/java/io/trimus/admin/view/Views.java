@@ -127,12 +127,13 @@ public final class Views {
 
     /**
      * One anomaly: denied lookups or connections of one sandbox for one name; {@code enforced} false when report mode
-     * let them through ("would have been denied").
+     * let them through ("would have been denied"); {@code score} the tunnelling score with two decimals (e.g.
+     * {@code 0.83}) and {@code signals} its signals in words, both null when the anomaly has no score.
      */
     public record AnomalyRow(String id, String companyId, String companyName, String qname, String qtype,
                              String reason, String reasonText, long count, String lastSeen, String lastSeenIso,
                              String runId, String sourceIp, boolean enforced, boolean allowable, String csrf,
-                             RequestDenied request) {
+                             RequestDenied request, String score, String signals) {
         /**
          * The row with its "Add to allowlist" (or "Add this path") action when the viewer may change the allowlist;
          * {@code csrf} is the form's token (rows streamed live are rendered outside the request, so they carry it
@@ -140,13 +141,13 @@ public final class Views {
          */
         public AnomalyRow withActions(boolean allowable, String csrf) {
             return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
-                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, request);
+                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, request, score, signals);
         }
 
         /** The row with the request of its {@code proxy_request_denied} judged against the current lists. */
         public AnomalyRow withRequest(RequestDenied judged) {
             return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
-                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, judged);
+                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, judged, score, signals);
         }
     }
 

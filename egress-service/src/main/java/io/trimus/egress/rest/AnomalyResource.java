@@ -51,14 +51,18 @@ public class AnomalyResource {
     /**
      * A persisted anomaly: every field of the event, plus when egress-service stored it; {@code enforced} is false
      * for what report mode let through (it would have been denied); {@code method} and {@code path} name the refused
-     * request of a {@code proxy_request_denied}, null otherwise.
+     * request of a {@code proxy_request_denied}, null otherwise; {@code score} (0 to 1) and {@code signals} are the
+     * sandbox's tunnelling score for the name's base domain and the signals that were up, null when the event had
+     * none (an unattributed source, an event of before scores).
      */
     public record AnomalyView(UUID id, UUID companyId, UUID agentId, UUID runId, String containerId, String sourceIp,
                               String qname, String qtype, String reason, long count, Instant firstSeen,
-                              Instant lastSeen, Instant receivedAt, boolean enforced, String method, String path) {
+                              Instant lastSeen, Instant receivedAt, boolean enforced, String method, String path,
+                              Double score, List<String> signals) {
         static AnomalyView of(AnomalyEvent a) {
             return new AnomalyView(a.id, a.companyId, a.agentId, a.runId, a.containerId, a.sourceIp, a.qname, a.qtype,
-                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt, a.enforced, a.method, a.path);
+                    a.reason, a.count, a.firstSeen, a.lastSeen, a.receivedAt, a.enforced, a.method, a.path, a.score,
+                    a.signalList());
         }
     }
 
@@ -66,17 +70,19 @@ public class AnomalyResource {
      * The company's latest anomalies, newest {@code last_seen} first. Page on with {@code before} = the
      * {@code last_seen} of the last item received. {@code reason} keeps one reason (exact match, one of
      * {@code EgressAnomaly.REASONS}); {@code qname} keeps names that contain the text, ignoring
-     * case ({@code github} matches {@code api.GitHub.com}).
+     * case ({@code github} matches {@code api.GitHub.com}); {@code min_score} (0 to 1) keeps anomalies with a
+     * tunnelling score of at least it (none without a score).
      */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Allowed(Access.VIEWER)
     public Uni<List<AnomalyView>> list(@PathParam("company_id") String companyId, @QueryParam("limit") String limit,
                                        @QueryParam("before") String before, @QueryParam("reason") String reason,
-                                       @QueryParam("qname") String qname) {
+                                       @QueryParam("qname") String qname, @QueryParam("min_score") String minScore) {
         UUID company = Ids.parse("company_id", companyId);
         AnomalyFilter filter = new AnomalyFilter(QueryParams.instant("before", before, null,
-                " (the last_seen of the last item)"), QueryParams.reason(reason), QueryParams.qnamePart(qname));
+                " (the last_seen of the last item)"), QueryParams.reason(reason), QueryParams.qnamePart(qname),
+                QueryParams.minScore(minScore));
         return anomalies.latest(company, filter, QueryParams.wholeNumber("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT))
                 .map(rows -> rows.stream().map(AnomalyView::of).toList());
     }

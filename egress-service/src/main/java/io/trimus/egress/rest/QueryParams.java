@@ -58,6 +58,23 @@ final class QueryParams {
         return reason;
     }
 
+    /** Null when absent, else a number from 0 to 1: the lowest tunnelling score an anomaly may have to be listed. */
+    static Double minScore(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        double score;
+        try {
+            score = Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            score = Double.NaN;
+        }
+        if (!(score >= 0 && score <= 1)) {
+            throw ProblemException.invalidValue("min_score", value, "must be a number from 0 to 1, e.g. 0.5");
+        }
+        return score;
+    }
+
     /** Null when absent, else the text a name must contain: at most 253 characters, no control characters. */
     static String qnamePart(String value) {
         if (value == null || value.isBlank()) {

@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.nullValue;
 
 /**
  * What the dashboard reads besides the plain list: a company's anomalies filtered by reason (exact) and name
@@ -41,6 +42,8 @@ class AnomalyFilterAndSummaryTest {
     private static final UUID ACME = UUID.randomUUID();
     private static final UUID GLOBEX = UUID.randomUUID();
     private static final UUID INITECH = UUID.randomUUID();
+    private static final UUID UMBRELLA = UUID.randomUUID();
+    private static final UUID HOOLI = UUID.randomUUID();
     private static volatile Instant start;
 
     @BeforeAll
@@ -71,6 +74,19 @@ class AnomalyFilterAndSummaryTest {
         events.add(new EgressAnomaly(reported.id(), reported.companyId(), reported.agentId(), reported.runId(),
                 reported.containerId(), reported.sourceIp(), reported.qname(), "TLS", reported.reason(),
                 reported.count(), reported.firstSeen(), reported.lastSeen(), false));
+        EgressAnomaly tunnelling = anomaly(UMBRELLA, "*.t.attacker.example", EgressAnomaly.SUSPECTED_TUNNELLING, 1,
+                t.plusMillis(11));
+        events.add(anomaly(UMBRELLA, "pypi.org", EgressAnomaly.NOT_ALLOWLISTED, 1, t.plusMillis(10)));
+        events.add(new EgressAnomaly(tunnelling.id(), tunnelling.companyId(), tunnelling.agentId(),
+                tunnelling.runId(), tunnelling.containerId(), tunnelling.sourceIp(), tunnelling.qname(), "TXT",
+                tunnelling.reason(), tunnelling.count(), tunnelling.firstSeen(), tunnelling.lastSeen(), true, null,
+                null, 0.83, List.of("long_names", "high_entropy")));
+        EgressAnomaly outOfRange = anomaly(HOOLI, "x.attacker.example", EgressAnomaly.NOT_ALLOWLISTED, 1,
+                t.plusMillis(12));
+        events.add(new EgressAnomaly(outOfRange.id(), outOfRange.companyId(), outOfRange.agentId(),
+                outOfRange.runId(), outOfRange.containerId(), outOfRange.sourceIp(), outOfRange.qname(), "A",
+                outOfRange.reason(), 1, outOfRange.firstSeen(), outOfRange.lastSeen(), true, null, null, 1.7,
+                List.of("rate")));
         topic.publish(events);
         events.forEach(e -> awaitListed(e, FIRST));
     }
@@ -128,7 +144,39 @@ class AnomalyFilterAndSummaryTest {
     }
 
     @Test
+    void aTunnellingScoreAndItsSignalsAreListedAndNullForAnEventWithout() {
+        var rows = anomalies(UMBRELLA, Map.of()).statusCode(200)
+                .body("qname", equalTo(List.of("*.t.attacker.example", "pypi.org")))
+                .body("reason", equalTo(List.of("suspected_tunnelling", "not_allowlisted")))
+                .body("[0].signals", equalTo(List.of("long_names", "high_entropy")))
+                .body("[1].score", nullValue()).body("[1].signals", nullValue())
+                .extract().jsonPath();
+        assertThat(rows.getDouble("[0].score")).isEqualTo(0.83);
+        // a score outside 0..1 (no event of this service's) is dropped, not the anomaly with it
+        anomalies(HOOLI, Map.of()).statusCode(200).body("qname", equalTo(List.of("x.attacker.example")))
+                .body("[0].score", nullValue()).body("[0].signals", nullValue());
+    }
+
+    @Test
+    void theReasonFilterKeepsSuspectedTunnellingAndMinScoreKeepsScoresAtLeastIt() {
+        anomalies(UMBRELLA, Map.of("reason", "suspected_tunnelling")).statusCode(200)
+                .body("qname", equalTo(List.of("*.t.attacker.example")));
+        anomalies(UMBRELLA, Map.of("reason", "not_allowlisted")).statusCode(200)
+                .body("qname", equalTo(List.of("pypi.org")));
+        anomalies(UMBRELLA, Map.of("min_score", "0.83")).statusCode(200)
+                .body("qname", equalTo(List.of("*.t.attacker.example")));
+        anomalies(UMBRELLA, Map.of("min_score", "0.84")).statusCode(200).body("size()", equalTo(0));
+        anomalies(UMBRELLA, Map.of("min_score", "0")).statusCode(200)
+                .body("qname", equalTo(List.of("*.t.attacker.example")));
+        anomalies(ACME, Map.of("min_score", "0")).statusCode(200).body("size()", equalTo(0));
+    }
+
+    @Test
     void everyFilterParameterIsValidated() {
+        assertInvalidField(anomalies(ACME, Map.of("min_score", "1.5")), "min_score");
+        assertInvalidField(anomalies(ACME, Map.of("min_score", "-0.1")), "min_score");
+        assertInvalidField(anomalies(ACME, Map.of("min_score", "high")), "min_score");
+        assertInvalidField(anomalies(ACME, Map.of("min_score", "NaN")), "min_score");
         assertInvalidField(anomalies(ACME, Map.of("reason", "NOT_ALLOWLISTED")), "reason");
         assertInvalidField(anomalies(ACME, Map.of("reason", "denied")), "reason");
         assertInvalidField(anomalies(ACME, Map.of("qname", "a".repeat(254))), "qname");

@@ -6,6 +6,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 /**
@@ -15,6 +17,9 @@ import java.util.UUID;
 @Entity
 @Table(name = "egress_anomaly_events")
 public class AnomalyEvent {
+    /** Longest signal label kept (the contract's are short; an event from elsewhere may send anything). */
+    static final int MAX_SIGNAL = 64;
+
     @Id
     public UUID id;
     public UUID companyId;
@@ -36,4 +41,34 @@ public class AnomalyEvent {
     public String method;
     /** For {@code proxy_request_denied}: the refused request's normalised path; else null. */
     public String path;
+    /** The sandbox's tunnelling score (0 to 1) for the name's base domain; null when the event had none. */
+    public Double score;
+    /**
+     * The tunnelling signals that were up, comma-separated ({@code long_names,high_entropy}; empty for none); null
+     * without a score. {@link #signalList()} reads it as a list.
+     */
+    public String signals;
+
+    /** {@link #signals} as a list: null without signals, empty for none. */
+    public List<String> signalList() {
+        if (signals == null) {
+            return null;
+        }
+        return signals.isEmpty() ? List.of() : List.of(signals.split(","));
+    }
+
+    /** Signal labels as {@link #signals} stores them: null for null, each label stripped, without commas. */
+    static String joinSignals(List<String> labels) {
+        if (labels == null) {
+            return null;
+        }
+        StringJoiner joined = new StringJoiner(",");
+        for (String label : labels) {
+            String clean = label == null ? "" : label.replace(',', ' ').replace('\u0000', '\uFFFD').strip();
+            if (!clean.isEmpty()) {
+                joined.add(clean.length() <= MAX_SIGNAL ? clean : clean.substring(0, MAX_SIGNAL));
+            }
+        }
+        return joined.toString();
+    }
 }

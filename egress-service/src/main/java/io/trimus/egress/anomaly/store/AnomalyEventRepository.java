@@ -19,13 +19,13 @@ import java.util.UUID;
 public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEvent, UUID> {
     private static final Sort NEWEST_FIRST = Sort.descending("lastSeen", "id");
 
-    /** Rows per insert statement: 16 parameters each, well below PostgreSQL's 65,535 per statement. */
+    /** Rows per insert statement: 18 parameters each, well below PostgreSQL's 65,535 per statement. */
     static final int ROWS_PER_STATEMENT = 1000;
     private static final String INSERT = "insert into egress.egress_anomaly_events (id, company_id, agent_id, run_id, "
             + "container_id, source_ip, qname, qtype, reason, count, first_seen, last_seen, received_at, enforced, "
-            + "method, path) "
+            + "method, path, score, signals) "
             + "values ";
-    private static final int COLUMNS = 16;
+    private static final int COLUMNS = 18;
 
     /**
      * Inserts the rows inside the current transaction, one multi-row statement per {@value #ROWS_PER_STATEMENT},
@@ -73,7 +73,9 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
                         .setParameter(++p, row.receivedAt)
                         .setParameter(++p, row.enforced)
                         .setParameter(++p, row.method)
-                        .setParameter(++p, row.path);
+                        .setParameter(++p, row.path)
+                        .setParameter(++p, row.score)
+                        .setParameter(++p, row.signals);
             }
             return query.getResultList();
         });
@@ -81,7 +83,8 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
 
     /**
      * The company's latest anomalies by last_seen, only those last seen before {@code before} when given, with
-     * {@code reason} when given, and whose name contains {@code qnamePart} (case-insensitive) when given.
+     * {@code reason} when given, whose name contains {@code qnamePart} (case-insensitive) when given, and with a
+     * score of at least {@code minScore} when given.
      */
     public Uni<List<AnomalyEvent>> latest(UUID companyId, AnomalyFilter filter, int limit) {
         StringBuilder where = new StringBuilder("companyId = ?1");
@@ -97,6 +100,10 @@ public class AnomalyEventRepository implements PanacheRepositoryBase<AnomalyEven
         if (filter.qnamePart() != null) {
             params.add("%" + likeEscaped(filter.qnamePart().toLowerCase(java.util.Locale.ROOT)) + "%");
             where.append(" and lower(qname) like ?").append(params.size()).append(" escape '\\'");
+        }
+        if (filter.minScore() != null) {
+            params.add(filter.minScore());
+            where.append(" and score >= ?").append(params.size());
         }
         return find(where.toString(), NEWEST_FIRST, params.toArray()).page(0, limit).list();
     }

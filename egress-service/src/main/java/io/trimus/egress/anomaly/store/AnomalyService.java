@@ -140,6 +140,11 @@ public class AnomalyService {
         row.enforced = e.enforced();
         row.method = e.method() == null ? null : text(cut(e.method(), 64));
         row.path = e.path() == null ? null : text(cut(e.path(), 512));
+        // a score outside 0..1 (not this service's) would be refused by the column's check with the whole anomaly:
+        // the anomaly is kept, without the score
+        boolean scored = e.score() != null && e.score() >= 0 && e.score() <= 1;
+        row.score = scored ? e.score() : null;
+        row.signals = scored ? AnomalyEvent.joinSignals(e.signals() == null ? List.of() : e.signals()) : null;
         return row;
     }
 
