@@ -112,7 +112,11 @@ class TunnellingWatchTest {
         }
 
         assertThat(raised).isEmpty();
-        assertThat(watch.of(SANDBOX, "files.pythonhosted.org").score()).isLessThan(0.5);
+        String highest = BENIGN.stream().max(java.util.Comparator.comparingDouble(n -> watch.of(SANDBOX, n).score()))
+                .orElseThrow();
+        System.out.printf("tunnelling: the highest benign score %.3f, under %s%n", watch.of(SANDBOX, highest).score(),
+                highest);
+        assertThat(watch.of(SANDBOX, highest).score()).as(highest).isLessThan(0.5);
     }
 
     @Test
