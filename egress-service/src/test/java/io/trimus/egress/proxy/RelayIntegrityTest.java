@@ -228,16 +228,29 @@ class RelayIntegrityTest {
             accepted.getOutputStream().flush();
             return got.toString().trim() + "|" + in.read();
         }), SIDES);
+        java.util.concurrent.ScheduledExecutorService pace =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         try (Socket socket = tunnel()) {
-            for (int i = 0; i < pieces; i++) {
-                socket.getOutputStream().write(i + 1);
-                socket.getOutputStream().flush();
-                Thread.sleep(100);
-            }
+            // the trickle itself, the test's input: a byte every 100 ms, 15 of them (the task's exception ends it)
+            java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+            pace.scheduleAtFixedRate(() -> {
+                int next = sent.incrementAndGet();
+                if (next > pieces) {
+                    throw new java.util.concurrent.CancellationException("all sent");
+                }
+                try {
+                    socket.getOutputStream().write(next);
+                    socket.getOutputStream().flush();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, 0, 100, TimeUnit.MILLISECONDS);
             assertThat(socket.getInputStream().read()).isEqualTo(9);
             // then quiet: the idle timeout ends it
             assertThat(socket.getInputStream().read()).isEqualTo(-1);
             assertThat(outsideSide.get(30, TimeUnit.SECONDS)).isEqualTo("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15|-1");
+        } finally {
+            pace.shutdownNow();
         }
         ConnectionRecord record = awaitRecord();
         assertThat(record.bytesOut()).isEqualTo(pieces);
