@@ -33,7 +33,9 @@ import java.util.UUID;
  *               proxy is {@code unattributed_source} too); or {@code agent_not_allowlisted} /
  *               {@code proxy_agent_not_allowlisted} (the resolver's / the proxy's denial of a name the company
  *               allows but the agent's own allowlist does not); or {@code suspected_tunnelling} (the sandbox's
- *               names under one base domain scored over the operator's threshold: see {@code score})
+ *               names under one base domain scored over the operator's threshold: see {@code score}); or
+ *               {@code canary_breach} (a canary's probe got through what the company's policy must refuse; qtype
+ *               {@code CANARY})
  * @param enforced true when the lookups or connections were denied; false when the company's egress policy is in
  *                 report mode and they were let through, so the event records what enforce mode would have denied.
  *                 Absent in events written before the field existed, which were all enforced: read as true
@@ -113,10 +115,16 @@ public record EgressAnomaly(UUID id, UUID companyId, UUID agentId, UUID runId, S
      * sandbox under that base domain that was refused for it.
      */
     public static final String SUSPECTED_TUNNELLING = "suspected_tunnelling";
+    /**
+     * A canary of the company got through something its policy must refuse (qname: the check's target; qtype
+     * {@code CANARY}; run_id: the canary; agent_id: {@link CanaryRequested#PROBE_AGENT_ID}): one event per breached
+     * check of the canary.
+     */
+    public static final String CANARY_BREACH = "canary_breach";
     /** Every reason, the resolver's first, in the order filters offer them. */
     public static final List<String> REASONS = List.of(NOT_ALLOWLISTED, QTYPE_DENIED, UNATTRIBUTED_SOURCE,
             PROXY_NOT_ALLOWLISTED, PROXY_ADDRESS_DENIED, PROXY_PORT_DENIED, PROXY_HOST_MISMATCH,
             PROXY_MALFORMED_REQUEST, PROXY_ENCRYPTED_CLIENT_HELLO, MASKED_SECRET_OUT_OF_SCOPE,
             MASKED_REQUEST_REFUSED, PROXY_REQUEST_DENIED, AGENT_NOT_ALLOWLISTED, PROXY_AGENT_NOT_ALLOWLISTED,
-            SUSPECTED_TUNNELLING);
+            SUSPECTED_TUNNELLING, CANARY_BREACH);
 }

@@ -14,7 +14,8 @@ public final class EventSchemas {
 
     private static final Set<String> TYPES = Set.of(EventTypes.RUN_REQUESTED, EventTypes.RUN_STATUS,
             EventTypes.RUN_CANCEL, EventTypes.REMOTE_TASK, EventTypes.WORKER_HEARTBEAT, EventTypes.ADAPTER_LEASE,
-            EventTypes.EGRESS_ANOMALY, EventTypes.AUDIT_RECORD);
+            EventTypes.EGRESS_ANOMALY, EventTypes.EGRESS_CANARY_REQUESTED, EventTypes.EGRESS_CANARY_RESULT,
+            EventTypes.AUDIT_RECORD);
 
     private EventSchemas() {
     }

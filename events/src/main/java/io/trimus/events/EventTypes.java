@@ -10,6 +10,8 @@ public final class EventTypes {
     public static final String ADAPTER_LEASE = "io.trimus.adapter.lease.v1";
 
     public static final String EGRESS_ANOMALY = "io.trimus.egress.anomaly.v1";
+    public static final String EGRESS_CANARY_REQUESTED = "io.trimus.egress.canary.requested.v1";
+    public static final String EGRESS_CANARY_RESULT = "io.trimus.egress.canary.result.v1";
 
     public static final String AUDIT_RECORD = "io.trimus.audit.record.v1";
 

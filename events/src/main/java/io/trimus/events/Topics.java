@@ -25,6 +25,14 @@ public final class Topics {
     public static final String EGRESS_ANOMALIES = "trimus.egress.anomalies";
 
     /**
+     * Canary requests from egress-service to the adapter services (one of them starts the probe sandbox); key =
+     * company id.
+     */
+    public static final String EGRESS_CANARY_REQUESTS = "trimus.egress.canary.requests";
+    /** Canary results from the adapter service back to egress-service; key = company id. */
+    public static final String EGRESS_CANARY_RESULTS = "trimus.egress.canary.results";
+
+    /**
      * Changes to what a company or the platform may do, with who, when and from where: from run-service's outbox and
      * from egress-service, to run-service (stores them for GET /api/audit) and outside SIEM consumers; key = company
      * id or {@code platform}.

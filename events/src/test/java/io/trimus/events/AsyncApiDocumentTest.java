@@ -39,7 +39,7 @@ class AsyncApiDocumentTest {
 
         assertThat(addresses).containsExactlyInAnyOrder(Topics.RUN_REQUESTED, Topics.RUN_STATUS, Topics.RUN_CANCEL,
                 Topics.REMOTE_TASKS, Topics.WORKER_HEARTBEATS, Topics.ADAPTER_LEASES, Topics.EGRESS_ANOMALIES,
-                Topics.AUDIT);
+                Topics.EGRESS_CANARY_REQUESTS, Topics.EGRESS_CANARY_RESULTS, Topics.AUDIT);
     }
 
     @Test
@@ -48,6 +48,8 @@ class AsyncApiDocumentTest {
         assertCarries(messageOn(Topics.RUN_STATUS), EventTypes.RUN_STATUS);
         assertCarries(messageOn(Topics.RUN_CANCEL), EventTypes.RUN_CANCEL);
         assertCarries(messageOn(Topics.EGRESS_ANOMALIES), EventTypes.EGRESS_ANOMALY);
+        assertCarries(messageOn(Topics.EGRESS_CANARY_REQUESTS), EventTypes.EGRESS_CANARY_REQUESTED);
+        assertCarries(messageOn(Topics.EGRESS_CANARY_RESULTS), EventTypes.EGRESS_CANARY_RESULT);
         assertCarries(messageOn(Topics.REMOTE_TASKS), EventTypes.REMOTE_TASK);
         assertCarries(messageOn(Topics.WORKER_HEARTBEATS), EventTypes.WORKER_HEARTBEAT);
         assertCarries(messageOn(Topics.ADAPTER_LEASES), EventTypes.ADAPTER_LEASE);
@@ -59,7 +61,7 @@ class AsyncApiDocumentTest {
         List<String> files = new ArrayList<>();
         doc.at("/components/messages").forEach(m -> files.add(m.at("/payload/schema/$ref").asText()));
 
-        assertThat(files).hasSize(8).allSatisfy(ref -> {
+        assertThat(files).hasSize(10).allSatisfy(ref -> {
             assertThat(ref).startsWith("./schemas/");
             assertThat(getClass().getClassLoader().getResource(ref.substring(2))).as(ref).isNotNull();
         });
@@ -109,7 +111,7 @@ class AsyncApiDocumentTest {
             assertThat(ref).startsWith("#/channels/");
             assertThat(doc.at(ref.substring(1)).isObject()).as(ref).isTrue();
         });
-        assertThat(doc.path("operations")).hasSize(8);
+        assertThat(doc.path("operations")).hasSize(10);
     }
 
     private static JsonNode messageOn(String topic) {

@@ -59,6 +59,9 @@ class EventSchemaTest {
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.reportedAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.requestAnomaly()),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.tunnellingAnomaly()),
+                Arguments.of(EventTypes.EGRESS_CANARY_REQUESTED, Fixtures.canaryRequested()),
+                Arguments.of(EventTypes.EGRESS_CANARY_RESULT, Fixtures.canaryResult()),
+                Arguments.of(EventTypes.EGRESS_CANARY_RESULT, Fixtures.canaryThatCouldNotRun()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.auditRecord()),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord()));
     }
@@ -79,6 +82,10 @@ class EventSchemaTest {
                         "interval_ms", "held", "started")),
                 Arguments.of(EventTypes.EGRESS_ANOMALY, Fixtures.unattributedAnomaly(), List.of("id", "source_ip",
                         "qname", "qtype", "reason", "count", "first_seen", "last_seen")),
+                Arguments.of(EventTypes.EGRESS_CANARY_REQUESTED, Fixtures.canaryRequested(), List.of("id",
+                        "canary_id", "company_id", "unlisted_name", "ip_literal", "unlisted_port", "requested_at")),
+                Arguments.of(EventTypes.EGRESS_CANARY_RESULT, Fixtures.canaryResult(), List.of("id", "canary_id",
+                        "company_id", "checks", "finished_at")),
                 Arguments.of(EventTypes.AUDIT_RECORD, Fixtures.platformAuditRecord(), List.of("id", "occurred_at",
                         "actor", "company_id", "action", "target", "details", "source")));
     }
@@ -210,7 +217,8 @@ class EventSchemaTest {
                 EgressAnomaly.PROXY_MALFORMED_REQUEST, EgressAnomaly.PROXY_ENCRYPTED_CLIENT_HELLO,
                 EgressAnomaly.MASKED_SECRET_OUT_OF_SCOPE, EgressAnomaly.MASKED_REQUEST_REFUSED,
                 EgressAnomaly.PROXY_REQUEST_DENIED, EgressAnomaly.AGENT_NOT_ALLOWLISTED,
-                EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED, EgressAnomaly.SUSPECTED_TUNNELLING);
+                EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED, EgressAnomaly.SUSPECTED_TUNNELLING,
+                EgressAnomaly.CANARY_BREACH);
     }
 
     @Test

@@ -92,6 +92,25 @@ final class Fixtures {
                 EgressAnomaly.UNATTRIBUTED_SOURCE, 1, AT, AT, true);
     }
 
+    static CanaryRequested canaryRequested() {
+        return new CanaryRequested(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+                "c5d3c2b1a.canary.trimus.invalid", "1.1.1.1:443", "api.github.com:443", 25, AT);
+    }
+
+    static CanaryResult canaryResult() {
+        return new CanaryResult(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), List.of(
+                CanaryCheck.mustFail(CanaryCheck.UNLISTED_NAME, "c5d3c2b1a.canary.trimus.invalid", "NXDOMAIN", false),
+                CanaryCheck.mustFail(CanaryCheck.BRIDGE_ROUTE, "172.30.0.1:22", "connection refused by the host", true),
+                CanaryCheck.mustWork(CanaryCheck.ALLOWED_HOST, "CONNECT api.github.com:443 via 172.30.0.1:3128",
+                        "HTTP 200", true)), null, "adapter-1", AT);
+    }
+
+    static CanaryResult canaryThatCouldNotRun() {
+        return new CanaryResult(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), List.of(
+                CanaryCheck.skipped(CanaryCheck.ALLOWED_HOST, CanaryCheck.ALLOWED, "no host to try")),
+                "the image trimus/busybox:local is not on this engine", "adapter-1", AT);
+    }
+
     static AuditRecord auditRecord() {
         return new AuditRecord(UUID.randomUUID(), AT.plusNanos(-789), new AuditRecord.Actor(AuditRecord.Actor.USER,
                 UUID.randomUUID(), "alice@example.com"), UUID.randomUUID(), AuditRecord.SECRET_PUT,
