@@ -29,7 +29,7 @@ class PackageDependencyTest {
             .importPackages(ROOT);
 
     private static final String[] ALL = {"access", "allowlist", "anomaly", "audit", "ca", "chart", "config",
-            "connection", "dns", "feed", "masks", "policy", "proxy", "rest", "sandbox"};
+            "canary", "connection", "dns", "feed", "masks", "policy", "proxy", "rest", "sandbox", "tunnelling"};
 
     @Test
     void noCycleBetweenTheTopLevelPackages() {

@@ -20,14 +20,21 @@ import java.util.UUID;
  * @param error     why the probe could not run or report (no image, engine down, unreadable output); else null
  * @param instance  the adapter instance that ran it
  * @param finishedAt when the probe sandbox ended
+ * @param sandboxIp the probe sandbox's address on the egress network; null when it never got one
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record CanaryResult(UUID id, UUID canaryId, UUID companyId, List<CanaryCheck> checks, String error,
-                           String instance, Instant finishedAt) {
+                           String instance, Instant finishedAt, String sandboxIp) {
     public CanaryResult {
         checks = checks == null ? List.of() : List.copyOf(checks);
+    }
+
+    /** A result without the sandbox's address. */
+    public CanaryResult(UUID id, UUID canaryId, UUID companyId, List<CanaryCheck> checks, String error,
+                        String instance, Instant finishedAt) {
+        this(id, canaryId, companyId, checks, error, instance, finishedAt, null);
     }
 
     /** True when a check of something that must fail got through. */

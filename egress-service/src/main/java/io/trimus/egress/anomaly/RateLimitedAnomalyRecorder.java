@@ -78,6 +78,7 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     // LongAdders read by FunctionCounters when scraped: a composite registry's counter allocates per increment
     private final LongAdder denials = new LongAdder();
     private final LongAdder overflowDenials = new LongAdder();
+    private final LongAdder canaryDenials = new LongAdder();
     /** Where events get their tunnelling score; set once the watch exists (it records through this recorder). */
     private volatile AnomalyScores scores = AnomalyScores.NONE;
 
@@ -109,6 +110,9 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
                 .description("Denied lookups folded into a sandbox's overflow event because it asked for more "
                         + "distinct names per window than its budget")
                 .register(registry);
+        FunctionCounter.builder("trimus.egress.anomalies.canary.denials", canaryDenials, LongAdder::sum)
+                .description("Denials of canary probe sandboxes: their checks, never published as anomalies")
+                .register(registry);
         Gauge.builder("trimus.egress.anomalies.tracked.keys", windows, ConcurrentHashMap::size)
                 .description("(source, name, type, reason) keys whose rate-limit window is open")
                 .register(registry);
@@ -117,6 +121,9 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     @Override
     public void record(Sandbox sandbox, String sourceIp, String qname, String qtype, String reason,
                        boolean enforced) {
+        if (canaryProbe(sandbox)) {
+            return;
+        }
         record(sandbox, sourceIp, IpAddresses.parse(sourceIp), qname, qtype, reason, enforced);
     }
 
@@ -127,6 +134,9 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     @Override
     public void record(Sandbox sandbox, InetAddress source, CharSequence qname, String qtype, String reason,
                        boolean enforced) {
+        if (canaryProbe(sandbox)) {
+            return;
+        }
         long now = clock.millis();
         KeyProbe probe = probes.get();
         try {
@@ -153,8 +163,20 @@ public class RateLimitedAnomalyRecorder implements AnomalyRecorder {
     @Override
     public void recordRequest(Sandbox sandbox, String sourceIp, String host, String protocol, String method,
                               String path, boolean enforced) {
+        if (canaryProbe(sandbox)) {
+            return;
+        }
         record(new Key(sourceIp, IpAddresses.parse(sourceIp), sandbox, host, protocol,
                 EgressAnomaly.PROXY_REQUEST_DENIED, enforced, method, path));
+    }
+
+    /** A canary's probe: its denials are its checks, counted and never published. */
+    private boolean canaryProbe(Sandbox sandbox) {
+        if (sandbox != null && sandbox.isCanaryProbe()) {
+            canaryDenials.increment();
+            return true;
+        }
+        return false;
     }
 
     /** Whether the source has used up this window's budget of names (false when unsure: the full path decides). */

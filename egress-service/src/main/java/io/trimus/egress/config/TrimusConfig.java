@@ -69,6 +69,9 @@ public interface TrimusConfig {
 
         /** Tunnelling through names: scores, threshold, action. */
         TunnellingSettings tunnelling();
+
+        /** Canaries: a probe sandbox per company that proves the blocks hold. */
+        CanarySettings canary();
     }
 
     /**
