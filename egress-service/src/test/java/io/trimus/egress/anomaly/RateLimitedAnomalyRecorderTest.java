@@ -55,6 +55,21 @@ class RateLimitedAnomalyRecorderTest {
     }
 
     @Test
+    void aCanaryProbesDenialsAreItsChecksAndNoAnomaly() throws Exception {
+        Sandbox probe = new Sandbox("172.30.0.6", SANDBOX.companyId(), io.trimus.events.CanaryRequested.PROBE_AGENT_ID,
+                UUID.randomUUID(), "ca7a");
+        recorder.record(probe, probe.ip(), "c1.canary.trimus.invalid", "A", EgressAnomaly.NOT_ALLOWLISTED);
+        recorder.record(probe, java.net.InetAddress.getByName(probe.ip()), "c2.canary.trimus.invalid", "A",
+                EgressAnomaly.NOT_ALLOWLISTED, true);
+        recorder.recordRequest(probe, probe.ip(), "api.github.com", "TLS", "POST", "/", true);
+        recorder.flushAll();
+
+        assertThat(published).isEmpty();
+        recorder.record(SANDBOX, SANDBOX.ip(), "c1.canary.trimus.invalid", "A", EgressAnomaly.NOT_ALLOWLISTED);
+        assertThat(published).singleElement().extracting(EgressAnomaly::agentId).isEqualTo(SANDBOX.agentId());
+    }
+
+    @Test
     void firstDenialIsPublishedAtOnceWithTheSandboxAndCountOne() {
         recorder.record(SANDBOX, SANDBOX.ip(), "exfil.attacker.example", "A", EgressAnomaly.NOT_ALLOWLISTED);
 
