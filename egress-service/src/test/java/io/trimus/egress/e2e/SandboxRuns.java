@@ -37,14 +37,17 @@ final class SandboxRuns {
      * class and harmless to the others: A2A peers on loopback (A2aDelegationEndToEndTest), masked registrations sent
      * again every second (MaskedSecretsEndToEndTest), a run finding the proxy gone waits 3 s for it before it fails
      * (ProxyEgressEndToEndTest; 30 s by default), lambda endpoints on loopback and a lease beat every second
-     * (ScaleOutSurvivalTest, whose killed adapter it is).
+     * (ScaleOutSurvivalTest, whose killed adapter it is), canary probes from the tests' busybox image
+     * (CanaryEndToEndTest).
      */
     static final Map<String, String> SHARED_ADAPTER_KNOBS = Map.of(
             "trimus.a2a.allow-private", "127.0.0.1/32",
             "trimus.egress.masks-refresh", "1s",
             "trimus.egress.ready-timeout", "3s",
             "trimus.lambda.allow-private", "127.0.0.1/32",
-            "trimus.adapter-lease.interval", "1s");
+            "trimus.adapter-lease.interval", "1s",
+            // canaries' probe sandboxes from the tests' busybox image (CanaryEndToEndTest)
+            "trimus.egress.canary-image", io.trimus.testing.TestImages.BUSYBOX);
     private static io.trimus.testing.ServiceProcess shared;
 
     /** The {@code trimus.docker.instance} of the shared adapter ({@link #sharedAdapter}). */
