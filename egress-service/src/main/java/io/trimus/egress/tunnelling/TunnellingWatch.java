@@ -7,6 +7,9 @@ import io.trimus.egress.sandbox.Sandbox;
 import io.trimus.egress.sandbox.SandboxRegistry;
 import io.trimus.events.EgressAnomaly;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -126,6 +129,40 @@ public final class TunnellingWatch implements AnomalyScores {
             signals = domain.signals();
         }
         return new Scored(Math.round(score * 1000) / 1000.0, Signal.labels(signals));
+    }
+
+    /**
+     * What a run should say about its names: one note per base domain of the sandbox at {@code ip} of {@code runId}
+     * that crossed the threshold, with its score and signals and what was done. Empty when none did (or the scores
+     * are gone).
+     */
+    public List<String> notes(String ip, UUID runId) {
+        List<String> notes = new ArrayList<>();
+        sandboxes.forEach((sandbox, scores) -> {
+            if (!sandbox.ip().equals(ip) || !sandbox.runId().equals(runId)) {
+                return;
+            }
+            synchronized (scores) {
+                for (int i = 0; i < scores.count; i++) {
+                    note(scores.domains[i], notes);
+                }
+                if (scores.other != null) {
+                    note(scores.other, notes);
+                }
+            }
+        });
+        return notes;
+    }
+
+    private void note(DomainScore domain, List<String> notes) {
+        if (!domain.crossed) {
+            return;
+        }
+        String base = OTHER_BASES.equals(domain.base) ? "further base domains" : "*." + domain.base;
+        notes.add(String.format(java.util.Locale.ROOT, "suspected tunnelling: names under %s scored %.2f (%s); %s",
+                base, domain.score(), String.join(", ", Signal.labels(domain.signals())),
+                action == TunnellingAction.BLOCK ? "refused for the rest of the run (TRIMUS_EGRESS_TUNNELLING_ACTION=block)"
+                        : "let through and reported (TRIMUS_EGRESS_TUNNELLING_ACTION=alert)"));
     }
 
     /** Drops the scores of sandboxes no longer registered (their run ended); what a new run asks starts at 0. */

@@ -137,6 +137,12 @@ class TunnellingWatchTest {
         assertThat(watch.observe(SANDBOX, "registry.npmjs.org", "A", false, false)).as("another base").isFalse();
         assertThat(watch.observe(OTHER, "api.example.com", "A", false, false)).as("another sandbox").isFalse();
         assertThat(raised).as("raised once").hasSize(1);
+
+        assertThat(watch.notes(SANDBOX.ip(), SANDBOX.runId())).singleElement().asString()
+                .startsWith("suspected tunnelling: names under *.example.com scored ")
+                .contains("refused for the rest of the run");
+        assertThat(watch.notes(OTHER.ip(), OTHER.runId())).as("another sandbox has nothing to say").isEmpty();
+        assertThat(watch.notes(SANDBOX.ip(), UUID.randomUUID())).as("another run of the address").isEmpty();
     }
 
     @Test
