@@ -21,6 +21,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  *
  * <pre>
  *   intake, worker (worker mode's intake), status, health      the edges: Kafka in and out, readiness
+ *   canary                                                     egress canaries: Kafka in, a probe container, Kafka out
  *     → dispatch                                               which adapter holds a run
  *       → docker, cli, local, remote (and lambda, a2a)         the executors, which never import each other
  *         → container, command                                 what two executors share (container runtime, CLI argv)
@@ -74,6 +75,11 @@ class PackageDependencyTest {
     }
 
     @Test
+    void canariesUseTheContainerRuntimeButNoRunStage() {
+        mayOnlyUse("canary", with("dispatch", "container", "egress", "engine", "lease"));
+    }
+
+    @Test
     void theDispatcherKnowsAdaptersOnlyByTheirContract() {
         mayOnlyUse("dispatch", BOTTOM);
     }
@@ -121,8 +127,8 @@ class PackageDependencyTest {
 
     @Test
     void theEdgesAreImportedByNobody() {
-        noClasses().that().resideOutsideOfPackages(packages("intake", "status", "health"))
-                .should().dependOnClassesThat().resideInAnyPackage(packages("intake", "status", "health"))
+        noClasses().that().resideOutsideOfPackages(packages("intake", "status", "health", "canary"))
+                .should().dependOnClassesThat().resideInAnyPackage(packages("intake", "status", "health", "canary"))
                 .check(SERVICE);
         noClasses().that().resideOutsideOfPackages(packages("worker", "status", "health"))
                 .should().dependOnClassesThat().resideInAnyPackage(packages("worker"))

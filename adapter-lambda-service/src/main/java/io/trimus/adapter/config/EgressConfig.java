@@ -81,4 +81,12 @@ public interface EgressConfig {
      */
     @WithDefault("5s")
     Duration masksRefresh();
+
+    /**
+     * The image of an egress canary's probe sandbox, which must hold a busybox with {@code sh}, {@code nslookup},
+     * {@code nc} and {@code timeout}; never pulled: a canary fails with the reason when the engine lacks it
+     * (TRIMUS_EGRESS_CANARY_IMAGE, default {@code trimus/busybox:local}, the image {@code ./trimus up} builds).
+     */
+    @WithDefault("trimus/busybox:local")
+    String canaryImage();
 }

@@ -79,6 +79,10 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public static final String LABEL_RUN = SandboxAttachment.LABEL_RUN;
     public static final String LABEL_INSTANCE = "trimus.adapter_instance";
     public static final String NAME_PREFIX = "trimus-run-";
+    /** The name prefix of a probe container (an egress canary's sandbox), {@link #forProbe}. */
+    public static final String PROBE_NAME_PREFIX = "trimus-canary-";
+    /** The user a probe container runs as: never root, whatever its image says. */
+    public static final String PROBE_USER = "1000:1000";
     public static final String NO_NEW_PRIVILEGES = DockerDefaults.NO_NEW_PRIVILEGES;
 
     /**
@@ -150,6 +154,26 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 secretEnv.keySet(),
                 List.of(), null, defaults.disk().logOptions(), readOnly ? null : defaults.disk().writableLayerSize(),
                 secrets.masks(), null);
+    }
+
+    /**
+     * The policy of a probe container (an egress canary's sandbox): every flag of the docker adapter's hardening, a
+     * read-only root with a small /tmp, user 1000:1000, the given small limits, on {@code network}, labelled like a run
+     * (so the boot's orphan reaping removes a leftover) under the synthetic request's ids.
+     */
+    public static ContainerPolicy forProbe(RunRequested probe, String image, List<String> command,
+                                           Map<String, String> env, DockerDefaults defaults, String network,
+                                           ProbeLimits limits) {
+        return new ContainerPolicy(PROBE_NAME_PREFIX + probe.runId(), image, command, true,
+                Map.of("/tmp", tmpOptions(true) + ",size=1m"), List.of("ALL"), securityOpts(defaults),
+                limits.pids(), limits.memoryBytes(), limits.memoryBytes(), nanoCpus(limits.cpus()), network,
+                PROBE_USER, Map.copyOf(env), labels(probe, defaults), limits.timeout(), null, Set.of(),
+                List.of(), null, defaults.disk().logOptions(), null, List.of(), null)
+                .commandAsEntrypoint();
+    }
+
+    /** The small limits of a probe container. */
+    public record ProbeLimits(long pids, long memoryBytes, double cpus, Duration timeout) {
     }
 
     /** The agent's memory limit, else TRIMUS_DOCKER_DEFAULT_MEMORY: no container runs without one. */

@@ -187,6 +187,11 @@ final class ContainerRun {
         }
     }
 
+    /** The sandbox's address on the egress network, or null when it has none (yet). */
+    String sandboxAddress() {
+        return sandbox == null ? null : sandbox.ipv4Address();
+    }
+
     /** Waits for the started container's end within the run's timeout. */
     RunOutcome awaitExit(ContainerExit exit) throws InterruptedException {
         return exit.await(containerId, policy, handle, next -> step = next);

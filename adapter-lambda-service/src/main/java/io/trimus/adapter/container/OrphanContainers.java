@@ -7,6 +7,7 @@ import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.SandboxAttachment;
 import io.trimus.adapter.run.OrphanRun;
+import io.trimus.events.CanaryRequested;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -30,18 +31,23 @@ public class OrphanContainers {
     private final DockerClient docker;
     private final String instance;
     private final SandboxAttachment attachment;
+    private final ProbeRunner probes;
 
     @Inject
-    public OrphanContainers(DockerClient docker, TrimusConfig config, SandboxAttachment attachment) {
+    public OrphanContainers(DockerClient docker, TrimusConfig config, SandboxAttachment attachment,
+                            ProbeRunner probes) {
         String instance = DockerDefaults.instanceOf(config.docker());
         this.docker = docker;
         this.instance = instance;
         this.attachment = attachment;
+        this.probes = probes;
     }
 
     /**
      * Removes every container of this instance labelled {@code trimus.run_id} whose run is not {@code held}; a
-     * container without an instance label (made before instances existed) counts as the default instance's.
+     * container without an instance label (made before instances existed) counts as the default instance's. A probe's
+     * container (an egress canary's, agent {@link CanaryRequested#PROBE_AGENT_ID}) is removed and deregistered too
+     * unless a probe of this process holds it, but it is no run: it is never among the runs returned.
      *
      * @return the runs whose containers were removed
      */
@@ -53,7 +59,8 @@ public class OrphanContainers {
             Map<String, String> labels = container.getLabels() == null ? Map.of() : container.getLabels();
             UUID runId = uuid(labels.get(ContainerPolicy.LABEL_RUN));
             String owner = labels.getOrDefault(ContainerPolicy.LABEL_INSTANCE, DockerDefaults.DEFAULT_INSTANCE);
-            if (runId == null || held.test(runId) || !owner.equals(instance)) {
+            boolean probe = CanaryRequested.isProbe(uuid(labels.get(ContainerPolicy.LABEL_AGENT)));
+            if (runId == null || !owner.equals(instance) || (probe ? probes.holds(runId) : held.test(runId))) {
                 continue;
             }
             try {
@@ -61,8 +68,12 @@ public class OrphanContainers {
             } catch (NotFoundException gone) {
                 // removed meanwhile
             }
-            LOG.infof("removed container %s of run %s left by a previous adapter process", container.getId(), runId);
+            LOG.infof("removed container %s of %s %s left by a previous adapter process", container.getId(),
+                    probe ? "canary" : "run", runId);
             attachment.detachLeftover(runId, container);
+            if (probe) {
+                continue;
+            }
             ended.add(new OrphanRun(runId, uuid(labels.get(ContainerPolicy.LABEL_COMPANY)),
                     uuid(labels.get(ContainerPolicy.LABEL_AGENT))));
         }
