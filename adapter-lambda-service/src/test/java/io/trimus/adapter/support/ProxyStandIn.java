@@ -25,11 +25,19 @@ public final class ProxyStandIn implements AutoCloseable {
     private final Thread loop;
     private final AtomicInteger checks = new AtomicInteger();
     private volatile Mode mode = Mode.TRIMUS;
+    /** As a proxy ({@link #onGateway}): the one host CONNECT admits; null answers only the check. */
+    private final String admitted;
+    private final java.util.List<String> requestLines = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private ProxyStandIn(int port) throws IOException {
+        this(InetAddress.getLoopbackAddress(), port, null);
+    }
+
+    private ProxyStandIn(InetAddress address, int port, String admitted) throws IOException {
+        this.admitted = admitted;
         server = new ServerSocket();
         server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+        server.bind(new InetSocketAddress(address, port), 16);
         loop = new Thread(this::serve, "proxy-stand-in");
         loop.setDaemon(true);
         loop.start();
@@ -47,6 +55,24 @@ public final class ProxyStandIn implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the proxy stand-in", e);
         }
+    }
+
+    /**
+     * The stand-in as the egress proxy a sandbox talks to, on {@code address:port} (the egress network's gateway):
+     * {@code CONNECT admitted} is answered 200 and held open, every other request (CONNECT or absolute-form GET) 403
+     * as the Trimus proxy refuses it.
+     */
+    public static ProxyStandIn onGateway(String address, int port, String admitted) {
+        try {
+            return new ProxyStandIn(InetAddress.getByName(address), port, admitted);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the proxy stand-in on " + address + ":" + port, e);
+        }
+    }
+
+    /** The request lines that arrived, in order (as a proxy). */
+    public java.util.List<String> requestLines() {
+        return java.util.List.copyOf(requestLines);
     }
 
     /** {@code 127.0.0.1:PORT}, the value of TRIMUS_EGRESS_PROXY_CHECK_ADDR. */
@@ -88,6 +114,10 @@ public final class ProxyStandIn implements AutoCloseable {
             while (head.indexOf("\r\n\r\n") < 0 && head.length() < 8192 && (b = in.read()) >= 0) {
                 head.append((char) b);
             }
+            if (admitted != null) {
+                proxy(socket, head.toString());
+                return;
+            }
             if (!head.toString().startsWith("GET " + ProxyCheck.PATH + " HTTP/1.1\r\n")) {
                 socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
@@ -110,6 +140,22 @@ public final class ProxyStandIn implements AutoCloseable {
         } catch (IOException e) {
             // the prober gave up: nothing to answer
         }
+    }
+
+    private void proxy(Socket socket, String head) throws IOException {
+        String line = head.lines().findFirst().orElse("");
+        requestLines.add(line);
+        if (line.equals("CONNECT " + admitted + " HTTP/1.1")) {
+            socket.getOutputStream().write("HTTP/1.1 200 Connection established\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.setSoTimeout(10_000);
+            while (socket.getInputStream().read() >= 0) {
+                // a tunnel to nowhere: held until the client hangs up
+            }
+            return;
+        }
+        socket.getOutputStream().write(("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
     }
 
     @Override

@@ -78,6 +78,18 @@ public final class RunBus {
         produce(Topics.RUN_CANCEL, run.runId(), cancel.id(), EventTypes.RUN_CANCEL, write(cancel));
     }
 
+    /** Produces a canary request keyed by company id with ce_* headers, as egress-service does. */
+    public void canary(io.trimus.events.CanaryRequested request) {
+        produce(Topics.EGRESS_CANARY_REQUESTS, request.companyId(), request.id(), EventTypes.EGRESS_CANARY_REQUESTED,
+                write(request));
+    }
+
+    /** A consumer of {@code topic} from its start, in a group of its own; the caller stops it. */
+    public ConsumerTask<String, String> consume(String topic) {
+        return companion.consumeStrings().withGroupId("adapter-tests-" + UUID.randomUUID())
+                .withProp("auto.offset.reset", "earliest").fromTopics(topic);
+    }
+
     /** Produces an arbitrary value on a topic, e.g. a record that is not JSON. */
     public void produceRaw(String topic, String key, String value) {
         companion.produceStrings().fromRecords(new ProducerRecord<>(topic, key, value)).awaitCompletion();
