@@ -7,6 +7,7 @@ import io.trimus.adapter.dispatch.RunDispatcher;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;
 import io.trimus.adapter.support.Runs;
+import io.trimus.events.CanaryRequested;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunState;
 import io.trimus.events.RunStatusChanged;
@@ -68,6 +69,23 @@ class BootReconcileTest {
         bus.request(marker);
         bus.awaitEnd(marker.runId());
         assertThat(bus.states(run.runId())).containsExactly(RunState.FAILED);
+    }
+
+    @Test
+    void aCanarysProbeContainerLeftByAPreviousProcessIsRemovedButNeverReportedAsARun() {
+        String image = Engine.busybox();
+        UUID canary = UUID.randomUUID();
+        String leftover = Engine.docker().createContainerCmd(image).withName("trimus-canary-" + canary)
+                .withLabels(Map.of("trimus.company_id", COMPANY.toString(), "trimus.agent_id",
+                        CanaryRequested.PROBE_AGENT_ID.toString(), "trimus.run_id", canary.toString()))
+                .withCmd("sleep", "300").exec().getId();
+        Engine.docker().startContainerCmd(leftover).exec();
+
+        dispatcher.reconcile();
+
+        assertThat(Engine.containerOf(canary)).isEmpty();
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> bus.states(canary).isEmpty());
     }
 
     @Test
