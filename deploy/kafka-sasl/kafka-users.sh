@@ -28,6 +28,9 @@ adapter-lambda-service    topic  trimus.worker.heartbeats     literal   Read,Des
 adapter-lambda-service    group  trimus-adapter               literal   Read
 adapter-lambda-service    group  trimus-adapter-cancel-       prefixed  Read
 adapter-lambda-service    group  trimus-adapter-heartbeats-   prefixed  Read
+adapter-lambda-service    topic  trimus.egress.canary.requests literal  Read,Describe
+adapter-lambda-service    topic  trimus.egress.canary.results literal   Write,Describe
+adapter-lambda-service    group  trimus-adapter-canary        literal   Read
 egress-service            topic  trimus.egress.anomalies      literal   Write,Read,Describe
 egress-service            topic  trimus.audit                 literal   Write,Describe
 egress-service            group  trimus-egress-service        literal   Read

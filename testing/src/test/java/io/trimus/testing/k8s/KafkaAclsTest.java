@@ -43,8 +43,10 @@ class KafkaAclsTest {
     private static final Map<String, Set<String>> IDLE = Map.of(
             // Heartbeats.java publishes only in worker mode.
             "adapter-lambda-service", Set.of("out:trimus.worker.heartbeats"),
-            // WorkerModeConfigSourceFactory switches run requests off; a worker dispatches no remote tasks.
-            WORKER, Set.of("in:trimus.run.requested", "out:trimus.remote.tasks"));
+            // WorkerModeConfigSourceFactory switches run and canary requests off; a worker dispatches no remote tasks
+            // and, probing no canary, answers none.
+            WORKER, Set.of("in:trimus.run.requested", "out:trimus.remote.tasks", "in:trimus.egress.canary.requests",
+                    "out:trimus.egress.canary.results"));
 
     /** Classes that build Kafka clients of their own, and what they do, as channels of the user that runs them. */
     private static final Map<String, Channel> OWN_CLIENTS = Map.of(
