@@ -32,10 +32,6 @@ public class ProbeRunner {
 
     /** How a probe ended: its state, exit code and output when it ran, why not when it did not. */
     public record Outcome(RunState state, Integer exitCode, String output, String error, String sandboxIp) {
-        /** True when the container ran to its own end (whatever its exit code). */
-        public boolean ran() {
-            return exitCode != null && state != RunState.TIMED_OUT && state != RunState.CANCELLED;
-        }
     }
 
     @Inject

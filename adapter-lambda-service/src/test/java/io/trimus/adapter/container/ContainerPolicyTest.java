@@ -405,4 +405,35 @@ class ContainerPolicyTest {
                 TestConfig.of("trimus.docker.min-timeout-sec", "0").docker()))
                 .hasMessage("TRIMUS_DOCKER_MIN_TIMEOUT_SEC must be between 1 and 10, got 0");
     }
+
+    @Test
+    void aProbeContainerHasEveryHardeningFlagSmallLimitsANonRootUserAndTheLabelsOfARun() {
+        UUID canary = UUID.randomUUID();
+        RunRequested probe = Runs.request(UUID.randomUUID(), canary, UUID.randomUUID(),
+                io.trimus.events.CanaryRequested.PROBE_AGENT_ID, "docker", null, null, null, Instant.now());
+        DockerDefaults defaults = new DockerDefaults(100, "64m", List.of("apparmor=docker-default"), 3600);
+
+        ContainerPolicy p = ContainerPolicy.forProbe(probe, "trimus/busybox:local", List.of("sh", "-c", "true"),
+                Map.of("CANARY_UNLISTED_NAME", "x.invalid"), defaults, "trimus-egress-allowlist",
+                new ContainerPolicy.ProbeLimits(64, 64L << 20, 0.5, java.time.Duration.ofSeconds(60)));
+
+        assertThat(p.name()).isEqualTo("trimus-canary-" + canary);
+        assertThat(p.entrypoint()).containsExactly("sh");
+        assertThat(p.command()).containsExactly("-c", "true");
+        assertThat(p.user()).isEqualTo("1000:1000");
+        assertThat(p.readOnlyRoot()).isTrue();
+        assertThat(p.tmpfs()).isEqualTo(Map.of("/tmp", "rw,nosuid,nodev,noexec,size=1m"));
+        assertThat(p.capDrop()).containsExactly("ALL");
+        assertThat(p.securityOpts()).containsExactly("no-new-privileges", "apparmor=docker-default");
+        assertThat(p.hostConfig().getPrivileged()).isFalse();
+        assertThat(p.pidsLimit()).isEqualTo(64);
+        assertThat(p.memoryBytes()).isEqualTo(64L << 20).isEqualTo(p.memorySwapBytes());
+        assertThat(p.nanoCpus()).isEqualTo(500_000_000L);
+        assertThat(p.network()).isEqualTo("trimus-egress-allowlist");
+        assertThat(p.timeout()).hasSeconds(60);
+        assertThat(p.labels()).containsEntry(ContainerPolicy.LABEL_RUN, canary.toString())
+                .containsEntry(ContainerPolicy.LABEL_AGENT, "00000000-0000-0000-0000-00000000ca7a")
+                .containsKey(ContainerPolicy.LABEL_INSTANCE);
+        assertThat(p.env()).containsOnlyKeys("CANARY_UNLISTED_NAME");
+    }
 }
