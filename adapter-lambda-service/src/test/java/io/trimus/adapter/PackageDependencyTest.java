@@ -79,6 +79,23 @@ class PackageDependencyTest {
         mayOnlyUse("canary", with("dispatch", "container", "egress", "engine", "lease"));
     }
 
+    /**
+     * A canary is not a run: neither its stage nor the probe runner may reach the run pool, a company's share, the
+     * status topic or the lease on runs.
+     */
+    @Test
+    void aCanaryNeverTouchesTheRunPoolTheStatusTopicOrTheLeases() {
+        noClasses().that().resideInAPackage(ROOT + ".canary..")
+                .or().haveFullyQualifiedName(ROOT + ".container.ProbeRunner")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".run.pool..", ROOT + ".status..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(ROOT + ".container.RunExecutor")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(ROOT + ".container.DockerContainerRunner")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(ROOT + ".run.RunReporter")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(ROOT + ".run.RunStarts")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(ROOT + ".lease.RunLeases")
+                .check(SERVICE);
+    }
+
     @Test
     void theDispatcherKnowsAdaptersOnlyByTheirContract() {
         mayOnlyUse("dispatch", BOTTOM);
