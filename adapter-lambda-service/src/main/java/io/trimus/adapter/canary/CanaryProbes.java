@@ -122,14 +122,16 @@ public class CanaryProbes {
             return failed(request, "the canary request cannot be probed: " + invalid.getMessage(), null, List.of());
         } catch (RuntimeException e) {
             LOG.errorf(e, "canary %s: the probe failed", request.canaryId());
-            return failed(request, "the probe failed: " + e.getClass().getSimpleName(), null, List.of());
+            return failed(request, "the probe failed on the adapter service for a reason it did not expect; its log"
+                    + " names it", null, List.of());
         }
     }
 
     /** The result of a probe that ran as far as {@code outcome} says. */
     private CanaryResult answer(CanaryRequested request, ProbeTargets targets, ProbeRunner.Outcome outcome) {
         if (outcome.exitCode() == null && outcome.state() != RunState.TIMED_OUT) {
-            return failed(request, outcome.error(), outcome.sandboxIp(), List.of());
+            return failed(request, outcome.error() != null ? outcome.error() : "the probe sandbox did not run",
+                    outcome.sandboxIp(), List.of());
         }
         ProbeReport.Reading reading = ProbeReport.read(outcome.output(), targets);
         String error = reading.error();
