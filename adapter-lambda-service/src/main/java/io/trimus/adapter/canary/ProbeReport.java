@@ -65,9 +65,26 @@ final class ProbeReport {
                 checks.add(check);
             }
         }
-        String error = missing.isEmpty() ? null
-                : "the probe reported no readable result for " + String.join(", ", missing);
-        return new Reading(List.copyOf(checks), error);
+        return new Reading(List.copyOf(checks), error(missing, lines));
+    }
+
+    /**
+     * Why checks are missing: the proxy kept a request waiting past the probe's wait (neither refused nor answered:
+     * the check cannot say blocked), or the probe printed nothing readable for them.
+     */
+    private static String error(List<String> missing, Map<String, Line> lines) {
+        List<String> unanswered = missing.stream().filter(name -> lines.get(name) != null
+                && lines.get(name).kind().equals("http") && lines.get(name).result().equals("silent")).toList();
+        List<String> unread = missing.stream().filter(name -> !unanswered.contains(name)).toList();
+        List<String> parts = new ArrayList<>();
+        if (!unanswered.isEmpty()) {
+            parts.add("the proxy neither refused nor answered within " + ProbeTargets.PROXY_WAIT_SECONDS + " s: "
+                    + String.join(", ", unanswered));
+        }
+        if (!unread.isEmpty()) {
+            parts.add("the probe reported no readable result for " + String.join(", ", unread));
+        }
+        return parts.isEmpty() ? null : String.join("; ", parts);
     }
 
     /** The first readable line of each name, from the first {@link #MAX_LINES} lines. */

@@ -27,6 +27,11 @@ record ProbeTargets(String unlistedName, String ipHost, int ipPort, String allow
 
     /** The host's address on Docker's default bridge, docker0, which a sandbox must not reach either. */
     static final String DOCKER0 = "172.17.0.1";
+    /**
+     * How long the probe waits for the proxy's answer to one request: longer than the proxy's own dial timeout
+     * (TRIMUS_EGRESS_PROXY_CONNECT_TIMEOUT, 10 s), so an admitted target's 502 arrives rather than nothing.
+     */
+    static final int PROXY_WAIT_SECONDS = 15;
     /** A port Trimus never opens on the host: an answer there means the host let the packet in. */
     static final int BRIDGE_PORT = 22;
 
@@ -84,6 +89,7 @@ record ProbeTargets(String unlistedName, String ipHost, int ipPort, String allow
         env.put("CANARY_ALLOWED_HOST", allowedHost == null ? "" : allowedHost);
         env.put("CANARY_PROXY_HOST", proxy.substring(0, proxy.lastIndexOf(':')));
         env.put("CANARY_PROXY_PORT", proxy.substring(proxy.lastIndexOf(':') + 1));
+        env.put("CANARY_PROXY_WAIT", String.valueOf(PROXY_WAIT_SECONDS));
         return env;
     }
 

@@ -198,6 +198,19 @@ class ProbeReportTest {
     }
 
     @Test
+    void aProxyThatKeepsARequestWaitingDecidesNothingAndSaysSo() throws Exception {
+        ProbeReport.Reading reading = replace("trimus-canary metadata_via_proxy http 403 HTTP/1.1 403 Forbidden",
+                "trimus-canary metadata_via_proxy http silent 15");
+
+        assertThat(reading.checks()).extracting(CanaryCheck::name).doesNotContain("metadata_via_proxy");
+        assertThat(reading.error()).isEqualTo("the proxy neither refused nor answered within 15 s: metadata_via_proxy");
+        String both = passing().replace("metadata_via_proxy http 403 HTTP/1.1 403 Forbidden", "metadata_via_proxy http"
+                + " silent 15").replace("trimus-canary metadata tcp timeout\n", "");
+        assertThat(ProbeReport.read(both, targets("api.github.com:443")).error()).isEqualTo("the proxy neither refused"
+                + " nor answered within 15 s: metadata_via_proxy; the probe reported no readable result for metadata");
+    }
+
+    @Test
     void nothingOrNoiseIsAnErrorNamingEveryCheck() throws Exception {
         for (String output : new String[] {null, "", "sh: nslookup: not found\nSegmentation fault",
                 "\u0000\u0001\u00ff garbage \r\n\r\n"}) {
