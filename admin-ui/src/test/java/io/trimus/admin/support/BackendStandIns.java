@@ -88,6 +88,10 @@ public class BackendStandIns implements QuarkusTestResourceLifecycleManager {
                 answer(exchange, 200, me(secret.equals(ADMIN) ? "admin" : "viewer"));
                 return;
             }
+            if (path.equals("/api/runs/usage")) {
+                answer(exchange, 200, "{\"by_agent\":[],\"totals\":{\"runs\":0,\"runs_with_usage\":0}}");
+                return;
+            }
             if (path.equals("/api/companies")) {
                 answer(exchange, 200, companies.entrySet().stream().sorted(Map.Entry.comparingByKey())
                         .map(c -> company(c.getKey(), c.getValue())).reduce((a, b) -> a + "," + b)

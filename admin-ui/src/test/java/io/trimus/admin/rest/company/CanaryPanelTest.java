@@ -5,11 +5,11 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.Cookie;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
 import io.trimus.admin.support.BackendStandIns;
 import io.trimus.admin.support.Canaries;
@@ -76,7 +76,7 @@ class CanaryPanelTest {
                 Canaries.BLOCKED_NAME + "," + Canaries.ALLOWED_HOST, history));
         String page = asAdmin().get("/companies/{id}", company).then().statusCode(200).extract().asString();
         assertThat(page).contains("finished <time datetime=\"2026-12-06T07:00:09Z\">2026-12-06 07:00:09 UTC</time>")
-                .contains("scheduled every 15 minutes")
+                .contains("runs every 15 minutes")
                 .contains("<code>unlisted_name</code>").contains("c1a2.canary.trimus.invalid").contains("NXDOMAIN")
                 .contains("CONNECT api.github.com:443 via 172.30.0.1:3128").doesNotContain("got through");
         String earlier = page.substring(page.indexOf("id=\"canary-history\""));
@@ -189,6 +189,14 @@ class CanaryPanelTest {
             assertThat(page.locator("#canary-alert")).hasCount(0);
             assertThat(calls()).contains("POST /api/companies/" + company + "/egress/canary Bearer "
                     + BackendStandIns.ADMIN);
+
+            // the running panel asks again every few seconds; the result it finds turns the page red again
+            canary(company, Canaries.canary(company, "breached", "manual", "2026-12-06T07:01:00Z", null,
+                    Canaries.OPEN_BRIDGE, ""));
+            assertThat(page.locator("#canary-status")).hasText("breached",
+                    new LocatorAssertions.HasTextOptions().setTimeout(15_000)); // the panel asks every 5 s
+            assertThat(page.locator("#company-head")).hasClass("page-head page-head-breached");
+            assertThat(page.locator("#canary-alert")).containsText("A canary got through: bridge_route");
         }
     }
 
