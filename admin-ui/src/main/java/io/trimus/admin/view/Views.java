@@ -1,5 +1,7 @@
 package io.trimus.admin.view;
 
+import io.trimus.events.EgressAnomaly;
+
 import java.util.List;
 
 /** What the templates show: small, already formatted records, one per page or part of a page. */
@@ -152,8 +154,10 @@ public final class Views {
          * themselves).
          */
         public AnomalyRow withActions(boolean allowable, String csrf) {
+            // a canary breach names the probe's target: allowing it would hide the hole, never fix it
+            boolean offered = allowable && !EgressAnomaly.CANARY_BREACH.equals(reason);
             return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
-                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, request, score, signals);
+                    lastSeenIso, runId, sourceIp, enforced, offered, csrf, request, score, signals);
         }
 
         /** The row with the request of its {@code proxy_request_denied} judged against the current lists. */

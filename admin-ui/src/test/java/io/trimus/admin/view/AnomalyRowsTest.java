@@ -53,6 +53,22 @@ class AnomalyRowsTest {
     }
 
     @Test
+    void aCanaryBreachRowLeadsToTheCanariesAndOffersNoAllowlisting() throws IOException {
+        Instant now = Instant.parse("2026-12-06T07:00:09Z");
+        UUID company = UUID.randomUUID();
+        UUID canary = UUID.randomUUID();
+        EgressAnomaly breach = new EgressAnomaly(UUID.randomUUID(), company, UUID.randomUUID(), canary, null,
+                "172.30.0.1", "172.30.0.1:22", "CANARY", EgressAnomaly.CANARY_BREACH, 1, now, now, false, null,
+                null, null, null);
+        Views.AnomalyRow row = AnomalyRows.of(breach, null).withActions(true, "token");
+        assertThat(row.allowable()).isFalse();
+        String rendered = engine().parse(Files.readString(TEMPLATES.resolve("egress.html")),
+                new Variant(Locale.ROOT, "text/html", "UTF-8")).getFragment("denial_row").data("row", row).render();
+        assertThat(rendered).contains("canary breach").contains("href=\"/companies/" + company + "#canaries\"")
+                .doesNotContain("/runs/" + canary).doesNotContain("Add to allowlist");
+    }
+
+    @Test
     void theScoreFilterTakesANumberUpToOneAndKeepsUnscoredRowsOut() {
         assertThat(AnomalyRows.minScore("0.8")).isEqualTo(0.8);
         assertThat(AnomalyRows.minScore(" 0.5 ")).isEqualTo(0.5);
