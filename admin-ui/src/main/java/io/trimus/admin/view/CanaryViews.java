@@ -112,13 +112,18 @@ public final class CanaryViews {
                 c.breached());
     }
 
-    /** The schedule in words: {@code PT15M} as "every 15 minutes"; null when there is none or it cannot be read. */
+    /**
+     * The schedule in words: {@code PT15M} as "every 15 minutes"; also a number of seconds ({@code 900.000000000}, how
+     * Jackson writes a Duration unless told otherwise); null when there is none or it cannot be read.
+     */
     static String interval(String iso) {
         if (iso == null || iso.isBlank()) {
             return null;
         }
         try {
-            Duration d = Duration.parse(iso.strip());
+            String text = iso.strip();
+            Duration d = text.matches("\\d{1,9}(\\.\\d{1,9})?")
+                    ? Duration.ofSeconds(Long.parseLong(text.replaceFirst("\\..*", ""))) : Duration.parse(text);
             if (d.isZero() || d.isNegative()) {
                 return null;
             }

@@ -65,6 +65,8 @@ class CanaryViewsTest {
         assertThat(CanaryViews.interval("PT6H")).isEqualTo("every 6 hours");
         assertThat(CanaryViews.interval("PT1M")).isEqualTo("every minute");
         assertThat(CanaryViews.interval("PT30S")).isEqualTo("every 30 seconds");
+        assertThat(CanaryViews.interval("900.000000000")).isEqualTo("every 15 minutes");
+        assertThat(CanaryViews.interval("3600")).isEqualTo("every hour");
         assertThat(CanaryViews.interval("soon")).isNull();
         assertThat(CanaryViews.interval(null)).isNull();
     }
