@@ -29,6 +29,8 @@ import java.util.UUID;
  */
 @Path("/companies/{company_id}/canary")
 public class CanaryResource {
+    private static final String HTML = MediaType.TEXT_HTML + ";charset=UTF-8"; // the panel is text, not a template
+
     private final CanaryPanels panels;
     private final Backends backends;
     private final RunServiceApi runService;
@@ -42,7 +44,7 @@ public class CanaryResource {
     }
 
     @GET
-    @Produces(MediaType.TEXT_HTML)
+    @Produces(HTML)
     public String panel(@PathParam("company_id") String companyId) {
         UUID id = PageNotFound.id("company", companyId);
         String name = name(id); // run-service answers 404 for a company the caller may not see
@@ -51,7 +53,7 @@ public class CanaryResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    @Produces(MediaType.TEXT_HTML)
+    @Produces(HTML)
     public RestResponse<String> run(@PathParam("company_id") String companyId, @HeaderParam("HX-Request") String htmx) {
         UUID id = PageNotFound.id("company", companyId);
         if (!access.admin(companyId)) {

@@ -187,6 +187,7 @@ class CanaryPanelTest {
             page.getByText("Run a canary now").click();
 
             assertThat(page.locator("#canary-status")).hasText("running");
+            assertThat(page.locator(".canary-latest")).containsText("· runs every 15 minutes");
             assertThat(page.locator("#company-head")).hasClass("page-head");
             assertThat(page.locator("#canary-alert")).hasCount(0);
             assertThat(calls()).contains("POST /api/companies/" + company + "/egress/canary Bearer "
