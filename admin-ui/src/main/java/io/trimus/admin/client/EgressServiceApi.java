@@ -7,6 +7,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -61,7 +62,17 @@ public interface EgressServiceApi {
     List<Anomaly> anomalies(@HeaderParam(AUTHORIZATION) String auth,
                             @PathParam("company_id") UUID companyId, @QueryParam("limit") int limit,
                             @QueryParam("before") String before, @QueryParam("reason") String reason,
-                            @QueryParam("qname") String qname);
+                            @QueryParam("qname") String qname, @QueryParam("min_score") Double minScore);
+
+    /** The company's latest canary with its checks and up to 20 earlier ones; status {@code none} when never run. */
+    @GET
+    @Path("/companies/{company_id}/egress/canary")
+    Canary canary(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
+
+    /** Requests a canary now (202, status {@code running}); while one runs, egress-service answers with that one. */
+    @POST
+    @Path("/companies/{company_id}/egress/canary")
+    Canary runCanary(@HeaderParam(AUTHORIZATION) String auth, @PathParam("company_id") UUID companyId);
 
     /**
      * What one run's sandbox talked to through the egress proxy: totals, per-host totals (the busiest 200) and its
@@ -147,6 +158,27 @@ public interface EgressServiceApi {
         /** Whether the lookups or connections were denied (not merely reported). */
         public boolean denied() {
             return enforced == null || enforced;
+        }
+    }
+
+    /**
+     * A canary: egress-service's probe of a company's sandbox network from the outside in ({@code status}
+     * {@code running}, {@code passed}, {@code breached}, {@code failed}, or {@code none} when the company never had
+     * one). {@code history} holds earlier canaries, newest first (null inside the history itself); {@code interval}
+     * is the schedule as an ISO-8601 duration ({@code PT15M}).
+     */
+    record Canary(UUID companyId, UUID id, String status, String trigger, Instant requestedAt, Instant finishedAt,
+                  String error, List<CanaryCheck> checks, List<Canary> history, String interval) {
+    }
+
+    /**
+     * One check of a canary: what it tried ({@code target}), whether it should have been {@code blocked} or
+     * {@code allowed}, what happened ({@code got}) and how that counts ({@code outcome}: blocked, allowed, skipped).
+     */
+    record CanaryCheck(String name, String target, String expected, String got, String outcome) {
+        /** Whether this check got through although it should have been blocked. */
+        public boolean breached() {
+            return "blocked".equals(expected) && "allowed".equals(outcome);
         }
     }
 

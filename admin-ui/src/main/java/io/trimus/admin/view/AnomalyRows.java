@@ -15,6 +15,8 @@ import java.util.UUID;
 public final class AnomalyRows {
     /** The reasons an anomaly can have, in the order the filter offers them. */
     public static final List<String> REASONS = EgressAnomaly.REASONS;
+    /** The score filter's thresholds: a tunnelling score at least this high. */
+    static final List<Double> MIN_SCORES = List.of(0.5, 0.8);
     /** Longest method or path a row shows (egress-service keeps paths of at most 512 characters). */
     static final int MAX_SHOWN = 600;
 
@@ -80,11 +82,44 @@ public final class AnomalyRows {
         return text.length() <= MAX_SHOWN ? text : text.substring(0, MAX_SHOWN) + "…";
     }
 
-    /** Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring. */
-    public static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart) {
+    /**
+     * Whether a live anomaly passes the filters of a denials table: the reason exactly, the name as a substring, the
+     * tunnelling score at least {@code minScore} (an anomaly without a score does not pass a score filter).
+     */
+    public static boolean matches(EgressAnomaly a, UUID companyId, String reason, String qnamePart, Double minScore) {
         return companyId.equals(a.companyId())
                 && (reason == null || reason.equals(a.reason()))
-                && (qnamePart == null || a.qname().toLowerCase(Locale.ROOT).contains(qnamePart.toLowerCase(Locale.ROOT)));
+                && (qnamePart == null || a.qname().toLowerCase(Locale.ROOT).contains(qnamePart.toLowerCase(Locale.ROOT)))
+                && (minScore == null || a.score() != null && a.score() >= minScore);
+    }
+
+    /**
+     * The score filter as typed: a number from 0 to 1 ({@code 0.5}); null for none, for 0 (every anomaly, scored or
+     * not) and for anything else, so a hand-edited link shows the unfiltered list rather than an error.
+     */
+    public static Double minScore(String typed) {
+        if (typed == null || typed.isBlank()) {
+            return null;
+        }
+        try {
+            double value = Double.parseDouble(typed.strip());
+            return value > 0 && value <= 1 ? value : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The score filter's options (any, at least 0.5, at least 0.8), {@code selected} marked. */
+    public static List<Option> scoreOptions(Double selected) {
+        List<Option> options = new java.util.ArrayList<>();
+        options.add(new Option("", "Any score", selected == null));
+        for (double at : MIN_SCORES) {
+            options.add(new Option(Double.toString(at), "≥ " + at, selected != null && selected == at));
+        }
+        if (selected != null && !MIN_SCORES.contains(selected)) { // a link with another value keeps it selected
+            options.add(new Option(selected.toString(), "≥ " + selected, true));
+        }
+        return options;
     }
 
     /** The reason in words, e.g. "not on the allowlist"; an unknown reason as it is. */
@@ -108,6 +143,7 @@ public final class AnomalyRows {
             case EgressAnomaly.AGENT_NOT_ALLOWLISTED -> "not on the agent's own allowlist";
             case EgressAnomaly.PROXY_AGENT_NOT_ALLOWLISTED -> "proxy: not on the agent's own allowlist";
             case EgressAnomaly.SUSPECTED_TUNNELLING -> "suspected tunnelling";
+            case EgressAnomaly.CANARY_BREACH -> "canary breach";
             default -> reason;
         };
     }

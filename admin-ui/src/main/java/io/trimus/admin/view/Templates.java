@@ -18,6 +18,15 @@ public class Templates {
 
     public static native TemplateInstance company(Views.Company page);
 
+    /** A company's "Canaries" panel alone, answered to htmx (read again, or "Run a canary now"). */
+    public static native TemplateInstance company$canary(CanaryViews.Panel canary);
+
+    /**
+     * A company page's header: name, and the red alert when its latest canary got through; sent beside the panel,
+     * htmx swaps it out of band.
+     */
+    public static native TemplateInstance company$head(String companyId, String name, CanaryViews.Panel canary);
+
     public static native TemplateInstance egress(Views.Egress page);
 
     /** The egress mode and its switch alone, answered to an htmx change. */

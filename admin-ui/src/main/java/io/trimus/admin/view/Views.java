@@ -1,5 +1,7 @@
 package io.trimus.admin.view;
 
+import io.trimus.events.EgressAnomaly;
+
 import java.util.List;
 
 /** What the templates show: small, already formatted records, one per page or part of a page. */
@@ -28,16 +30,21 @@ public final class Views {
     public record Companies(List<CompanyRow> companies, String error, String nextAfter, boolean firstPage) {
     }
 
-    /** A company in a list. */
-    public record CompanyRow(String id, String name, String createdAt) {
+    /**
+     * A company in a list; {@code canary} its latest canary's status (the badge's class, e.g. {@code breached}) and
+     * {@code canaryText} its words, both null when unknown.
+     */
+    public record CompanyRow(String id, String name, String createdAt, String canary, String canaryText) {
     }
 
     /**
      * A company: its agents, latest runs and what its agents' runs reported they used over the last 30 days
-     * ({@code usageTotals} null when no run finished then, {@code usageError} the sentence when it is unknown).
+     * ({@code usageTotals} null when no run finished then, {@code usageError} the sentence when it is unknown), and
+     * its egress canaries (a breached latest one turns the page red).
      */
     public record Company(String id, String name, List<AgentRow> agents, String agentsError, List<RunRow> runs,
-                          String runsError, List<UsageRow> usage, UsageRow usageTotals, String usageError) {
+                          String runsError, List<UsageRow> usage, UsageRow usageTotals, String usageError,
+                          CanaryViews.Panel canary) {
     }
 
     /**
@@ -116,9 +123,16 @@ public final class Views {
                               Allowlist allowlist) {
     }
 
-    /** Recent denials of a company, filtered and paged; {@code live} when new ones are streamed in. */
+    /**
+     * Recent denials of a company, filtered (reason, name, least tunnelling score) and paged; {@code live} when new
+     * ones are streamed in.
+     */
     public record Denials(String companyId, List<AnomalyRow> rows, String error, List<Option> reasons, String qname,
-                          String olderLink, String newestLink, boolean live, String streamUrl) {
+                          List<Option> scores, String olderLink, String newestLink, boolean live, String streamUrl) {
+        /** Whether any filter is set (the empty table then says that nothing matches them). */
+        public boolean filtered() {
+            return !qname.isEmpty() || !reasons.get(0).selected() || !scores.get(0).selected();
+        }
     }
 
     /** An option of a select, e.g. a reason filter. */
@@ -140,8 +154,10 @@ public final class Views {
          * themselves).
          */
         public AnomalyRow withActions(boolean allowable, String csrf) {
+            // a canary breach names the probe's target: allowing it would hide the hole, never fix it
+            boolean offered = allowable && !EgressAnomaly.CANARY_BREACH.equals(reason);
             return new AnomalyRow(id, companyId, companyName, qname, qtype, reason, reasonText, count, lastSeen,
-                    lastSeenIso, runId, sourceIp, enforced, allowable, csrf, request, score, signals);
+                    lastSeenIso, runId, sourceIp, enforced, offered, csrf, request, score, signals);
         }
 
         /** The row with the request of its {@code proxy_request_denied} judged against the current lists. */

@@ -46,6 +46,51 @@ class AnomalyRowsTest {
     }
 
     @Test
+    void aCanaryBreachIsSaidInWordsAndOffered() {
+        assertThat(AnomalyRows.reasonText(EgressAnomaly.CANARY_BREACH)).isEqualTo("canary breach");
+        assertThat(AnomalyRows.reasonOptions(null)).extracting(Views.Option::label)
+                .contains("canary breach (canary_breach)");
+    }
+
+    @Test
+    void aCanaryBreachRowLeadsToTheCanariesAndOffersNoAllowlisting() throws IOException {
+        Instant now = Instant.parse("2026-12-06T07:00:09Z");
+        UUID company = UUID.randomUUID();
+        UUID canary = UUID.randomUUID();
+        EgressAnomaly breach = new EgressAnomaly(UUID.randomUUID(), company, UUID.randomUUID(), canary, null,
+                "172.30.0.1", "172.30.0.1:22", "CANARY", EgressAnomaly.CANARY_BREACH, 1, now, now, false, null,
+                null, null, null);
+        Views.AnomalyRow row = AnomalyRows.of(breach, null).withActions(true, "token");
+        assertThat(row.allowable()).isFalse();
+        String rendered = engine().parse(Files.readString(TEMPLATES.resolve("egress.html")),
+                new Variant(Locale.ROOT, "text/html", "UTF-8")).getFragment("denial_row").data("row", row).render();
+        assertThat(rendered).contains("canary breach").contains("href=\"/companies/" + company + "#canaries\"")
+                .doesNotContain("/runs/" + canary).doesNotContain("Add to allowlist");
+    }
+
+    @Test
+    void theScoreFilterTakesANumberUpToOneAndKeepsUnscoredRowsOut() {
+        assertThat(AnomalyRows.minScore("0.8")).isEqualTo(0.8);
+        assertThat(AnomalyRows.minScore(" 0.5 ")).isEqualTo(0.5);
+        assertThat(AnomalyRows.minScore("")).isNull();
+        assertThat(AnomalyRows.minScore("0")).isNull();
+        assertThat(AnomalyRows.minScore("1.5")).isNull();
+        assertThat(AnomalyRows.minScore("high")).isNull();
+        assertThat(AnomalyRows.scoreOptions(0.8)).extracting(Views.Option::label)
+                .containsExactly("Any score", "≥ 0.5", "≥ 0.8");
+        assertThat(AnomalyRows.scoreOptions(0.8)).filteredOn(Views.Option::selected).singleElement()
+                .extracting(Views.Option::value).isEqualTo("0.8");
+        assertThat(AnomalyRows.scoreOptions(0.65)).filteredOn(Views.Option::selected).singleElement()
+                .extracting(Views.Option::label).isEqualTo("≥ 0.65");
+        for (var scored : List.of(anomaly(0.83, List.of("rate")), anomaly(0.6, List.of()), anomaly(null, null))) {
+            Double score = scored.score();
+            assertThat(AnomalyRows.matches(scored, scored.companyId(), null, null, 0.8)).as("score %s", score)
+                    .isEqualTo(score != null && score >= 0.8);
+            assertThat(AnomalyRows.matches(scored, scored.companyId(), null, null, null)).isTrue();
+        }
+    }
+
+    @Test
     void aScoreIsShownWithTwoDecimalsAndItsSignalsInWords() {
         Views.AnomalyRow scored = AnomalyRows.of(anomaly(0.8349, List.of("long_names", "high_entropy")), null);
         assertThat(scored.score()).isEqualTo("0.83");

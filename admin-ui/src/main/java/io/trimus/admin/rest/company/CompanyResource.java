@@ -11,6 +11,7 @@ import io.trimus.admin.client.RunServiceApi.Company;
 import io.trimus.admin.client.RunServiceApi.Run;
 import io.trimus.admin.client.RunServiceApi.UsageSummary;
 import io.trimus.admin.rest.PageNotFound;
+import io.trimus.admin.view.CanaryViews;
 import io.trimus.admin.view.Templates;
 import io.trimus.admin.view.Times;
 import io.trimus.admin.view.UsageWords;
@@ -33,7 +34,8 @@ import java.util.stream.Collectors;
 
 /**
  * The company list and a company's page: its agents (with their isolation, and a warning when a sandboxed CLI's
- * provider host is not on the allowlist), latest runs and what its agents' runs reported they used in the last 30 days.
+ * provider host is not on the allowlist), latest runs, what its agents' runs reported they used in the last 30 days
+ * and its egress canaries ({@link CanaryResource} for the panel alone).
  */
 @Path("/companies")
 @Produces(MediaType.TEXT_HTML)
@@ -45,19 +47,25 @@ public class CompanyResource {
     private final Backends backends;
     private final RunServiceApi runService;
     private final EgressServiceApi egressService;
+    private final CanaryPanels canaries;
 
-    CompanyResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService) {
+    CompanyResource(Backends backends, RunServiceApi runService, EgressServiceApi egressService,
+                    CanaryPanels canaries) {
         this.backends = backends;
         this.runService = runService;
         this.egressService = egressService;
+        this.canaries = canaries;
     }
 
     @GET
     public TemplateInstance list(@QueryParam("after") String after) {
         UUID last = after == null || after.isBlank() ? null : PageNotFound.id("company", after);
         Fetched<List<Company>> page = backends.fetch(Backend.RUN_SERVICE, auth -> runService.companies(auth, PAGE_SIZE, last));
+        Map<UUID, String> canary = page.failed() ? Map.of()
+                : canaries.statuses(page.value().stream().map(Company::id).toList());
         List<CompanyRow> rows = page.failed() ? List.of() : page.value().stream()
-                .map(c -> new CompanyRow(c.id().toString(), c.name(), Times.utc(c.createdAt()))).toList();
+                .map(c -> new CompanyRow(c.id().toString(), c.name(), Times.utc(c.createdAt()), canary.get(c.id()),
+                        canary.containsKey(c.id()) ? CanaryViews.statusText(canary.get(c.id())) : null)).toList();
         String next = rows.size() == PAGE_SIZE ? rows.get(rows.size() - 1).id() : null;
         return Templates.companies(new Views.Companies(rows, page.error(), next, last == null));
     }
@@ -85,7 +93,8 @@ public class CompanyResource {
                         .map(u -> UsageWords.row(u.agentId().toString(), names.getOrDefault(u.agentId(),
                                 u.agentId().toString()), u)).toList(),
                 usage.failed() || usage.value().totals().runs() == 0 ? null
-                        : UsageWords.row(null, "All agents", usage.value().totals()), usage.error()));
+                        : UsageWords.row(null, "All agents", usage.value().totals()), usage.error(),
+                canaries.latest(id)));
     }
 
     private static AgentRow agentRow(Agent a, Fetched<List<String>> allowlist) {

@@ -116,23 +116,28 @@ public class EgressPage {
 
     /** The whole page with the given parts and the newest, unfiltered denials. */
     Views.Egress page(UUID id, Views.Policy policy, Views.Allowlist allowlist) {
-        return page(id, policy, allowlist, null, null, null);
+        return page(id, policy, allowlist, null, null, null, null);
     }
 
-    /** The whole page: the denials filtered by reason and name, older than {@code before} when given. */
+    /**
+     * The whole page: the denials filtered by reason, name and least tunnelling score ({@code minScore}, 0 to 1),
+     * older than {@code before} when given.
+     */
     Views.Egress page(UUID id, Views.Policy policy, Views.Allowlist allowlist, String reason, String qname,
-                      String before) {
+                      String minScore, String before) {
         String name = backends.call(Backend.RUN_SERVICE, auth -> runService.company(auth, id)).name();
         String reasonFilter = blankToNull(reason);
         String nameFilter = blankToNull(qname);
+        Double scoreFilter = AnomalyRows.minScore(minScore);
         String page = blankToNull(before);
         Fetched<List<Anomaly>> anomalies = backends.fetch(Backend.EGRESS_SERVICE,
-                auth -> egressService.anomalies(auth, id, PAGE_SIZE, page, reasonFilter, nameFilter));
+                auth -> egressService.anomalies(auth, id, PAGE_SIZE, page, reasonFilter, nameFilter, scoreFilter));
         List<AnomalyRow> rows = anomalies.failed() ? List.of()
                 : judged(id, anomalies.value().stream().map(a -> AnomalyRows.of(a, name)
                         .withActions(access.admin(id.toString()), access.csrf())).toList());
         String base = "/companies/" + id + "/egress";
-        String filters = query("reason", reasonFilter) + query("qname", nameFilter);
+        String filters = query("reason", reasonFilter) + query("qname", nameFilter)
+                + query("min_score", scoreFilter == null ? null : scoreFilter.toString());
         String older = rows.size() == PAGE_SIZE
                 ? base + "?before=" + encode(rows.get(rows.size() - 1).lastSeenIso()) + filters : null;
         String newest = page == null ? null : base + (filters.isEmpty() ? "" : "?" + filters.substring(1));
@@ -142,7 +147,7 @@ public class EgressPage {
                 Instant.now());
         return new Views.Egress(id.toString(), name, policy, allowlist, chart, new Views.Denials(id.toString(), rows,
                 anomalies.error(), AnomalyRows.reasonOptions(reasonFilter), nameFilter == null ? "" : nameFilter,
-                older, newest, page == null, stream));
+                AnomalyRows.scoreOptions(scoreFilter), older, newest, page == null, stream));
     }
 
     /**

@@ -64,10 +64,11 @@ public class EgressResource {
     @GET
     @Produces(MediaType.TEXT_HTML)
     public TemplateInstance page(@PathParam("company_id") String companyId, @QueryParam("reason") String reason,
-                                 @QueryParam("qname") String qname, @QueryParam("before") String before) {
+                                 @QueryParam("qname") String qname, @QueryParam("min_score") String minScore,
+                                 @QueryParam("before") String before) {
         UUID id = PageNotFound.id("company", companyId);
         return Templates.egress(pages.page(id, pages.policy(id, null), pages.allowlist(id, null, null, null), reason,
-                qname, before));
+                qname, minScore, before));
     }
 
     @POST
@@ -160,17 +161,19 @@ public class EgressResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Blocking // the access gate asks run-service who calls
     public Multi<OutboundSseEvent> live(@Context Sse sse, @PathParam("company_id") String companyId,
-                                        @QueryParam("reason") String reason, @QueryParam("qname") String qname) {
+                                        @QueryParam("reason") String reason, @QueryParam("qname") String qname,
+                                        @QueryParam("min_score") String minScore) {
         UUID id = PageNotFound.id("company", companyId);
         if (!access.viewer(companyId)) {
             throw new PageNotFound("There is no company with the id \"" + companyId + "\".");
         }
         String reasonFilter = EgressPage.blankToNull(reason);
         String nameFilter = EgressPage.blankToNull(qname);
+        Double scoreFilter = AnomalyRows.minScore(minScore);
         String csrf = access.csrf(); // the rows are rendered outside this request: they carry what they need
         LiveCaller caller = liveCallers.watch(c -> c.may(id, CompanyRole.VIEWER));
         return SseStreams.of(sse, "anomaly", feed.anomalies()
-                .filter(a -> AnomalyRows.matches(a, id, reasonFilter, nameFilter))
+                .filter(a -> AnomalyRows.matches(a, id, reasonFilter, nameFilter, scoreFilter))
                 .map(a -> Templates.egress$denial_row(AnomalyRows.of(a, null)
                         .withActions(caller.current().may(id, CompanyRole.ADMIN), csrf)).render()), caller);
     }
