@@ -33,6 +33,8 @@ adapter-lambda-service    topic  trimus.egress.canary.results literal   Write,De
 adapter-lambda-service    group  trimus-adapter-canary        literal   Read
 egress-service            topic  trimus.egress.anomalies      literal   Write,Read,Describe
 egress-service            topic  trimus.audit                 literal   Write,Describe
+egress-service            topic  trimus.egress.canary.requests literal  Write,Describe
+egress-service            topic  trimus.egress.canary.results literal   Read,Describe
 egress-service            group  trimus-egress-service        literal   Read
 admin-ui                  topic  trimus.run.status            literal   Read,Describe
 admin-ui                  topic  trimus.egress.anomalies      literal   Read,Describe
@@ -67,7 +69,8 @@ done
 # SASL (replicas share them), but trimus.remote.tasks: a tag's workers share its tasks by sharing its partitions
 # (TRIMUS_REMOTE_TASK_PARTITIONS), and trimus.adapter.leases: one, its readers rely on one order
 for topic in trimus.run.requested trimus.run.status trimus.run.cancel trimus.remote.tasks trimus.worker.heartbeats \
-    trimus.adapter.leases trimus.egress.anomalies trimus.audit; do
+    trimus.adapter.leases trimus.egress.anomalies trimus.egress.canary.requests trimus.egress.canary.results \
+    trimus.audit; do
   partitions=3
   if [ "$topic" = trimus.remote.tasks ]; then partitions=12; fi
   if [ "$topic" = trimus.adapter.leases ]; then partitions=1; fi

@@ -111,7 +111,9 @@ class KafkaAclsTest {
             "trimus.remote.tasks     | adapter-lambda-service",
             "trimus.worker.heartbeats| trimus-worker",
             "trimus.adapter.leases   | run-service adapter-lambda-service trimus-worker",
-            "trimus.audit            | run-service egress-service"})
+            "trimus.audit            | run-service egress-service",
+            "trimus.egress.canary.requests | egress-service",
+            "trimus.egress.canary.results  | adapter-lambda-service"})
     void eachTopicHasExactlyItsWriters(String topic, String writers) {
         Set<String> granted = ACLS.stream().filter(a -> a.allows("topic", topic, "Write")).map(KafkaAcl::user)
                 .collect(Collectors.toCollection(TreeSet::new));
@@ -123,7 +125,8 @@ class KafkaAclsTest {
     void everyTopicHasARowOfWriters() {
         // the rows of eachTopicHasExactlyItsWriters: a new topic needs a decision about who writes it
         Set<String> rows = Set.of("trimus.run.requested", "trimus.run.cancel", "trimus.run.status", "trimus.egress.anomalies",
-                "trimus.remote.tasks", "trimus.worker.heartbeats", "trimus.adapter.leases", "trimus.audit");
+                "trimus.remote.tasks", "trimus.worker.heartbeats", "trimus.adapter.leases", "trimus.audit",
+                "trimus.egress.canary.requests", "trimus.egress.canary.results");
 
         assertThat(BASE.custom(OperatorResources.STRIMZI, "KafkaTopic")).extracting(Manifest::name)
                 .containsExactlyInAnyOrderElementsOf(rows);
