@@ -67,15 +67,17 @@ class KafkaAclsOnABrokerTest {
     private static final Path REPO = ManifestTree.locate().root().getParent();
     private static final List<String> USERS = List.of("run-service", "adapter-lambda-service", "egress-service", "admin-ui", "trimus-worker");
     private static final Map<String, String> PASSWORDS = new HashMap<>();
-    private static final Map<String, List<String>> WRITERS = Map.of(
-            "trimus.run.requested", List.of("run-service"),
-            "trimus.run.cancel", List.of("run-service"),
-            "trimus.run.status", List.of("adapter-lambda-service", "trimus-worker"),
-            "trimus.egress.anomalies", List.of("egress-service"),
-            "trimus.remote.tasks", List.of("adapter-lambda-service"),
-            "trimus.worker.heartbeats", List.of("trimus-worker"),
-            "trimus.adapter.leases", List.of("run-service", "adapter-lambda-service", "trimus-worker"),
-            "trimus.audit", List.of("run-service", "egress-service"));
+    private static final Map<String, List<String>> WRITERS = Map.ofEntries(
+            Map.entry("trimus.run.requested", List.of("run-service")),
+            Map.entry("trimus.run.cancel", List.of("run-service")),
+            Map.entry("trimus.run.status", List.of("adapter-lambda-service", "trimus-worker")),
+            Map.entry("trimus.egress.anomalies", List.of("egress-service")),
+            Map.entry("trimus.egress.canary.requests", List.of("egress-service")),
+            Map.entry("trimus.egress.canary.results", List.of("adapter-lambda-service")),
+            Map.entry("trimus.remote.tasks", List.of("adapter-lambda-service")),
+            Map.entry("trimus.worker.heartbeats", List.of("trimus-worker")),
+            Map.entry("trimus.adapter.leases", List.of("run-service", "adapter-lambda-service", "trimus-worker")),
+            Map.entry("trimus.audit", List.of("run-service", "egress-service")));
 
     @TempDir
     static Path logDir;
