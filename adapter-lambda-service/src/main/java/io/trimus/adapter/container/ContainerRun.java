@@ -14,6 +14,7 @@ import io.trimus.events.RunState;
 import io.trimus.events.secrets.SandboxMasks;
 import org.jboss.logging.Logger;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -190,6 +191,22 @@ final class ContainerRun {
     /** The sandbox's address on the egress network, or null when it has none (yet). */
     String sandboxAddress() {
         return sandbox == null ? null : sandbox.ipv4Address();
+    }
+
+    /**
+     * What egress-service noted about the names this run's sandbox used (none off the egress network), asked before
+     * the cleanup removes its registration. An interrupted thread gets none.
+     */
+    List<String> egressNotes() {
+        if (sandbox == null) {
+            return List.of();
+        }
+        try {
+            return attachment.notes(run, sandbox);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
     }
 
     /** Waits for the started container's end within the run's timeout. */

@@ -14,6 +14,8 @@ import io.trimus.events.secrets.SandboxMasks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,8 +26,8 @@ import java.util.concurrent.CompletionStage;
  * a run with masked secrets fails) → create (deterministic name; a writable root bounded in size, else REJECTED unless
  * the operator allows it unbounded) → (egress network: confirm the container to egress-service, with its sealed masks,
  * refreshed while it runs) → start → RUNNING → wait with
- * the timeout → collect the output tail → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release
- * the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
+ * the timeout → collect the output tail → (egress network: egress-service's notes on the names the run used, e.g.
+ * suspected tunnelling) → SUCCEEDED | FAILED | TIMED_OUT | CANCELLED → remove → (deregister, release the address). Called on a worker thread of {@link RunExecutor}, never on the event loop.
  */
 @ApplicationScoped
 public class DockerContainerRunner {
@@ -72,7 +74,8 @@ public class DockerContainerRunner {
         try {
             RunOutcome outcome = outcome(container, run, decided, start);
             if (outcome.reported()) {
-                report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error());
+                report(run, decided, outcome.state(), outcome.exitCode(), outcome.output(), outcome.error(),
+                        container.egressNotes());
             }
         } finally {
             container.cleanUp();
@@ -108,7 +111,7 @@ public class DockerContainerRunner {
         container.placeEgressCa();
         container.create(writableLayer);
         container.register(masks);
-        container.start(started -> report(run, started, RunState.RUNNING, null, null, null));
+        container.start(started -> report(run, started, RunState.RUNNING, null, null, null, List.of()));
         return container.awaitExit(exit);
     }
 
@@ -123,7 +126,7 @@ public class DockerContainerRunner {
      * answer and usage), from the raw tail, before anything is masked: the reader masks what it takes out.
      */
     private void report(RunRequested run, ContainerPolicy policy, RunState state, Integer exitCode, String output,
-                        String error) {
+                        String error, List<String> egressNotes) {
         Redactor redactor = policy.redactor();
         RunStatusChanged event = RunStatusChanged.of(run.runId(), run.companyId(), run.agentId(), state, exitCode,
                 redactor.redact(output), redactor.redact(error));
@@ -131,6 +134,11 @@ public class DockerContainerRunner {
             event = event.withNotes(policy.notes());
         } else if (output != null) {
             event = policy.outputReader().read(event, output, redactor);
+        }
+        if (!egressNotes.isEmpty()) {
+            List<String> notes = new ArrayList<>(event.notes() == null ? List.of() : event.notes());
+            notes.addAll(egressNotes);
+            event = event.withNotes(notes);
         }
         reporter.report(event);
     }

@@ -23,6 +23,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -204,6 +205,14 @@ public class SandboxAttachment {
             throw new Refused("could not register the sandbox with egress-service: " + e.getMessage()
                     + "; the container was not started");
         }
+    }
+
+    /**
+     * egress-service's notes on the names the run used from its sandbox (suspected tunnelling), for the run's end;
+     * none when it does not answer within {@link EgressServiceClient#NOTES_TIMEOUT}.
+     */
+    public List<String> notes(RunRequested run, SandboxNetwork sandbox) throws InterruptedException {
+        return egressService.notes(sandbox.ipv4Address(), run.runId());
     }
 
     /**

@@ -37,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * owner of the zone would read it). The end-to-end stack blocks (TRIMUS_EGRESS_TUNNELLING_ACTION=block): the names
  * are scored, the sandbox is suspected within 200 names and before 2 KB of payload reached the upstream, every
  * connection after that is refused (403) and no name of it reaches the upstream, the sandbox's next lookup under the
- * base domain is REFUSED, and the API lists the {@code suspected_tunnelling} anomaly with its score and signals.
+ * base domain is REFUSED, the run's end carries a note saying so, and the API lists the {@code suspected_tunnelling}
+ * anomaly with its score and signals.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -119,6 +120,8 @@ class TunnellingEndToEndTest {
         assertThat(seenUpstream).as("what the zone's owner read: only names before the block")
                 .doesNotContainAnyElementsOf(refused).isSubsetOf(passed);
         assertThat(output).contains("lookup=refused");
+        assertThat(status.path("notes").toString()).as("the run's notes say why its connections were refused")
+                .contains("suspected tunnelling: names under *.trimus.test").contains("refused for the rest of the run");
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             JsonNode suspected = SandboxRuns.anomalies(company, null).stream()

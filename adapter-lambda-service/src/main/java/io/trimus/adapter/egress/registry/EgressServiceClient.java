@@ -28,6 +28,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -176,6 +178,43 @@ public class EgressServiceClient {
                     + " bytes, not a CA certificate");
         }
         return body;
+    }
+
+    /** How long the end of a run waits for its notes: they are a courtesy, never a reason to hold the run's end. */
+    public static final Duration NOTES_TIMEOUT = Duration.ofSeconds(1);
+    /** Largest notes answer read, and how many notes of at most how many characters are kept of it. */
+    static final int MAX_NOTES_BYTES = 16 * 1024;
+    static final int MAX_NOTES = 8;
+    static final int MAX_NOTE_CHARS = 500;
+
+    /**
+     * What egress-service has to say about the names run {@code runId} used from {@code ip}
+     * ({@code GET /internal/sandboxes/{ip}/notes?run_id=}: one note per base domain suspected of tunnelling), asked
+     * once the run ended and before its registration is removed. Best effort within {@link #NOTES_TIMEOUT}: no
+     * answer, a non-200 status or a body that is not the expected JSON gives no notes; at most {@link #MAX_NOTES} of
+     * at most {@link #MAX_NOTE_CHARS} characters are kept.
+     */
+    public List<String> notes(String ip, UUID runId) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/internal/sandboxes/"
+                + canonical(ip) + "/notes?run_id=" + runId)).timeout(NOTES_TIMEOUT)
+                .header("Accept", "application/json").GET();
+        credential.ifPresent(c -> request.header(BearerCredentials.HEADER, c.header()));
+        try {
+            HttpResponse<byte[]> response = caClient().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200 || response.body().length > MAX_NOTES_BYTES) {
+                return List.of();
+            }
+            List<String> notes = new ArrayList<>();
+            for (JsonNode note : JSON.readTree(response.body()).path("notes")) {
+                if (note.isTextual() && !note.asText().isBlank() && notes.size() < MAX_NOTES) {
+                    String text = note.asText().strip();
+                    notes.add(text.length() > MAX_NOTE_CHARS ? text.substring(0, MAX_NOTE_CHARS) + "…" : text);
+                }
+            }
+            return notes;
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     private HttpClient caClient() {

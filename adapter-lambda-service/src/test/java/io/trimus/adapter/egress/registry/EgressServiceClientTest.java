@@ -149,6 +149,38 @@ class EgressServiceClientTest {
     }
 
     @Test
+    void aRunsNotesAreAGetWithTheCredentialAndAnythingElseIsNoNotes() throws Exception {
+        String key = "0ZYiVA65jN0PbtPYMjzQi2YZYakhmiYwPNuWoLT8Hlo=";
+        client();
+        EgressServiceClient client = Wiring.egressService(URI.create("http://127.0.0.1:"
+                + server.getAddress().getPort()), TIMEOUT, key);
+        UUID run = UUID.randomUUID();
+        status = 200;
+        answer = "{\"notes\":[\"suspected tunnelling: names under *.t.example scored 0.93\", 7, \" \"]}";
+
+        assertThat(client.notes("172.30.0.7", run)).containsExactly("suspected tunnelling: names under *.t.example scored 0.93");
+        assertThat(received).containsExactly("GET /internal/sandboxes/172.30.0.7/notes?run_id=" + run + " null ");
+        assertThat(authorizations).containsExactly(EgressServiceClient.credential(Optional.of(key), Optional.empty())
+                .orElseThrow().header());
+
+        answer = "{\"notes\":[" + String.join(",", java.util.Collections.nCopies(10, "\"" + "x".repeat(900) + "\"")) + "]}";
+        assertThat(client.notes("172.30.0.7", run)).hasSize(EgressServiceClient.MAX_NOTES)
+                .allSatisfy(note -> assertThat(note).hasSize(EgressServiceClient.MAX_NOTE_CHARS + 1));
+        answer = "{\"notes\":[\"" + "x".repeat(EgressServiceClient.MAX_NOTES_BYTES) + "\"]}";
+        assertThat(client.notes("172.30.0.7", run)).as("larger than the limit").isEmpty();
+        answer = "not json";
+        assertThat(client.notes("172.30.0.7", run)).isEmpty();
+        status = 404;
+        answer = "";
+        assertThat(client.notes("172.30.0.7", run)).isEmpty();
+        status = 200;
+        hang = true;
+        long start = System.nanoTime();
+        assertThat(client.notes("172.30.0.7", run)).as("no answer within the notes' timeout").isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
     void deregisteringAnAddressEgressServiceDoesNotKnowIsFine() throws Exception {
         EgressServiceClient client = client();
         status = 404;
