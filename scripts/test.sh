@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# ./trimus test: make sure the machine has what the tests need (Docker, busybox-static, gcc, chromium), then
-# ./mvnw verify (arguments are passed on to Maven).
+# ./trimus test: make sure the machine has what the tests need (Docker with gVisor registered, busybox-static, gcc,
+# chromium), then ./mvnw verify (arguments are passed on to Maven).
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+. "$ROOT/scripts/gvisor.sh"
 
 # What the tests need besides Docker: busybox-static for the test images, gcc to build the setuid probe,
 # Debian's headless Chromium for the dashboard's browser tests (Playwright drives it; it never downloads a browser),
@@ -23,6 +24,7 @@ ensure_test_tools() {
 run_tests() {
   ensure_docker
   ensure_test_tools
+  ensure_runsc   # sandboxes under gVisor too (GvisorSandboxTest, the egress end-to-end tests)
   ./mvnw -B verify "$@"
 }
 

@@ -3,6 +3,7 @@
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 . "$ROOT/scripts/demo-image.sh"
+. "$ROOT/scripts/gvisor.sh"
 
 # Readiness: a service is ready when its /q/health/ready says UP. SERVICES holds "name port pid" per started service.
 SERVICES=()
@@ -49,6 +50,9 @@ await_ready() { # [name...]
 up() {
   mkdir -p .trimus/logs
   ensure_docker
+  # gVisor when the operator lets agents ask for it: installed and registered with the engine (scripts/gvisor.sh)
+  local runtimes=${TRIMUS_DOCKER_RUNTIMES:-runc}
+  if [[ ",${runtimes// /}," == *,runsc,* ]]; then ensure_runsc; fi
   build
   demo_image
   local kafka_port=${TRIMUS_KAFKA_PORT:-9092} pg_port=${TRIMUS_POSTGRES_PORT:-5432}

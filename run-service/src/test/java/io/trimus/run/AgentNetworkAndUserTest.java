@@ -17,8 +17,8 @@ import static org.hamcrest.Matchers.startsWith;
 
 /**
  * What only the operator decides, refused when an agent is written: a network off TRIMUS_DOCKER_ALLOWED_NETWORKS
- * (default {@code none} and the egress network) and root without TRIMUS_DOCKER_ALLOW_ROOT. The adapter service checks
- * both again for every run.
+ * (default {@code none} and the egress network), root without TRIMUS_DOCKER_ALLOW_ROOT and a runtime off
+ * TRIMUS_DOCKER_RUNTIMES. The adapter service checks them again for every run.
  */
 @QuarkusTest
 @WithTestResource(value = TrimusInfraResource.class, scope = TestResourceScope.GLOBAL)
@@ -67,5 +67,29 @@ class AgentNetworkAndUserTest {
                 "adapter_config.user");
         given().get("/api/companies/{c}/agents", company).then().statusCode(200).body("$", hasSize(0));
         Api.postAgent(company, docker(Map.of("image", "busybox", "user", "1000:1000"))).statusCode(201);
+    }
+
+    @Test
+    void aRuntimeTheOperatorDidNotListIsA400NamingTheFieldAndTheAllowedOnes() {
+        String company = Api.createCompany("Globex");
+        // the tests' run-service lists runc and runsc (TRIMUS_DOCKER_RUNTIMES); kata-runtime is not on it
+        assertInvalidField(Api.postAgent(company, docker(Map.of("image", "busybox", "runtime", "kata-runtime"))),
+                "adapter_config.runtime")
+                .body("detail", equalTo("adapter_config.runtime runtime kata-runtime is not available to agents on this"
+                        + " Trimus (allowed: runc, runsc; the operator sets TRIMUS_DOCKER_RUNTIMES)"));
+        assertInvalidField(Api.postAgent(company, Map.of("name", "cli", "adapter_type", "codex_sandbox",
+                "adapter_config", Map.of("runtime", "kata-runtime"))), "adapter_config.runtime");
+        for (Object malformed : List.of("../../usr/bin/sh", "", 7, "RUNSC")) {
+            assertInvalidField(Api.postAgent(company, docker(Map.of("image", "busybox", "runtime", malformed))),
+                    "adapter_config.runtime");
+        }
+        assertInvalidField(Api.postAgent(company, Map.of("name", "local", "adapter_type", "claude_local",
+                "adapter_config", Map.of("runtime", "runsc"))), "adapter_config.runtime");
+        given().get("/api/companies/{c}/agents", company).then().statusCode(200).body("$", hasSize(0));
+
+        Api.postAgent(company, docker(Map.of("image", "busybox", "runtime", "runsc"))).statusCode(201);
+        Api.postAgent(company, Map.of("name", "cli", "adapter_type", "claude_sandbox",
+                "adapter_config", Map.of("runtime", "runsc"))).statusCode(201);
+        Api.postAgent(company, docker(Map.of("image", "busybox", "runtime", "runc"))).statusCode(201);
     }
 }

@@ -2,6 +2,7 @@ package io.trimus.adapter.canary;
 
 import io.trimus.adapter.config.DockerDefaults;
 import io.trimus.adapter.config.TrimusConfig;
+import io.trimus.events.adapter.AllowedRuntimes;
 import io.trimus.adapter.container.ContainerPolicy;
 import io.trimus.adapter.container.ProbeRunner;
 import io.trimus.adapter.dispatch.RecentIds;
@@ -59,6 +60,7 @@ public class CanaryProbes {
     private final EnsureEgressNetwork egressNetwork;
     private final String image;
     private final int proxyPort;
+    private final String runtime;
     private final RecentIds<Boolean> seen = new RecentIds<>(4096);
     private final ThreadPoolExecutor pool;
 
@@ -74,6 +76,8 @@ public class CanaryProbes {
         this.egressNetwork = egressNetwork;
         this.image = config.egress().canaryImage();
         this.proxyPort = config.egress().proxyPort();
+        // a probe proves what the company's sandboxes get: TRIMUS_DOCKER_DEFAULT_RUNTIME's kernel and network path
+        this.runtime = new AllowedRuntimes(config.docker().runtimes(), config.docker().defaultRuntime()).defaultRuntime();
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(MAX_CONCURRENT, MAX_CONCURRENT, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(MAX_WAITING), r -> {
@@ -115,7 +119,7 @@ public class CanaryProbes {
                     request.canaryId(), request.companyId(), CanaryRequested.PROBE_AGENT_ID,
                     AdapterType.DOCKER.wireName(), null, null, null, request.requestedAt(), Map.of(), null);
             ContainerPolicy policy = ContainerPolicy.forProbe(probe, image, ProbeScript.command(), targets.env(),
-                    defaults, network.name(), LIMITS);
+                    defaults, network.name(), LIMITS).underRuntime(runtime);
             LOG.infof("canary %s of company %s: probe sandbox starting", request.canaryId(), request.companyId());
             return answer(request, targets, runner.run(probe, policy));
         } catch (ProbeTargets.Invalid invalid) {

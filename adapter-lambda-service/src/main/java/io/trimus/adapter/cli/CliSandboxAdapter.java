@@ -17,6 +17,7 @@ import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.CliPrompt;
+import io.trimus.events.adapter.AllowedRuntimes;
 import io.trimus.events.adapter.ContainerUser;
 import org.jboss.logging.Logger;
 
@@ -42,6 +43,7 @@ public abstract class CliSandboxAdapter implements Adapter {
     private final RunExecutor executor;
     private final RunSecrets secrets;
     private final DockerEngineSwitch engine;
+    private final AllowedRuntimes runtimes;
 
     protected CliSandboxAdapter(AdapterType type, TrimusConfig config, RunExecutor executor, RunSecrets secrets,
             DockerEngineSwitch engine) {
@@ -56,6 +58,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         this.executor = executor;
         this.secrets = secrets;
         this.engine = engine;
+        this.runtimes = new AllowedRuntimes(config.docker().runtimes(), config.docker().defaultRuntime());
     }
 
     @Override
@@ -84,13 +87,15 @@ public abstract class CliSandboxAdapter implements Adapter {
         EngineRequirement.require(engine, type);
         CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(agent.user(), dockerDefaults.allowRoot());
+        String runtime = runtimes.resolve(agent.runtime());
+        AllowedRuntimes.checkPids(runtime, agent.pidsLimit() != null ? agent.pidsLimit() : sandboxDefaults.pidsLimit());
         dockerDefaults.limits().ceilings().check(agent);
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"
                     + " body");
         }
         SandboxSecrets env = sandboxSecrets(agent, request);
-        return () -> queue(request, agent, env);
+        return () -> queue(request, agent, env, runtime);
     }
 
     /**
@@ -111,7 +116,7 @@ public abstract class CliSandboxAdapter implements Adapter {
         return SandboxSecrets.of(env, request.masked());
     }
 
-    private void queue(RunRequested request, CliAdapterConfig agent, SandboxSecrets env) {
+    private void queue(RunRequested request, CliAdapterConfig agent, SandboxSecrets env, String runtime) {
         CliCommand command = CliCommand.build(agent, agent.cli().binary(),
                 CliPrompt.of(request.issue(), request.input()), forbidDangerous)
                 .withLeadingArgs(QuietCli.leadingArgs(agent.cli()));
@@ -120,7 +125,7 @@ public abstract class CliSandboxAdapter implements Adapter {
                     CliCommand.SEC_015, request.runId(), request.agentId(), agent.cli().dangerousFlag());
         }
         executor.submit(request, CliSandboxPolicy.of(agent, sandboxDefaults, dockerDefaults, egressNetwork,
-                request, command, env).readingOutput(CliOutput.of(agent)));
+                request, command, env).readingOutput(CliOutput.of(agent)).underRuntime(runtime));
     }
 
     @Override

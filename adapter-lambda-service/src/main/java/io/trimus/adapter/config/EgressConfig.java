@@ -67,6 +67,13 @@ public interface EgressConfig {
     Optional<String> proxyCheckAddr();
 
     /**
+     * How long a good answer to that check is trusted, so a burst of runs costs one round trip; 0 checks before every
+     * sandbox (TRIMUS_EGRESS_PROXY_CHECK_TRUST, default 5s).
+     */
+    @WithDefault("5s")
+    Duration proxyCheckTrust();
+
+    /**
      * How long a sandbox run waits for the resolver, the proxy and the sandbox registry of egress-service to
      * answer (e.g. while egress-service is still starting) before it fails with the last reason
      * (TRIMUS_EGRESS_READY_TIMEOUT, default 30s).

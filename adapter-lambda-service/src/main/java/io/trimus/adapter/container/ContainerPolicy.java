@@ -13,6 +13,7 @@ import io.trimus.adapter.run.RunContext;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.EgressCa;
 import io.trimus.events.RunRequested;
+import io.trimus.events.adapter.AllowedRuntimes;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import io.trimus.events.adapter.EgressProxyEnv;
@@ -65,6 +66,8 @@ import java.util.stream.Collectors;
  *                     null when the sandbox gets none
  * @param outputReader reads the run's output into its terminal report (an agent CLI's answer and usage);
  *                     {@link OutputReader#NONE} (also for null) leaves the report as the output tail
+ * @param runtime      the OCI runtime the container runs under ({@code runc}, {@code runsc}), checked against the
+ *                     operator's list and the engine's runtimes; null leaves it to the engine's default
  */
 public record ContainerPolicy(String name, String image, List<String> command, boolean readOnlyRoot,
                               Map<String, String> tmpfs, List<String> capDrop, List<String> securityOpts,
@@ -72,7 +75,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                               String user, Map<String, String> env, Map<String, String> labels, Duration timeout,
                               SandboxNetwork sandbox, Set<String> secretEnv, List<String> notes,
                               List<String> entrypoint, Map<String, String> logOptions, String writableLayerSize,
-                              List<SandboxMask> masks, String caVolume, OutputReader outputReader) {
+                              List<SandboxMask> masks, String caVolume, OutputReader outputReader,
+                              String runtime) {
 
     public static final String LABEL_COMPANY = "trimus.company_id";
     public static final String LABEL_AGENT = "trimus.agent_id";
@@ -119,7 +123,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                            List<SandboxMask> masks, String caVolume) {
         this(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit, memoryBytes,
                 memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv, notes, entrypoint,
-                logOptions, writableLayerSize, masks, caVolume, OutputReader.NONE);
+                logOptions, writableLayerSize, masks, caVolume, OutputReader.NONE, null);
     }
 
     /** The policy of one run of a docker agent that takes no company secrets. */
@@ -198,14 +202,14 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, sandbox.network(), user, Collections.unmodifiableMap(proxied),
                 labels, timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks,
-                caVolume, outputReader);
+                caVolume, outputReader, runtime);
     }
 
     /** This policy with the user the container runs as decided (the image's non-root USER or the default). */
     public ContainerPolicy runningAs(String decidedUser) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, decidedUser, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, outputReader);
+                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, outputReader, runtime);
     }
 
     /**
@@ -216,7 +220,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(name, image, command.subList(1, command.size()), readOnlyRoot, tmpfs, capDrop,
                 securityOpts, pidsLimit, memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout,
                 sandbox, secretEnv, notes, List.of(command.get(0)), logOptions, writableLayerSize, masks, caVolume,
-                outputReader);
+                outputReader, runtime);
     }
 
     /**
@@ -228,7 +232,7 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         noted.add(note);
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
-                noted, entrypoint, logOptions, null, masks, caVolume, outputReader);
+                noted, entrypoint, logOptions, null, masks, caVolume, outputReader, runtime);
     }
 
     /**
@@ -266,14 +270,27 @@ public record ContainerPolicy(String name, String image, List<String> command, b
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, Collections.unmodifiableMap(withCa), labels,
                 timeout, sandbox, secretEnv, notes, entrypoint, logOptions, writableLayerSize, masks, volume,
-                outputReader);
+                outputReader, runtime);
+    }
+
+    /**
+     * This policy under the OCI runtime {@code chosen} (already checked against TRIMUS_DOCKER_RUNTIMES); the RUNNING
+     * report names it.
+     */
+    public ContainerPolicy underRuntime(String chosen) {
+        List<String> noted = new ArrayList<>(notes);
+        noted.add("runtime: " + chosen + (AllowedRuntimes.RUNSC.equals(chosen) ? " (gVisor: the sandbox runs on a kernel"
+                + " of its own, not the host's)" : ""));
+        return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
+                memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
+                noted, entrypoint, logOptions, writableLayerSize, masks, caVolume, outputReader, chosen);
     }
 
     /** This policy with the run's output read by {@code reader} for its terminal report. */
     public ContainerPolicy readingOutput(OutputReader reader) {
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
-                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, reader);
+                notes, entrypoint, logOptions, writableLayerSize, masks, caVolume, reader, runtime);
     }
 
     /** Never prints env values: they may hold a company's secrets. */
@@ -321,7 +338,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
                 .withNetworkMode(network)
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.JSON_FILE, logOptions))
                 .withStorageOpt(writableLayerSize == null ? null : Map.of("size", writableLayerSize))
-                .withPrivileged(false);
+                .withPrivileged(false)
+                .withRuntime(runtime);
         if (caVolume != null) {
             host.withMounts(List.of(new Mount().withType(MountType.VOLUME).withSource(caVolume)
                     .withTarget(EgressCa.DIRECTORY).withReadOnly(true)));

@@ -7,6 +7,7 @@ import io.trimus.adapter.egress.SandboxNetwork;
 import io.trimus.adapter.egress.ca.EgressCaVolumes;
 import io.trimus.adapter.egress.registry.EgressServiceClient;
 import io.trimus.adapter.engine.EngineErrors;
+import io.trimus.adapter.engine.EngineRuntimes;
 import io.trimus.adapter.run.RunRejected;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.events.RunRequested;
@@ -108,6 +109,21 @@ final class ContainerRun {
             policy = policy.runningAs(ContainerPolicy.defaultUser(containers.imageUser(policy.image())));
         } catch (NotFoundException missing) {
             throw new RunOutcome.Ended(RunState.FAILED, "image " + policy.image() + " not found on the Docker engine");
+        }
+    }
+
+    /**
+     * A run under a named runtime needs it registered with the engine (and gVisor registered to honour the seccomp
+     * profile): otherwise REJECTED, before anything is created.
+     */
+    void checkRuntime(EngineRuntimes runtimes) throws RunOutcome.Ended {
+        if (policy.runtime() == null) {
+            return;
+        }
+        step("read the engine's runtimes");
+        Optional<String> refusal = runtimes.refusal(policy.runtime());
+        if (refusal.isPresent()) {
+            throw new RunOutcome.Ended(RunState.REJECTED, refusal.get());
         }
     }
 

@@ -3,6 +3,7 @@ package io.trimus.adapter.container;
 import com.github.dockerjava.api.DockerClient;
 import io.trimus.adapter.config.TrimusConfig;
 import io.trimus.adapter.egress.SandboxAttachment;
+import io.trimus.adapter.engine.EngineRuntimes;
 import io.trimus.adapter.run.RunReporter;
 import io.trimus.adapter.run.RunStarts;
 import io.trimus.adapter.run.secrets.DispatchKeys;
@@ -21,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The blocking life of one docker run: network allowed? → (egress network: resolver and proxy answer, waited for
+ * The blocking life of one docker run: network allowed? → runtime registered with the engine? → (egress network: resolver and proxy answer, waited for
  * up to TRIMUS_EGRESS_READY_TIMEOUT; claim the sandbox address at egress-service; place the egress CA, without which
  * a run with masked secrets fails) → create (deterministic name; a writable root bounded in size, else REJECTED unless
  * the operator allows it unbounded) → (egress network: confirm the container to egress-service, with its sealed masks,
@@ -43,10 +44,11 @@ public class DockerContainerRunner {
     private final SandboxAttachment attachment;
     private final WritableLayerQuota writableLayer;
     private final Optional<SandboxMasks> masks;
+    private final EngineRuntimes runtimes;
 
     @Inject
     public DockerContainerRunner(DockerClient docker, RunReporter reporter, TrimusConfig config,
-                                 SandboxAttachment attachment, DispatchKeys keys) {
+                                 SandboxAttachment attachment, DispatchKeys keys, EngineRuntimes runtimes) {
         this.host = config.docker().host();
         this.masks = keys.masks();
         this.containers = new ContainerCalls(docker, host, config.run().outputMaxBytes());
@@ -54,6 +56,7 @@ public class DockerContainerRunner {
         this.reporter = reporter;
         this.attachment = attachment;
         this.writableLayer = new WritableLayerQuota(config.docker().allowUnboundedWritableLayer());
+        this.runtimes = runtimes;
     }
 
     /**
@@ -107,6 +110,7 @@ public class DockerContainerRunner {
             throws RunOutcome.Ended, SandboxAttachment.Refused, InterruptedException {
         container.settleUser();
         container.awaitStart(start);
+        container.checkRuntime(runtimes);
         container.joinNetwork(masks);
         container.placeEgressCa();
         container.create(writableLayer);

@@ -16,6 +16,7 @@ import io.trimus.adapter.run.secrets.RunSecrets;
 import io.trimus.adapter.run.secrets.SandboxSecrets;
 import io.trimus.events.RunRequested;
 import io.trimus.events.adapter.AdapterType;
+import io.trimus.events.adapter.AllowedRuntimes;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,6 +41,7 @@ public class DockerAdapter implements Adapter {
     private final RunSecrets secrets;
     private final String egressNetwork;
     private final int minTimeoutSec;
+    private final AllowedRuntimes runtimes;
 
     @Inject
     public DockerAdapter(TrimusConfig config, RunExecutor executor, OrphanContainers orphans,
@@ -51,6 +53,7 @@ public class DockerAdapter implements Adapter {
         this.secrets = secrets;
         this.egressNetwork = config.egress().network().name();
         this.minTimeoutSec = DockerDefaults.minTimeoutSec(config.docker());
+        this.runtimes = new AllowedRuntimes(config.docker().runtimes(), config.docker().defaultRuntime());
     }
 
     @Override
@@ -73,7 +76,7 @@ public class DockerAdapter implements Adapter {
     /**
      * The engine, the contract, then the operator's choices: the network must be on TRIMUS_DOCKER_ALLOWED_NETWORKS
      * (checked before the rest, so {@code bridge} gets the same sentence as any unlisted name), root needs
-     * TRIMUS_DOCKER_ALLOW_ROOT, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings (which
+     * TRIMUS_DOCKER_ALLOW_ROOT, the runtime must be on TRIMUS_DOCKER_RUNTIMES, and timeout, pids, memory and cpus stay within the TRIMUS_DOCKER_MAX_* ceilings (which
      * the operator may have lowered since the agent was created). The runner inspects the network itself before the
      * container exists. The adapter_config is parsed and the secrets opened once, for the checks and the policy.
      */
@@ -83,13 +86,16 @@ public class DockerAdapter implements Adapter {
         defaults.allowedNetworks().checkDocker(request.adapterConfig());
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(config.user(), defaults.allowRoot());
+        String runtime = runtimes.resolve(config.runtime());
+        AllowedRuntimes.checkPids(runtime, config.pidsLimit() != null ? config.pidsLimit() : defaults.pidsLimit());
         defaults.limits().ceilings().check(config);
         if (!request.masked().isEmpty() && !egressNetwork.equals(config.network())) {
             throw new RunRejected(DockerContainerRunner.MASKS_NEED_EGRESS + " " + egressNetwork + ", not on network "
                     + config.network());
         }
         SandboxSecrets env = secretEnv(config, request);
-        return () -> executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, env));
+        return () -> executor.submit(request, ContainerPolicy.forDocker(config, defaults, request, env)
+                .underRuntime(runtime));
     }
 
     /**

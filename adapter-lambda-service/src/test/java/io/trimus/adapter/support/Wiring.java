@@ -122,7 +122,8 @@ public final class Wiring {
         TrimusConfig config = TestConfig.of("trimus.docker.host", host,
                 "trimus.run.output-max-bytes", String.valueOf(outputMaxBytes),
                 "trimus.docker.allow-unbounded-writable-layer", String.valueOf(allowUnboundedWritableLayer));
-        return new DockerContainerRunner(docker, reporter, config, attachment, noKeys());
+        return new DockerContainerRunner(docker, reporter, config, attachment, noKeys(),
+                new io.trimus.adapter.engine.EngineRuntimes(host));
     }
 
     /** Docker runs on {@code maxConcurrentRuns} slots, {@code companyShare} of them per company. */

@@ -5,8 +5,8 @@ import io.smallrye.config.WithDefault;
 import java.util.List;
 
 /**
- * What the operator allows a container agent to ask for beyond the ceilings: the networks it may join and whether it
- * may run as root. Declared once here and extended by the {@code trimus.docker} group of both services that enforce
+ * What the operator allows a container agent to ask for beyond the ceilings: the networks it may join, whether it
+ * may run as root and the OCI runtimes (runc, gVisor's runsc) it may run under. Declared once here and extended by the {@code trimus.docker} group of both services that enforce
  * it, so they read the same {@code trimus.docker.*} knobs with the same defaults: run-service refuses such an agent
  * with 400, the adapter service checks every run again and REJECTS one the operator no longer allows.
  */
@@ -29,4 +29,20 @@ public interface DockerAllowances {
      */
     @WithDefault("false")
     boolean allowRoot();
+
+    /**
+     * The OCI runtimes a docker, claude_sandbox or codex_sandbox agent may ask for (adapter_config.runtime), e.g.
+     * {@code runc,runsc} for gVisor: an agent naming another is refused with 400 at creation, and each run is checked
+     * again, then against the runtimes registered with the Docker engine, before it starts (REJECTED otherwise)
+     * (TRIMUS_DOCKER_RUNTIMES, comma-separated, default {@code runc}).
+     */
+    @WithDefault("runc")
+    List<String> runtimes();
+
+    /**
+     * The runtime of agents that name none; it must be one of TRIMUS_DOCKER_RUNTIMES, else the service does not
+     * start (TRIMUS_DOCKER_DEFAULT_RUNTIME, default {@code runc}).
+     */
+    @WithDefault("runc")
+    String defaultRuntime();
 }

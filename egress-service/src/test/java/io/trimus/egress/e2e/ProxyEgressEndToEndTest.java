@@ -23,6 +23,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
 import java.time.Duration;
@@ -115,8 +117,10 @@ class ProxyEgressEndToEndTest {
         }
     }
 
-    @Test
-    void aSandboxReachesItsAllowListedHostThroughTheProxyAndNothingElse() throws Exception {
+    /** Under runc and under gVisor (runsc, its own network stack): every way out ends the same. */
+    @ParameterizedTest(name = "under {0}")
+    @ValueSource(strings = {"runc", "runsc"})
+    void aSandboxReachesItsAllowListedHostThroughTheProxyAndNothingElse(String runtime) throws Exception {
         UUID company = UUID.randomUUID();
         SandboxRuns.allow(company, ALLOWED, OTHER_ALLOWED, METADATA, LOOPBACK);
         String script = PROBE
@@ -148,9 +152,9 @@ class ProxyEgressEndToEndTest {
                 + "for sni in " + ALLOWED + " " + OTHER_ALLOWED + "; do echo | openssl s_client -proxy "
                 + EgressNetworkResource.GATEWAY + ":" + EgressNetworkResource.PROXY_PORT + " -connect " + ALLOWED
                 + ":443 -servername $sni 2>/dev/null | grep -q 'BEGIN CERTIFICATE' && r=handshake || r=refused;"
-                + " echo \"sni_${sni%%.*}=$r rc=0\"; done; wait";
+                + " echo \"sni_${sni%%.*}=$r rc=0\"; done; wait; echo kernel=$(uname -r) rc=0";
 
-        JsonNode end = run(company, script);
+        JsonNode end = run(company, script, runtime);
 
         String output = end.path("output").asText();
         assertThat(end.get("status").asText()).as(end.toString()).isEqualTo("SUCCEEDED");
@@ -170,6 +174,9 @@ class ProxyEgressEndToEndTest {
                 .containsEntry("sni_api", "handshake rc=0")
                 .containsEntry("sni_other", "refused rc=0")
                 .containsEntry("plain_on_443", "0 rc=0");
+        assertThat(results.get("kernel").equals(System.getProperty("os.version") + " rc=0"))
+                .as("runc shares the host's kernel, gVisor brings its own: " + results.get("kernel"))
+                .isEqualTo(runtime.equals("runc"));
         assertThat(results.get("literal_direct")).as("no direct route out: " + output).doesNotContain("rc=0");
         assertThat(results.get("metadata_steered")).as(output).startsWith("000/000").doesNotEndWith("rc=0");
         assertThat(results.get("second_host")).as(output).contains("403");
@@ -320,10 +327,14 @@ class ProxyEgressEndToEndTest {
     // --- helpers --------------------------------------------------------------------------------------------
 
     private JsonNode run(UUID company, String script) {
+        return run(company, script, null);
+    }
+
+    private JsonNode run(UUID company, String script, String runtime) {
         startAdapter();
         UUID run = UUID.randomUUID();
         return SandboxRuns.publishAndAwait(kafka, Topics.RUN_REQUESTED, run,
-                SandboxRuns.sandboxRequest(run, company, tools, script, 120), Duration.ofSeconds(180));
+                SandboxRuns.sandboxRequest(run, company, tools, script, 120, runtime), Duration.ofSeconds(180));
     }
 
     /**

@@ -38,14 +38,19 @@ final class SandboxRuns {
      * again every second (MaskedSecretsEndToEndTest), a run finding the proxy gone waits 3 s for it before it fails
      * (ProxyEgressEndToEndTest; 30 s by default), lambda endpoints on loopback and a lease beat every second
      * (ScaleOutSurvivalTest, whose killed adapter it is), canary probes from the tests' busybox image
-     * (CanaryEndToEndTest).
+     * (CanaryEndToEndTest), gVisor's runsc allowed besides runc (ProxyEgressEndToEndTest).
      */
     static final Map<String, String> SHARED_ADAPTER_KNOBS = Map.of(
             "trimus.a2a.allow-private", "127.0.0.1/32",
+            // every sandbox checks the resolver and the proxy afresh: tests stop them between runs
+            "trimus.egress.resolver-check-trust", "0s",
+            "trimus.egress.proxy-check-trust", "0s",
             "trimus.egress.masks-refresh", "1s",
             "trimus.egress.ready-timeout", "3s",
             "trimus.lambda.allow-private", "127.0.0.1/32",
             "trimus.adapter-lease.interval", "1s",
+            // sandboxes under gVisor too (ProxyEgressEndToEndTest), registered by ./trimus test (scripts/gvisor.sh)
+            "trimus.docker.runtimes", "runc,runsc",
             // canaries' probe sandboxes from the tests' busybox image (CanaryEndToEndTest)
             "trimus.egress.canary-image", io.trimus.testing.TestImages.BUSYBOX);
     private static io.trimus.testing.ServiceProcess shared;
@@ -104,6 +109,20 @@ final class SandboxRuns {
 
     /** A run request for a docker agent on the egress network running {@code /bin/sh -c script} in {@code image}. */
     static ObjectNode sandboxRequest(UUID run, UUID company, String image, String script, int timeoutSec) {
+        return sandboxRequest(run, company, image, script, timeoutSec, null);
+    }
+
+    /** As above, under the OCI runtime {@code runtime} ({@code runsc}: gVisor), or the default when null. */
+    static ObjectNode sandboxRequest(UUID run, UUID company, String image, String script, int timeoutSec,
+                                     String runtime) {
+        ObjectNode request = sandboxRequestOn(run, company, image, script, timeoutSec);
+        if (runtime != null) {
+            ((ObjectNode) request.get("adapter_config")).put("runtime", runtime);
+        }
+        return request;
+    }
+
+    private static ObjectNode sandboxRequestOn(UUID run, UUID company, String image, String script, int timeoutSec) {
         ObjectNode request = JSON.createObjectNode()
                 .put("id", UUID.randomUUID().toString()).put("run_id", run.toString())
                 .put("company_id", company.toString()).put("agent_id", UUID.randomUUID().toString())

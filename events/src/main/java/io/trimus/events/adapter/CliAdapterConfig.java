@@ -35,11 +35,13 @@ import java.util.regex.Pattern;
  *                                   else {@link ContainerUser#DEFAULT}; root only where TRIMUS_DOCKER_ALLOW_ROOT allows it
  * @param tmpNoexec                  sandbox only: true mounts {@code /tmp} {@code noexec} (default: exec)
  * @param secretEnv                  sandbox only: variable → company secret ({@link SecretEnv}), set in the sandbox
+ * @param runtime                    sandbox only: the OCI runtime ({@code runc}, {@code runsc}), or null for
+ *                                   TRIMUS_DOCKER_DEFAULT_RUNTIME ({@link AllowedRuntimes})
  */
 public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, boolean dangerouslySkipPermissions,
                                List<String> extraArgs, String apiKeySecret, Integer timeoutSec, String image,
                                String memory, Double cpus, Long pidsLimit, String command, String user,
-                               boolean tmpNoexec, Map<String, String> secretEnv)
+                               boolean tmpNoexec, Map<String, String> secretEnv, String runtime)
         implements AdapterConfig {
 
     /** Names of company secrets (and so of the variables they may become). */
@@ -47,7 +49,7 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
     private static final Set<String> COMMON = Set.of("model", "dangerously_skip_permissions", "extra_args",
             "api_key_secret", "timeout_sec");
     private static final Set<String> SANDBOX_ONLY = Set.of("image", "memory", "cpus", "pids_limit", "user",
-            "tmp_noexec", SecretEnv.FIELD);
+            "tmp_noexec", SecretEnv.FIELD, AllowedRuntimes.FIELD);
     private static final Set<String> LOCAL_ONLY = Set.of("command");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/\\[\\]-]{0,99}");
     private static final Pattern COMMAND = Pattern.compile("(/[A-Za-z0-9._+-]+)+|[A-Za-z0-9._+-]{1,255}");
@@ -120,7 +122,8 @@ public record CliAdapterConfig(AgentCli cli, boolean sandboxed, String model, bo
                 ConfigFields.pidsLimit(config.get("pids_limit")), command(config.get("command")),
                 ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),
                 SecretEnv.parse(config.get(SecretEnv.FIELD), sandboxOwn(cli), "by Trimus in every "
-                        + cli.binary() + " sandbox (" + cli.apiKeyEnv() + " comes from api_key_secret)"));
+                        + cli.binary() + " sandbox (" + cli.apiKeyEnv() + " comes from api_key_secret)"),
+                AllowedRuntimes.parse(config.get(AllowedRuntimes.FIELD)));
     }
 
     /** What a sandbox of {@code cli} sets itself: its provider key and {@link SecretEnv#SANDBOX_OWN}. */

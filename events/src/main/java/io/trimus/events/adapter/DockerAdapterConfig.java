@@ -33,10 +33,12 @@ import java.util.regex.Pattern;
  * @param tmpNoexec  true mounts the read-only root's {@code /tmp} tmpfs {@code noexec} as well (default: exec, so
  *                   tools that build and run helpers there work)
  * @param secretEnv  variable → company secret ({@link SecretEnv}): sealed into each run, set in the container
+ * @param runtime    the OCI runtime to run under ({@code runc}, {@code runsc} for gVisor), or null for
+ *                   TRIMUS_DOCKER_DEFAULT_RUNTIME; one of TRIMUS_DOCKER_RUNTIMES ({@link AllowedRuntimes})
  */
 public record DockerAdapterConfig(String image, List<String> command, Map<String, String> env, String network,
                                   boolean writable, Long pidsLimit, String memory, Double cpus, Integer timeoutSec,
-                                  String user, boolean tmpNoexec, Map<String, String> secretEnv)
+                                  String user, boolean tmpNoexec, Map<String, String> secretEnv, String runtime)
         implements AdapterConfig {
 
     public static final String NETWORK_NONE = "none";
@@ -47,7 +49,7 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
     public static final int MIN_TIMEOUT_SEC = 10;
     public static final int MAX_TIMEOUT_SEC = 86_400;
     private static final Set<String> FIELDS = Set.of("image", "command", "env", "network", "writable", "pids_limit",
-            "memory", "cpus", "timeout_sec", "user", "tmp_noexec", SecretEnv.FIELD);
+            "memory", "cpus", "timeout_sec", "user", "tmp_noexec", SecretEnv.FIELD, AllowedRuntimes.FIELD);
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern NETWORK = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}");
     private static final String PREFIX = ConfigFields.PREFIX;
@@ -86,7 +88,8 @@ public record DockerAdapterConfig(String image, List<String> command, Map<String
                 ConfigFields.pidsLimit(config.get("pids_limit")), ConfigFields.memory(config.get("memory")),
                 ConfigFields.cpus(config.get("cpus")), ConfigFields.timeoutSec(config.get("timeout_sec"), minTimeoutSec),
                 ContainerUser.parse(config.get("user")), ConfigFields.bool(config.get("tmp_noexec"), "tmp_noexec"),
-                SecretEnv.parse(config.get(SecretEnv.FIELD), env.keySet(), "in adapter_config.env"));
+                SecretEnv.parse(config.get(SecretEnv.FIELD), env.keySet(), "in adapter_config.env"),
+                AllowedRuntimes.parse(config.get(AllowedRuntimes.FIELD)));
     }
 
     private static String image(JsonNode node) {

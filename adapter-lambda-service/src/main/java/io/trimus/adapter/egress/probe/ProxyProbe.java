@@ -18,18 +18,18 @@ import java.util.Optional;
 
 /**
  * Sends the Trimus egress proxy the {@link ProxyCheck} request before a sandbox starts: a sandbox whose proxy does not
- * answer, or whose proxy is not Trimus's, never starts (fail-secure). A good answer is trusted for a few seconds, so a
- * burst of runs costs one round trip. The exchange is bounded in time and bytes. Blocking; called on run worker
- * threads.
+ * answer, or whose proxy is not Trimus's, never starts (fail-secure). A good answer is trusted for
+ * TRIMUS_EGRESS_PROXY_CHECK_TRUST, so a burst of runs costs one round trip. The exchange is bounded in time and bytes.
+ * Blocking; called on run worker threads.
  */
 @ApplicationScoped
 public class ProxyProbe {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final long TRUST_NANOS = Duration.ofSeconds(5).toNanos();
     /** The answer's head must fit: the proxy's is a status line and a few headers. */
     static final int MAX_HEAD_BYTES = 8192;
 
     private final int port;
+    private final long trustNanos;
     private final Optional<String> configured;
     private volatile String lastGoodAddress;
     private volatile long lastGoodAt;
@@ -42,6 +42,7 @@ public class ProxyProbe {
             throw new IllegalArgumentException("TRIMUS_EGRESS_PROXY_PORT must be a port number, got " + port);
         }
         this.port = port;
+        this.trustNanos = config.egress().proxyCheckTrust().toNanos();
         this.configured = checkAddr.map(String::trim).filter(s -> !s.isEmpty());
         configured.ifPresent(ProxyProbe::parse);
     }
@@ -59,7 +60,7 @@ public class ProxyProbe {
      */
     public String problem(String proxyHost) {
         String address = configured.orElse(proxyHost + ":" + port);
-        if (address.equals(lastGoodAddress) && System.nanoTime() - lastGoodAt < TRUST_NANOS) {
+        if (address.equals(lastGoodAddress) && System.nanoTime() - lastGoodAt < trustNanos) {
             return null;
         }
         InetSocketAddress target = parse(address);

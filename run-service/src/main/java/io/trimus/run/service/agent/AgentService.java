@@ -11,6 +11,7 @@ import io.trimus.events.adapter.AdapterConfigException;
 import io.trimus.events.adapter.AdapterConfigs;
 import io.trimus.events.adapter.AdapterType;
 import io.trimus.events.adapter.AllowedNetworks;
+import io.trimus.events.adapter.AllowedRuntimes;
 import io.trimus.events.adapter.CliAdapterConfig;
 import io.trimus.events.adapter.ContainerUser;
 import io.trimus.events.adapter.DockerAdapterConfig;
@@ -45,6 +46,7 @@ public class AgentService {
     private final TrimusConfig config;
     private final WorkerTagService workerTags;
     private final ResourceCeilings ceilings;
+    private final AllowedRuntimes runtimes;
     private final SecretService secrets;
     private final AuditLog audit;
 
@@ -57,6 +59,8 @@ public class AgentService {
         this.config = config;
         this.workerTags = workerTags;
         this.ceilings = ceilings(config.docker());
+        // TRIMUS_DOCKER_RUNTIMES / _DEFAULT_RUNTIME, checked once: a default that is not listed stops the service at boot
+        this.runtimes = new AllowedRuntimes(config.docker().runtimes(), config.docker().defaultRuntime());
     }
 
     /** TRIMUS_DOCKER_MAX_*, checked once: a wrong value stops the service at boot. */
@@ -136,6 +140,7 @@ public class AgentService {
             type = AdapterConfigs.validate(adapterType, adapterConfig);
             AdapterConfig parsed = AdapterConfigs.parse(type, adapterConfig);
             ContainerUser.check(containerUser(parsed), config.docker().allowRoot());
+            AllowedRuntimes.checkPids(runtimes.resolve(runtime(parsed)), pidsLimit(parsed));
             ceilings.check(parsed);
             refuseProxyEnv(parsed, "adapter_config.");
         } catch (AdapterConfigException e) {
@@ -176,6 +181,25 @@ public class AgentService {
      * The user a container agent asks for, or null. A remote agent's inner adapter is left to its worker, which
      * applies its own TRIMUS_DOCKER_ALLOW_ROOT and TRIMUS_DOCKER_ALLOWED_NETWORKS.
      */
+    /** The OCI runtime a container agent asks for, null when it names none (or is no container agent). */
+    private static String runtime(AdapterConfig parsed) {
+        if (parsed instanceof DockerAdapterConfig docker) {
+            return docker.runtime();
+        }
+        if (parsed instanceof CliAdapterConfig cli) {
+            return cli.runtime();
+        }
+        return null;
+    }
+
+    /** The pids_limit a container agent asks for, null when it names none. */
+    private static Long pidsLimit(AdapterConfig parsed) {
+        if (parsed instanceof DockerAdapterConfig docker) {
+            return docker.pidsLimit();
+        }
+        return parsed instanceof CliAdapterConfig cli ? cli.pidsLimit() : null;
+    }
+
     private static String containerUser(AdapterConfig parsed) {
         if (parsed instanceof DockerAdapterConfig docker) {
             return docker.user();
