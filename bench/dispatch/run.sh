@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # bench/dispatch: Trimus docker-adapter runs vs raw `docker run`, one invocation. Starts ./trimus up if needed.
+# --runtimes: runsc (gVisor) against runc instead, start, run-to-exit and the proxy path (runtimes.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=""
+# --runtimes: gVisor against runc (bench/dispatch/runtimes.py); the stack must offer both runtimes
+if [ "${1:-}" = --runtimes ]; then
+  shift
+  export TRIMUS_DOCKER_RUNTIMES=${TRIMUS_DOCKER_RUNTIMES:-runc,runsc}
+  mode=runtimes
+fi
 # run-service's API needs a caller: the bootstrap operator's token, made up here when ./trimus up is started below
 # (an already running stack needs TRIMUS_BOOTSTRAP_OPERATOR_TOKEN set to its own)
 if [ -z "${TRIMUS_BOOTSTRAP_OPERATOR_TOKEN:-}" ]; then
@@ -29,6 +36,10 @@ if ! curl -fsS -o /dev/null http://127.0.0.1:8081/q/health/ready 2>/dev/null; th
     sleep 1
   done
   [ -z "$pending" ] || { echo "bench/dispatch: not ready after 600 s on port(s)$pending" >&2; tail -30 .trimus/bench-up.log; exit 1; }
+fi
+if [ "${mode:-}" = runtimes ]; then
+  python3 bench/dispatch/runtimes.py "$@"
+  exit 0
 fi
 if [ "${ADAPTERS:-1}" = 1 ]; then
   python3 bench/dispatch/dispatch.py "$@"

@@ -187,6 +187,41 @@ class RunRecoveryTest {
         assertThat(requestIds(running, Duration.ofSeconds(1))).hasSize(1);
     }
 
+    /**
+     * A live process stops listing a run once its terminal status is in trimus.run.status, but run-service reads that
+     * topic with another consumer, which can be seconds behind after a broker restart (ScaleOutSurvivalTest: a run that
+     * SUCCEEDED ended FAILED as "let go"). A run left out for less than TRIMUS_RUN_LET_GO_GRACE (4 s in tests) waits
+     * for its status; one left out for longer, with none, ends FAILED saying its process let go of it.
+     */
+    @Test
+    void aRunALiveProcessStopsListingIsJudgedOnlyAfterTheLetGoGrace() throws Exception {
+        Run ended = queuedRun();
+        Run dropped = queuedRun();
+        String process = process();
+        for (Run run : List.of(ended, dropped)) {
+            report(run, "DISPATCHED", process);
+            report(run, "RUNNING", process);
+        }
+        List<String> listed = new java.util.concurrent.CopyOnWriteArrayList<>(List.of(ended.id, dropped.id));
+        beat(process, listed, listed);
+        awaitStatus(ended, "RUNNING");
+        awaitStatus(dropped, "RUNNING");
+        await().atMost(Duration.ofSeconds(30)).until(() -> Db.texts("select count(*)::text from run.run"
+                + " where id in (?::uuid, ?::uuid) and start_recorded_at is not null", ended.id, dropped.id)
+                .get(0).equals("2"));
+
+        listed.clear();
+        Thread.sleep(2_000); // two recovery sweeps (1 s apart in tests) read beats that leave both out
+        report(ended, "SUCCEEDED", process);
+
+        awaitStatus(ended, "SUCCEEDED");
+        awaitStatus(dropped, "FAILED");
+        Api.getRun(dropped.company, dropped.id).statusCode(200).body("error", allOf(
+                containsString("adapter process " + process), containsString("let go of it"),
+                containsString("after the run started")));
+        assertThat(Api.runStatus(ended.company, ended.id)).isEqualTo("SUCCEEDED");
+    }
+
     @Test
     void aRunAnotherLiveProcessListsIsLeftToItAndALiveHoldersRunIsLeftAlone() {
         Run handedOver = queuedRun();

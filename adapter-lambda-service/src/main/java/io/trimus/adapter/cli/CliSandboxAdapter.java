@@ -88,7 +88,6 @@ public abstract class CliSandboxAdapter implements Adapter {
         CliAdapterConfig agent = CliAdapterConfig.parse(type, request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(agent.user(), dockerDefaults.allowRoot());
         String runtime = runtimes.resolve(agent.runtime());
-        AllowedRuntimes.checkPids(runtime, agent.pidsLimit() != null ? agent.pidsLimit() : sandboxDefaults.pidsLimit());
         dockerDefaults.limits().ceilings().check(agent);
         if (CliPrompt.of(request.issue(), request.input()).isEmpty()) {
             throw new RunRejected("a " + type.wireName() + " run needs a prompt: input or an issue with a title or"

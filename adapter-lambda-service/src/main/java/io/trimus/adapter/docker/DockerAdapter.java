@@ -87,7 +87,6 @@ public class DockerAdapter implements Adapter {
         DockerAdapterConfig config = DockerAdapterConfig.parse(request.adapterConfig(), minTimeoutSec);
         ContainerUser.check(config.user(), defaults.allowRoot());
         String runtime = runtimes.resolve(config.runtime());
-        AllowedRuntimes.checkPids(runtime, config.pidsLimit() != null ? config.pidsLimit() : defaults.pidsLimit());
         defaults.limits().ceilings().check(config);
         if (!request.masked().isEmpty() && !egressNetwork.equals(config.network())) {
             throw new RunRejected(DockerContainerRunner.MASKS_NEED_EGRESS + " " + egressNetwork + ", not on network "

@@ -42,21 +42,39 @@ public class RunStatusPublisher implements RunReporter {
     @Override
     public void report(RunStatusChanged reported) {
         RunStatusChanged event = reported.reportedBy(leases.instance());
-        if (event.status().isTerminal()) {
+        boolean terminal = event.status().isTerminal();
+        if (terminal) {
             held.ended(event.runId());   // a worker's heartbeats stop listing it
-            leases.release(event.runId());
         } else {
             leases.hold(event.runId());
         }
         LOG.infof("run %s → %s%s", event.runId(), event.status(),
                 event.error() == null ? "" : ": " + event.error());
+        // a terminal status is in the topic before a beat leaves the run out: run-service never reads "let go" first
         Message<RunStatusChanged> message = CloudEventRecords.message(event, Envelope.of(event.id(),
                         EventTypes.RUN_STATUS, ServiceEvents.SOURCE, String.valueOf(event.runId()), event.occurredAt()))
+                .withAck(() -> {
+                    if (terminal) {
+                        leases.release(event.runId());
+                    }
+                    return CompletableFuture.completedFuture(null);
+                })
                 .withNack(failure -> {
                     LOG.errorf("could not publish %s of run %s: %s", event.status(), event.runId(),
                             failure.getMessage());
+                    if (terminal) {
+                        leases.release(event.runId());
+                    }
                     return CompletableFuture.completedFuture(null);
                 });
-        emitter.send(message);
+        try {
+            emitter.send(message);
+        } catch (RuntimeException e) {
+            // not even queued (the emitter's buffer is full or the channel is down): nothing will ack it
+            LOG.errorf("could not publish %s of run %s: %s", event.status(), event.runId(), e.toString());
+            if (terminal) {
+                leases.release(event.runId());
+            }
+        }
     }
 }

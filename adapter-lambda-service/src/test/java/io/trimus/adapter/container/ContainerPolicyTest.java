@@ -65,6 +65,20 @@ class ContainerPolicyTest {
     }
 
     @Test
+    void underGvisorTheHostPidsLimitMakesRoomForItsOwnThreadsAndTheRunSaysSo() {
+        ContainerPolicy runc = policy(Map.of("image", "busybox", "pids_limit", 20)).underRuntime("runc");
+        ContainerPolicy runsc = policy(Map.of("image", "busybox", "pids_limit", 20)).underRuntime("runsc");
+
+        assertThat(runc.hostConfig().getPidsLimit()).isEqualTo(20L);
+        assertThat(runc.hostConfig().getRuntime()).isEqualTo("runc");
+        assertThat(runsc.hostConfig().getPidsLimit()).isEqualTo(64L + 8 * 20);
+        assertThat(runsc.hostConfig().getRuntime()).isEqualTo("runsc");
+        assertThat(runsc.notes()).anyMatch(n -> n.startsWith("runtime: runsc (gVisor") && n.contains("pids_limit 20"));
+        assertThat(GvisorPids.hostLimit(-1)).as("unlimited stays unlimited").isEqualTo(-1);
+        assertThat(GvisorPids.hostLimit(Long.MAX_VALUE / 2)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void theUserIsTheAgentsElseTheImagesNonRootUserElseNobody() {
         assertThat(policy(Map.of("image", "busybox", "user", "1234:1234")).user()).isEqualTo("1234:1234");
         ContainerPolicy undecided = policy(Map.of("image", "busybox"));

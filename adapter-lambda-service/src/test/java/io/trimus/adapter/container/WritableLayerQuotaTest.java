@@ -129,6 +129,28 @@ class WritableLayerQuotaTest {
                         + " (TRIMUS_DOCKER_ALLOW_UNBOUNDED_WRITABLE_LAYER=true)"));
     }
 
+    /**
+     * Under gVisor a writable root is written to gVisor's own overlay file on the engine's disk (a gigabyte written
+     * there showed neither in the container's layer nor against its memory limit), whatever the storage driver: it
+     * is REJECTED unless the operator allows unbounded roots, and then RUNNING says why it has no limit.
+     */
+    @Test
+    void underGvisorAWritableRootCountsAsUnboundedOnEveryEngine() {
+        long since = System.currentTimeMillis() / 1000;
+        RunRequested refused = run(writable("echo never"));
+        ContainerPolicy policy = ContainerPolicy.forDocker(DockerAdapterConfig.parse(refused.adapterConfig()),
+                new DockerDefaults(100, "64m", List.of(), 3600), refused).underRuntime("runsc");
+        RunHandle handle = new RunHandle(refused);
+        handle.begin();
+        Wiring.runner(docker, reported::add, "local", 65536).run(refused, policy, handle);
+
+        RunStatusChanged end = reported.get(reported.size() - 1);
+        assertThat(end.status()).isEqualTo(RunState.REJECTED);
+        assertThat(end.error()).startsWith("adapter_config.writable asks for a writable root filesystem, whose size"
+                + " Trimus cannot limit under gVisor (runtime runsc: the root is written to gVisor's own overlay file");
+        assertThat(Engine.containersCreated(refused.runId(), since)).as("containers created").isZero();
+    }
+
     /** On an engine that takes a size: 1g by default (TRIMUS_DOCKER_WRITABLE_LAYER_SIZE), so 2 GiB cannot be written. */
     private void aWritableRootIsLimited() {
         DockerContainerRunner runner = Wiring.runner(docker, reported::add, "local", 65536);

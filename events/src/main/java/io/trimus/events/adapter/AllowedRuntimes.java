@@ -78,24 +78,6 @@ public final class AllowedRuntimes {
         return requested;
     }
 
-    /**
-     * The smallest pids_limit a gVisor sandbox gets: its own kernel's threads count against the limit (it does not
-     * start below about 40 on the ptrace platform), and a sandbox that reaches its limit is stopped as a whole.
-     */
-    public static final long GVISOR_MIN_PIDS = 64;
-
-    /**
-     * Refuses a pids limit a sandbox under {@code runtime} cannot run with.
-     *
-     * @throws AdapterConfigException naming {@code adapter_config.pids_limit}
-     */
-    public static void checkPids(String runtime, Long pidsLimit) {
-        if (RUNSC.equals(runtime) && pidsLimit != null && pidsLimit < GVISOR_MIN_PIDS) {
-            throw new AdapterConfigException(ConfigFields.PREFIX + "pids_limit", "must be at least " + GVISOR_MIN_PIDS
-                    + " under runsc: gVisor's own kernel threads count against the limit (got " + pidsLimit + ")");
-        }
-    }
-
     /** The one sentence for a runtime an agent may not use, whether or not the engine has it. */
     public String refusal(String runtime) {
         return "runtime " + runtime + " is not available to agents on this Trimus (allowed: " + String.join(", ", names)

@@ -265,6 +265,14 @@ public interface TrimusConfig {
         Duration minLeaseGrace();
 
         /**
+         * How long a run a live adapter process holds must be left out of its beats before it is judged let go (FAILED
+         * once started, else dispatched again): its terminal status, read by another consumer that can be seconds
+         * behind after a broker restart, ends it first (TRIMUS_RUN_LET_GO_GRACE, default 30s).
+         */
+        @WithDefault("30s")
+        Duration letGoGrace();
+
+        /**
          * How many times a run whose holder was lost before starting it is dispatched in all; after that it ends
          * FAILED (TRIMUS_RUN_MAX_DISPATCH_ATTEMPTS, default 3).
          */

@@ -140,7 +140,7 @@ public class AgentService {
             type = AdapterConfigs.validate(adapterType, adapterConfig);
             AdapterConfig parsed = AdapterConfigs.parse(type, adapterConfig);
             ContainerUser.check(containerUser(parsed), config.docker().allowRoot());
-            AllowedRuntimes.checkPids(runtimes.resolve(runtime(parsed)), pidsLimit(parsed));
+            runtimes.resolve(runtime(parsed));
             ceilings.check(parsed);
             refuseProxyEnv(parsed, "adapter_config.");
         } catch (AdapterConfigException e) {
@@ -190,14 +190,6 @@ public class AgentService {
             return cli.runtime();
         }
         return null;
-    }
-
-    /** The pids_limit a container agent asks for, null when it names none. */
-    private static Long pidsLimit(AdapterConfig parsed) {
-        if (parsed instanceof DockerAdapterConfig docker) {
-            return docker.pidsLimit();
-        }
-        return parsed instanceof CliAdapterConfig cli ? cli.pidsLimit() : null;
     }
 
     private static String containerUser(AdapterConfig parsed) {

@@ -52,6 +52,7 @@ public class RunRecovery {
     private final ObjectMapper json;
     private final TrimusConfig config;
     private final RecentIds recentStarts = new RecentIds(10_000);
+    private final DroppedRuns dropped;
     private volatile boolean warnedStall;
 
     RunRecovery(LeaseBook book, RunRepository runs, OutboxRepository outboxRows, Outbox outbox, RunLifecycle lifecycle,
@@ -64,6 +65,7 @@ public class RunRecovery {
         this.locks = locks;
         this.json = json;
         this.config = config;
+        this.dropped = new DroppedRuns(config.run().letGoGrace());
     }
 
     /** Stores that these runs may have begun (a beat listed them as started); those stored lately are skipped. */
@@ -80,6 +82,7 @@ public class RunRecovery {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> onTick() {
         book.forgetLongLost();
+        dropped.forgetBefore(Instant.now().minus(dropped.grace().multipliedBy(10)));
         warnWhileStalled();
         return recover().onFailure().invoke(e -> LOG.warnf("could not recover the runs of lost adapters: %s",
                         e.getMessage()))
@@ -129,7 +132,10 @@ public class RunRecovery {
         });
     }
 
-    /** Runs that live processes hold without listing them, one process after the other. */
+    /**
+     * Runs that live processes hold without listing them, one process after the other, each once it has been left out
+     * for TRIMUS_RUN_LET_GO_GRACE (its terminal status may still be on its way).
+     */
     private Uni<Integer> letGo(List<String> live, int index) {
         if (index == live.size()) {
             return Uni.createFrom().item(0);
@@ -137,7 +143,8 @@ public class RunRecovery {
         String holder = live.get(index);
         Instant before = Instant.now().minus(book.minimumGrace());
         return runs.heldButNotListed(holder, book.heldBy(holder), before, BATCH)
-                .flatMap(dropped -> recoverAll(dropped, false))
+                .map(left -> dropped.ripe(left, Instant.now()))
+                .flatMap(ripe -> recoverAll(ripe, false))
                 .flatMap(count -> letGo(live, index + 1).map(rest -> count + rest));
     }
 
