@@ -4,10 +4,10 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.trimus.adapter.engine.EngineRuntimes;
 import io.trimus.adapter.support.Engine;
 import io.trimus.adapter.support.RunBus;
 import io.trimus.adapter.support.Runs;
+import io.trimus.adapter.support.Wiring;
 import io.trimus.events.RunRequested;
 import io.trimus.events.RunStatusChanged;
 import io.trimus.testing.TrimusInfraResource;
@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * A docker agent that asks for gVisor ({@code "runtime": "runsc"}, allowed by the tests' TRIMUS_DOCKER_RUNTIMES and
  * registered with the engine by {@code ./trimus test}, scripts/gvisor.sh) runs on gVisor's kernel, and every promise of
  * a runc sandbox holds there too, attacked from inside: read-only root, no capabilities, no new privileges, the seccomp
- * profile (gVisor registered with {@code --oci-seccomp}), pids and memory limits, timeout with partial output, cancel,
+ * profile's place taken by gVisor's kernel, pids and memory limits, timeout with partial output, cancel,
  * no network. A runtime the engine does not have REJECTS the run before anything is created.
  */
 @QuarkusTest
@@ -47,7 +47,7 @@ class GvisorSandboxTest {
     @BeforeAll
     static void image() {
         image = Engine.busybox();
-        assertThat(new EngineRuntimes("unix:///var/run/docker.sock").refusal("runsc"))
+        assertThat(Wiring.engineRuntimes("local").refusal("runsc"))
                 .as("./trimus test registers gVisor with the engine (scripts/gvisor.sh)").isEmpty();
     }
 
@@ -85,22 +85,25 @@ class GvisorSandboxTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> Engine.containerOf(run.runId()).isEmpty());
     }
 
+    /**
+     * Read-only root, no capabilities, no chown, no mount, even as uid 0. Docker's seccomp profile is not applied
+     * inside gVisor (registered without --oci-seccomp: with it, Debian 12's runsc fails every new thread, so node and
+     * curl's resolver do not run): gVisor's kernel answers every system call itself, so {@code Seccomp: 0} here, and
+     * {@code unshare -U} makes a user namespace of gVisor's kernel, not the host's.
+     */
     @Test
     void theHardeningHoldsUnderGvisor() {
         RunStatusChanged end = runsc(Map.of("user", "0", "command", sh("exec 2>&1; "
                 + "touch /pwned; echo root-write $?; "
                 + "touch /tmp/ok && echo tmp-write 0; "
                 + "touch /tmp/f; chown 1000:1000 /tmp/f; echo chown $?; "
-                + "grep -E 'CapEff|NoNewPrivs|Seccomp:' /proc/self/status; "
-                + "unshare -U true; echo unshare $?; "
+                + "grep -E 'CapEff|Seccomp:' /proc/self/status; "
+                + "mount -t tmpfs x /mnt; echo mount $?; "
                 + "ls /sys/class/net | tr '\\n' ' '; echo")));
 
         assertThat(end.status()).as(end.output()).isEqualTo(SUCCEEDED);
         assertThat(end.output()).contains("root-write 1", "tmp-write 0", "chown 1", "CapEff:\t0000000000000000",
-                        "Seccomp:\t2")
-                // Docker's default seccomp profile denies unshare to a process without CAP_SYS_ADMIN; gVisor applies
-                // it inside the sandbox only with --oci-seccomp
-                .containsPattern("unshare( exit)? [1-9]")
+                        "Seccomp:\t0", "mount 1")
                 .contains("lo \n").doesNotContain("eth0");
         Engine.removeCompanyContainers(COMPANY);
     }

@@ -280,8 +280,8 @@ public record ContainerPolicy(String name, String image, List<String> command, b
     public ContainerPolicy underRuntime(String chosen) {
         List<String> noted = new ArrayList<>(notes);
         noted.add("runtime: " + chosen + (AllowedRuntimes.RUNSC.equals(chosen) ? " (gVisor: the sandbox runs on a kernel"
-                + " of its own, not the host's; pids_limit " + pidsLimit + " is " + GvisorPids.hostLimit(pidsLimit)
-                + " host threads)" : ""));
+                + " of its own, not the host's, which answers its system calls in place of the seccomp profile;"
+                + " pids_limit " + pidsLimit + " is " + GvisorPids.hostLimit(pidsLimit) + " host threads)" : ""));
         return new ContainerPolicy(name, image, command, readOnlyRoot, tmpfs, capDrop, securityOpts, pidsLimit,
                 memoryBytes, memorySwapBytes, nanoCpus, network, user, env, labels, timeout, sandbox, secretEnv,
                 noted, entrypoint, logOptions, writableLayerSize, masks, caVolume, outputReader, chosen);

@@ -23,17 +23,17 @@ import java.util.Optional;
 /**
  * The OCI runtimes registered with the Docker engine ({@code GET /info}, its {@code Runtimes}: name, path and the
  * arguments the engine passes), read at most every {@link #FRESH_FOR} and checked before a run's container is created:
- * a runtime the operator allows (TRIMUS_DOCKER_RUNTIMES) but the engine does not have, or a gVisor runtime that would
- * ignore the container's seccomp profile (registered without {@code --oci-seccomp}), REJECTS the run with a sentence
- * the operator can act on. The typed client does not carry a runtime's arguments, so the engine's own JSON is read.
+ * a runtime the operator allows (TRIMUS_DOCKER_RUNTIMES) but the engine does not have, or a gVisor runtime whose
+ * sandboxes could not reach the Trimus resolver (its own network stack without {@code --reproduce-nat}), REJECTS the
+ * run with a sentence the operator can act on. The typed client does not carry a runtime's arguments, so the engine's own JSON is read.
  */
 @ApplicationScoped
 public class EngineRuntimes {
 
     /** How long one reading of the engine's runtimes is trusted. */
     public static final Duration FRESH_FOR = Duration.ofSeconds(30);
-    /** The runsc flag that applies the container's seccomp profile to the sandboxed program. */
-    public static final String OCI_SECCOMP = "--oci-seccomp";
+    /** The runsc flag (builds from 2023 on) that copies the container namespace's NAT rules into gVisor's own stack. */
+    public static final String REPRODUCE_NAT = "--reproduce-nat";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_INFO_BYTES = 1 << 20;
 
@@ -64,8 +64,8 @@ public class EngineRuntimes {
     }
 
     /**
-     * Why a run cannot go under {@code runtime} on this engine: not registered, or gVisor without
-     * {@link #OCI_SECCOMP}.
+     * Why a run cannot go under {@code runtime} on this engine: not registered, or gVisor whose sandboxes could not
+     * resolve.
      *
      * @return empty when it can
      * @throws UncheckedIOException when the engine does not answer (the run fails as any engine failure does)
@@ -82,12 +82,32 @@ public class EngineRuntimes {
                     + " the Docker engine (registered: " + String.join(", ", registered.keySet()) + "); the operator"
                     + " registers it in the engine's daemon.json (docs/deployment.md, gVisor)");
         }
-        if (found.gvisor() && !found.args().contains(OCI_SECCOMP)) {
-            return Optional.of("runtime " + runtime + " is gVisor registered without " + OCI_SECCOMP + ": it would"
-                    + " ignore the sandbox's seccomp profile; the operator adds " + OCI_SECCOMP + " to its runtimeArgs"
-                    + " in the engine's daemon.json");
+        if (found.gvisor() && !reachesEmbeddedDns(found.args())) {
+            return Optional.of("runtime " + runtime + " is gVisor on its own network stack without " + REPRODUCE_NAT
+                    + ": its sandboxes could not reach Docker's embedded DNS (127.0.0.11 would be their own loopback),"
+                    + " so not the Trimus resolver; the operator registers it with --network=host, or with "
+                    + REPRODUCE_NAT + " where the runsc build has it (docs/deployment.md, gVisor)");
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether a gVisor sandbox with these arguments reaches Docker's embedded DNS, the only way a container on a
+     * user-defined network (the egress network) resolves: on the host's network stack inside the container's
+     * namespace ({@code --network=host}), Docker's NAT rule for 127.0.0.11 applies; on gVisor's own stack (the
+     * default, {@code --network=sandbox}) only when runsc copies that rule into it ({@value #REPRODUCE_NAT}).
+     */
+    static boolean reachesEmbeddedDns(List<String> args) {
+        String network = "sandbox";
+        boolean reproduceNat = false;
+        for (String arg : args) {
+            if (arg.startsWith("--network=")) {
+                network = arg.substring("--network=".length());
+            } else if (arg.equals(REPRODUCE_NAT) || arg.equals(REPRODUCE_NAT + "=true")) {
+                reproduceNat = true;
+            }
+        }
+        return network.equals("host") || network.equals("sandbox") && reproduceNat;
     }
 
     /** The engine's runtimes by name, read again once {@link #FRESH_FOR} passed. */

@@ -122,8 +122,18 @@ public final class Wiring {
         TrimusConfig config = TestConfig.of("trimus.docker.host", host,
                 "trimus.run.output-max-bytes", String.valueOf(outputMaxBytes),
                 "trimus.docker.allow-unbounded-writable-layer", String.valueOf(allowUnboundedWritableLayer));
-        return new DockerContainerRunner(docker, reporter, config, attachment, noKeys(),
-                new io.trimus.adapter.engine.EngineRuntimes(host));
+        return new DockerContainerRunner(docker, reporter, config, attachment, noKeys(), engineRuntimes(host));
+    }
+
+    /**
+     * The runtimes of the engine at {@code host} when it is an engine address ({@code unix://…}, {@code tcp://…}),
+     * else (a test's label such as {@code local}) of the local engine, as {@link io.trimus.testing.DockerClients}
+     * finds it.
+     */
+    public static io.trimus.adapter.engine.EngineRuntimes engineRuntimes(String host) {
+        String engine = host.contains("://") ? host : com.github.dockerjava.core.DefaultDockerClientConfig
+                .createDefaultConfigBuilder().build().getDockerHost().toString();
+        return new io.trimus.adapter.engine.EngineRuntimes(engine);
     }
 
     /** Docker runs on {@code maxConcurrentRuns} slots, {@code companyShare} of them per company. */
