@@ -147,8 +147,8 @@ class CliSandboxTest {
             assertThat(out.after("cwd=")).isEqualTo("/workspace");
 
             RunStatusChanged running = bus.await(run.runId(), RUNNING);
-            assertThat(running.notes()).singleElement().asString().startsWith("SEC-015: --dangerously-skip-permissions"
-                    + " was dropped");
+            assertThat(running.notes()).contains("runtime: runc").filteredOn(note -> !note.startsWith("runtime: "))
+                    .singleElement().asString().startsWith("SEC-015: --dangerously-skip-permissions was dropped");
             assertThat(logs.lines()).anySatisfy(line -> assertThat(line).contains("SEC-015")
                     .contains(run.runId().toString()));
             assertThat(logs.lines()).noneSatisfy(line -> assertThat(line).contains(API_KEY));
@@ -167,7 +167,8 @@ class CliSandboxTest {
         assertThat(end.status()).as(end.error()).isEqualTo(SUCCEEDED);
         assertThat(out.argv()).containsExactly("-p", "--output-format", "json", "--allowedTools",
                 "Read,Bash(git log:*)", "--", "List the files");
-        assertThat(bus.await(run.runId(), RUNNING).notes()).hasSize(2)
+        assertThat(bus.await(run.runId(), RUNNING).notes()).contains("runtime: runc")
+                .filteredOn(note -> !note.startsWith("runtime: ")).hasSize(2)
                 .allSatisfy(note -> assertThat(note).startsWith("SEC-015: --allowedTools rule"));
     }
 
