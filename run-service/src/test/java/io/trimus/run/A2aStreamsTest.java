@@ -138,6 +138,30 @@ class A2aStreamsTest {
                 .until(() -> opensAndCloses(agent.url(), "Bearer " + agent.member(), resubscribe));
     }
 
+    /**
+     * A stream's first event (the task) comes at once, and while the run is quiet a keep-alive comes every
+     * TRIMUS_A2A_STREAM_KEEPALIVE (1 s here, 5 s by default): the conformance kit's stream client read nothing for
+     * its whole 10 s read timeout while a run was live.
+     */
+    @Test
+    void aStreamSendsItsFirstEventAtOnceAndKeepAlivesWhileTheRunIsQuiet() throws Exception {
+        A2aServerTest.Published agent = published();
+        String run = startTask(agent);
+        long opened = System.nanoTime();
+        try (Stream stream = Stream.open(agent.url(), "Bearer " + agent.member(), resubscribe(run))) {
+            assertThat(Duration.ofNanos(System.nanoTime() - opened)).as("the first event").isLessThan(
+                    Duration.ofSeconds(2));
+            assertThat(stream.firstLine()).startsWith("data: ").contains("\"kind\":\"task\"");
+            await().atMost(Duration.ofSeconds(5)).until(() -> stream.lines().stream()
+                    .filter(line -> line.equals(": keep-alive")).count() >= 2);
+            assertThat(stream.ended()).isFalse();
+
+            A2aServerTest.report(agent, run, "SUCCEEDED", Map.of("output", "done"));
+            await().atMost(Duration.ofSeconds(10)).until(stream::ended);
+            assertThat(stream.lines()).anyMatch(line -> line.contains("\"final\":true"));
+        }
+    }
+
     /** A task of the agent that stays submitted (no adapter takes it), started by message/send. */
     private static String startTask(A2aServerTest.Published agent) throws Exception {
         String answer = post(agent.url(), "Bearer " + agent.member(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"

@@ -21,6 +21,11 @@ public enum Access {
     MEMBER("member", CompanyRole.MEMBER),
     /** {@code admin} of the company. */
     ADMIN("admin", CompanyRole.ADMIN),
+    /**
+     * A published agent's A2A endpoint: {@code member} or {@code admin} of the company, or an A2A-only token that names
+     * the agent (the path's {@code agent_id}); the one level such a token passes.
+     */
+    A2A("a2a", CompanyRole.MEMBER),
     /** The platform's operators only. */
     OPERATOR("operator", null),
     /** Trimus's own services only (the service credential); never a tenant, token or user. */

@@ -69,6 +69,9 @@ public class AccessFilter {
             current.set(caller);
             String named = companyOf(request);
             Refusal refusal = refusal(level.get(), caller, named);
+            if (refusal == null && caller.a2aOnly()) {
+                refusal = agentRefusal(caller, request.getUriInfo().getPathParameters().getFirst("agent_id"));
+            }
             if (refusal != null) {
                 return refusal.response();
             }
@@ -89,6 +92,10 @@ public class AccessFilter {
     }
 
     private static Refusal refusal(Access level, Caller caller, String named) {
+        if (caller.a2aOnly() && level != Access.A2A) {
+            return new Refusal(403, "Forbidden", "this token is A2A-only: it may call the A2A endpoints of the agents"
+                    + " it names and nothing else");
+        }
         if (level == Access.SIGNED_IN || caller.operator()) {
             return null;
         }
@@ -107,6 +114,13 @@ public class AccessFilter {
         }
         return new Refusal(403, "Forbidden", "this needs the " + needed.wireName()
                 + " role in company " + company + "; yours is " + role.get().wireName());
+    }
+
+    /** An A2A-only token calls the A2A endpoint of an agent it names, else 403. */
+    private static Refusal agentRefusal(Caller caller, String agent) {
+        UUID named = parse(agent);
+        return named != null && caller.a2aAgents().contains(named) ? null : new Refusal(403, "Forbidden",
+                "this A2A-only token does not name agent " + agent);
     }
 
     /** A refused request: its status and words. */

@@ -67,7 +67,7 @@ public class RunServiceCallers implements Credentials {
     }
 
     private static Caller read(int status, Buffer body) {
-        if (status == 401) {
+        if (status == 401 || status == 403) {   // 403: a credential that may not even ask (an A2A-only token)
             return null;
         }
         if (status != 200 || body.length() > MAX_ANSWER_BYTES) {

@@ -327,6 +327,14 @@ public interface TrimusConfig {
         Duration streamMaxLife();
 
         /**
+         * How long an open stream stays quiet before it sends a keep-alive (an SSE comment line, which SSE clients
+         * skip), so a caller's read timeout and idle proxies do not end a stream while its run is quiet
+         * (TRIMUS_A2A_STREAM_KEEPALIVE, default 5s).
+         */
+        @WithDefault("5s")
+        Duration streamKeepalive();
+
+        /**
          * Most streams open at once for one company on one run-service instance; one more gets a JSON-RPC error
          * (TRIMUS_A2A_MAX_STREAMS_PER_COMPANY, default 20).
          */

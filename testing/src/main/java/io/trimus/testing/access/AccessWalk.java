@@ -26,7 +26,7 @@ import javax.net.ssl.SSLSession;
  */
 public final class AccessWalk {
     private static final Pattern PARAM = Pattern.compile("\\{([a-z_]+)}");
-    private static final List<String> COMPANY_LEVELS = List.of("viewer", "member", "admin");
+    private static final List<String> COMPANY_LEVELS = List.of("viewer", "member", "admin", "a2a");
 
     private final String baseUrl;
     private final Map<String, String> params;

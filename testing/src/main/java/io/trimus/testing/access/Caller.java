@@ -11,7 +11,9 @@ public record Caller(String label, Kind kind, String role, String authorization)
     private static final java.util.List<String> ROLES = java.util.List.of("admin", "member", "viewer");
 
     /** The outcome the access table promises this caller on an endpoint open to {@code who}. */
-    public Outcome expectedOn(String who) {
+    public Outcome expectedOn(String level) {
+        // a2a: a published agent's A2A endpoint, for members (and A2A-only tokens, which the walk does not make)
+        String who = level.equals("a2a") ? "member" : level;
         if (who.equals("anyone")) {
             return Outcome.PASSES;
         }

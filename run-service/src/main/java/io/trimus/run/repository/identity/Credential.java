@@ -32,6 +32,8 @@ public class Credential {
     public Instant expiresAt;
     public Instant lastUsedAt;
     public Instant revokedAt;
+    /** For an A2A-only token, the agents whose A2A endpoints it may call, comma-separated; else null. */
+    public String a2aAgents;
 
     /** A new session or setup link of the user, not yet persisted. */
     public static Credential ofUser(String kind, String name, UUID userId, byte[] secretHash, String createdBy,
@@ -46,6 +48,12 @@ public class Credential {
         credential.createdAt = createdAt;
         credential.expiresAt = expiresAt;
         return credential;
+    }
+
+    /** The agents of an A2A-only token, else none. */
+    public java.util.List<UUID> a2aAgentIds() {
+        return a2aAgents == null || a2aAgents.isEmpty() ? java.util.List.of()
+                : java.util.Arrays.stream(a2aAgents.split(",")).map(UUID::fromString).toList();
     }
 
     /** True when the credential may be used at {@code now}: not revoked, not expired. */

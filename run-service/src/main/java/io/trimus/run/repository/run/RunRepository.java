@@ -25,11 +25,17 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
             + " sum(r.outputTokens), sum(r.cacheReadTokens), sum(r.cacheWriteTokens), sum(r.reasoningTokens),"
             + " sum(r.costUsd)";
 
-    /** The agent's run started by A2A message {@code messageId} at or after {@code since}, else null. */
-    public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, String messageId, Instant since) {
-        return find("companyId = ?1 and agentId = ?2 and a2aMessageId = ?3 and queuedAt >= ?4", companyId, agentId,
-                messageId, since).firstResult();
+    /**
+     * The agent's run started by A2A message {@code messageId}, else null; there is at most one (the unique index
+     * {@value #A2A_MESSAGE_KEY}).
+     */
+    public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, String messageId) {
+        return find("companyId = ?1 and agentId = ?2 and a2aMessageId = ?3", companyId, agentId, messageId)
+                .firstResult();
     }
+
+    /** The unique index that lets one run per A2A messageId of an agent exist. */
+    public static final String A2A_MESSAGE_KEY = "run_a2a_message_key";
 
     /** The run if it exists and belongs to the company, else null. */
     public Uni<Run> findInCompany(UUID companyId, UUID runId) {

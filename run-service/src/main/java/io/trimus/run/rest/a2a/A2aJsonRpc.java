@@ -173,8 +173,8 @@ public class A2aJsonRpc {
                         .map(event -> new SendStreamingMessageResponse(id, event))));
     }
 
-    private static A2aAnswer events(Multi<? extends JSONRPCResponse<?>> responses) {
-        return A2aAnswer.events(responses.map(Utils::toJsonString));
+    private A2aAnswer events(Multi<? extends JSONRPCResponse<?>> responses) {
+        return A2aAnswer.events(responses.map(Utils::toJsonString), config.streamKeepalive());
     }
 
     private static A2aAnswer json(JSONRPCResponse<?> response) {

@@ -26,7 +26,7 @@ import java.util.UUID;
 
 /**
  * A published agent over A2A (issue 19): its agent card, open to anyone, and its JSON-RPC endpoint, for members of its
- * company (a company token as bearer; {@link Allowed} answers 401, 404 for another company's caller, 403 for a viewer
+ * company and A2A-only tokens that name the agent (a company token as bearer; {@link Allowed} answers 401, 404 for another company's caller, 403 for a viewer
  * before the body is read).
  *
  * <p>Served with RESTEasy Reactive on the A2A SDK's spec types rather than the SDK's server modules: those keep tasks
@@ -64,7 +64,7 @@ public class A2aResource {
     }
 
     @POST
-    @Allowed(Access.MEMBER)
+    @Allowed(Access.A2A)
     public RestMulti<byte[]> call(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId,
                                   byte[] body) {
         StreamAccess.Holder caller = streams.caller(); // a stream or blocking send asks again who called, later

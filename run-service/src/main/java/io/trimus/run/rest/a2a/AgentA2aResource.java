@@ -34,8 +34,11 @@ public class AgentA2aResource {
     public record A2aPublication(Boolean published) {
     }
 
-    /** An agent's A2A publication: whether it is served, its JSON-RPC url and its agent card's url. */
-    public record A2aPublicationView(boolean published, String url, String cardUrl) {
+    /**
+     * An agent's A2A publication: whether it is served, its JSON-RPC url, its agent card's url, and how to make a token
+     * that may call this agent's A2A endpoint and nothing else (to hand to another company).
+     */
+    public record A2aPublicationView(boolean published, String url, String cardUrl, String tokenHint) {
     }
 
     @PUT
@@ -60,6 +63,8 @@ public class AgentA2aResource {
 
     private A2aPublicationView view(Agent agent) {
         return new A2aPublicationView(agent.a2aPublished, urls.endpoint(agent.companyId, agent.id),
-                urls.card(agent.companyId, agent.id));
+                urls.card(agent.companyId, agent.id), "a caller outside this company gets an A2A-only token: POST"
+                + " /api/companies/" + agent.companyId + "/tokens {\"name\": \"…\", \"a2a_agents\": [\"" + agent.id
+                + "\"]} (an admin of this company); it may call this agent's A2A endpoint and nothing else");
     }
 }

@@ -37,6 +37,10 @@ public class OperatorTokenResource {
         if (request.role() != null && !"operator".equals(request.role())) {
             throw ProblemException.invalid("role", "must be operator or left out: these are operator tokens");
         }
+        if (request.a2aAgents() != null) {
+            throw ProblemException.invalid("a2a_agents", "an operator token cannot be A2A-only: make it a company's"
+                    + " token (POST /api/companies/{company_id}/tokens)");
+        }
         return tokens.createForOperator(request.name(), request.expiresAt(), caller.require())
                 .map(TokenResource::created);
     }

@@ -38,25 +38,30 @@ public class TokenResource {
         this.caller = caller;
     }
 
-    /** Body of POST …/tokens; {@code role} only for company tokens. */
-    public record CreateToken(String name, String role, Instant expiresAt) {
+    /**
+     * Body of POST …/tokens; {@code role} only for company tokens; {@code a2aAgents} makes an A2A-only token (a member
+     * that may call the A2A endpoints of those agents and nothing else).
+     */
+    public record CreateToken(String name, String role, Instant expiresAt, List<String> a2aAgents) {
     }
 
-    /** A token as lists show it: never its value. */
+    /** A token as lists show it: never its value; {@code a2aAgents} empty unless it is A2A-only. */
     public record TokenView(UUID id, String name, String role, UUID companyId, String createdBy, Instant createdAt,
-                            Instant expiresAt, Instant lastUsedAt, Instant revokedAt, boolean active) {
+                            Instant expiresAt, Instant lastUsedAt, Instant revokedAt, boolean active,
+                            List<UUID> a2aAgents) {
         static TokenView of(Credential c) {
             return new TokenView(c.id, c.name, c.role, c.companyId, c.createdBy, c.createdAt, c.expiresAt,
-                    c.lastUsedAt, c.revokedAt, c.isActive(Instant.now()));
+                    c.lastUsedAt, c.revokedAt, c.isActive(Instant.now()), c.a2aAgentIds());
         }
     }
 
     /** A token just made: {@code token} is its value, shown this once. */
     public record CreatedToken(UUID id, String name, String role, UUID companyId, Instant createdAt,
-                               Instant expiresAt, String token) {
+                               Instant expiresAt, List<UUID> a2aAgents, String token) {
         static CreatedToken of(TokenService.IssuedToken issued) {
             Credential c = issued.credential();
-            return new CreatedToken(c.id, c.name, c.role, c.companyId, c.createdAt, c.expiresAt, issued.secret());
+            return new CreatedToken(c.id, c.name, c.role, c.companyId, c.createdAt, c.expiresAt, c.a2aAgentIds(),
+                    issued.secret());
         }
     }
 
@@ -70,7 +75,7 @@ public class TokenResource {
                                                              CreateToken body) {
         CreateToken request = required(body);
         return tokens.createForCompany(Ids.parse("company_id", companyId), request.name(), request.role(),
-                request.expiresAt(), caller.require()).map(TokenResource::created);
+                request.expiresAt(), agents(request.a2aAgents()), caller.require()).map(TokenResource::created);
     }
 
     @GET
@@ -87,6 +92,17 @@ public class TokenResource {
                                                    @PathParam("token_id") String tokenId) {
         return tokens.revokeOfCompany(Ids.parse("company_id", companyId), Ids.parse("token_id", tokenId))
                 .map(t -> RestResponse.noContent());
+    }
+
+    /** The agent ids of {@code a2a_agents}, null when absent; 400 naming the field when one is not an id. */
+    private static List<UUID> agents(List<String> ids) {
+        if (ids == null) {
+            return null;
+        }
+        if (ids.size() > 100) {   // TokenService says how many exactly; this only bounds the parsing
+            throw ProblemException.invalid("a2a_agents", "must name 1 to 20 agents");
+        }
+        return ids.stream().map(id -> Ids.parse("a2a_agents", id)).toList();
     }
 
     static CreateToken required(CreateToken body) {

@@ -18,7 +18,6 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -29,9 +28,6 @@ import java.util.function.Supplier;
  */
 @ApplicationScoped
 public class A2aTasks {
-    /** How long a repeated messageId answers the run its first copy started. */
-    static final Duration REPEAT_WINDOW = Duration.ofMinutes(10);
-
     private final RunService runs;
     private final RunRepository runRows;
     private final TrimusConfig.A2a config;
@@ -46,8 +42,9 @@ public class A2aTasks {
 
     /**
      * Starts a run of the agent for the message; refused as the REST API would refuse it, as invalid params. The same
-     * messageId again within {@link #REPEAT_WINDOW} (a caller retrying after a lost answer) answers the run it started;
-     * two copies arriving at the very same moment may still start two.
+     * messageId again (a caller retrying after a lost answer) answers the run it started, however many copies arrive
+     * at once: the run table's unique index ({@link RunRepository#A2A_MESSAGE_KEY}) lets one of them be stored, and the
+     * others answer the one that was.
      */
     public Uni<Run> start(UUID companyId, UUID agentId, Message message) {
         RunRequestOfMessage request;
@@ -56,12 +53,24 @@ public class A2aTasks {
         } catch (A2aRefusal refused) {
             return Uni.createFrom().failure(refused);
         }
-        return TenantTransactions.asCaller(() -> runRows.findByA2aMessage(companyId, agentId, request.messageId(),
-                        Instant.now().minus(REPEAT_WINDOW)))
-                .flatMap(earlier -> earlier != null ? Uni.createFrom().item(earlier)
-                        : runs.accept(companyId, agentId, request.issue(), request.input(),
-                                        new RunService.A2aOrigin(request.contextId(), request.messageId()))
-                                .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e)));
+        Supplier<Uni<Run>> earlier = () -> TenantTransactions.asCaller(() -> runRows.findByA2aMessage(companyId,
+                agentId, request.messageId()));
+        return earlier.get().flatMap(found -> found != null ? Uni.createFrom().item(found)
+                : runs.accept(companyId, agentId, request.issue(), request.input(),
+                                new RunService.A2aOrigin(request.contextId(), request.messageId()))
+                        .onFailure(A2aTasks::isRepeatedMessage).recoverWithUni(e -> earlier.get()
+                                .onItem().ifNull().failWith(() -> e))
+                        .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e)));
+    }
+
+    /** Whether a failure is the unique index refusing a second run of the same messageId. */
+    static boolean isRepeatedMessage(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains(RunRepository.A2A_MESSAGE_KEY)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The run that is task {@code taskId} of this agent, or TaskNotFoundError. */
@@ -79,16 +88,24 @@ public class A2aTasks {
                 });
     }
 
-    /** Cancels the task's run as POST …/cancel does; TaskNotCancelableError once it has ended. */
+    /**
+     * Cancels the task's run as POST …/cancel does and answers the task once the run has ended (cancelled, or ended
+     * otherwise meanwhile), or after {@link #CANCEL_WAIT} as it stands then (its adapter still stopping it);
+     * TaskNotCancelableError once it had ended before.
+     */
     public Uni<Run> cancel(UUID companyId, UUID agentId, String taskId) {
         return get(companyId, agentId, taskId).flatMap(run -> {
             if (run.status.isTerminal()) {
                 return Uni.createFrom().failure(notCancelable(run));
             }
             return runs.cancel(companyId, run.id).onFailure(ProblemException.class)
-                    .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e);
+                    .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e)
+                    .flatMap(asked -> awaitEnd(asked, CANCEL_WAIT));
         });
     }
+
+    /** How long tasks/cancel waits for the run to end before it answers the task as it stands. */
+    static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
 
     /** Once the run has ended, or after {@code wait} as it stands then. */
     public Uni<Run> awaitEnd(Run run, Duration wait) {

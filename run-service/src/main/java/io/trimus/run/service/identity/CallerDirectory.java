@@ -62,7 +62,8 @@ public class CallerDirectory implements Credentials {
             boolean operator = Credential.OPERATOR_ROLE.equals(credential.role);
             List<Caller.Membership> companies = operator ? List.of() : List.of(new Caller.Membership(
                     credential.companyId, CompanyRole.parse(credential.role).orElseThrow()));
-            return Uni.createFrom().item(new Caller(Caller.TOKEN, credential.id, credential.name, operator, companies));
+            return Uni.createFrom().item(new Caller(Caller.TOKEN, credential.id, credential.name, operator, companies,
+                    credential.a2aAgentIds()));
         }
         return users.findById(credential.userId).flatMap(user -> user == null ? Uni.createFrom().nullItem()
                 : memberships.ofUser(user.id).map(list -> new Caller(Caller.USER, user.id, user.email, user.operator,

@@ -7,6 +7,7 @@ import io.trimus.events.AuditRecord;
 import io.trimus.events.auth.Caller;
 import io.trimus.events.auth.CompanyRole;
 import io.trimus.run.config.TrimusConfig;
+import io.trimus.run.repository.agent.AgentRepository;
 import io.trimus.run.repository.identity.Credential;
 import io.trimus.run.repository.identity.CredentialRepository;
 import io.trimus.run.service.audit.AuditLog;
@@ -15,8 +16,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * API tokens for automation: a company's (one role in it) or the platform's (operator). A token's value exists only in
@@ -28,12 +32,15 @@ public class TokenService {
     private static final Duration MAX_LIFETIME = Duration.ofDays(3660);
 
     private final CredentialRepository credentials;
+    private final AgentRepository agents;
     private final CompanyService companies;
     private final TrimusConfig config;
     private final AuditLog audit;
 
-    TokenService(CredentialRepository credentials, CompanyService companies, TrimusConfig config, AuditLog audit) {
+    TokenService(CredentialRepository credentials, CompanyService companies, AgentRepository agents,
+                 TrimusConfig config, AuditLog audit) {
         this.credentials = credentials;
+        this.agents = agents;
         this.audit = audit;
         this.companies = companies;
         this.config = config;
@@ -43,14 +50,31 @@ public class TokenService {
     public record IssuedToken(Credential credential, String secret) {
     }
 
-    /** Makes a token for the company with the role; 400 naming the field at fault, 409 past the company's quota. */
+    /**
+     * Makes a token for the company with the role; with {@code a2aAgents}, an A2A-only token: a member that may call
+     * the A2A endpoints of those agents of the company and nothing else. 400 naming the field at fault, 409 past the
+     * company's quota.
+     */
     @TenantTransaction
-    public Uni<IssuedToken> createForCompany(UUID companyId, String name, String role, Instant expiresAt, Caller by) {
-        CompanyRole parsed = CompanyRole.parse(role).orElseThrow(() -> ProblemException.invalid("role",
-                "must be admin, member or viewer"));
+    public Uni<IssuedToken> createForCompany(UUID companyId, String name, String role, Instant expiresAt,
+                                             List<UUID> a2aAgents, Caller by) {
+        CompanyRole parsed = role == null && a2aAgents != null ? CompanyRole.MEMBER : CompanyRole.parse(role)
+                .orElseThrow(() -> ProblemException.invalid("role", "must be admin, member or viewer"));
         Credential token = newToken(name, parsed.wireName(), expiresAt, by);
         token.companyId = companyId;
-        return companies.get(companyId).flatMap(company -> credentials.tokensOf(companyId))
+        if (a2aAgents != null) {
+            if (parsed != CompanyRole.MEMBER) {
+                throw ProblemException.invalid("role", "an A2A-only token (a2a_agents) acts as a member: A2A calls"
+                        + " start runs; leave role out or send member");
+            }
+            if (a2aAgents.isEmpty() || a2aAgents.size() > MAX_A2A_AGENTS) {
+                throw ProblemException.invalid("a2a_agents", "must name 1 to " + MAX_A2A_AGENTS + " agents");
+            }
+            token.a2aAgents = new LinkedHashSet<>(a2aAgents).stream().map(UUID::toString)
+                    .collect(Collectors.joining(","));
+        }
+        return companies.get(companyId).call(company -> knownAgents(companyId, a2aAgents))
+                .flatMap(company -> credentials.tokensOf(companyId))
                 .flatMap(existing -> {
                     long active = existing.stream().filter(t -> t.isActive(Instant.now())).count();
                     if (active >= config.auth().maxCompanyTokens()) {
@@ -61,6 +85,23 @@ public class TokenService {
                     return persist(token);
                 })
                 .call(issued -> audited(AuditRecord.TOKEN_CREATED, issued.credential()));
+    }
+
+    /** The most agents one A2A-only token names. */
+    static final int MAX_A2A_AGENTS = 20;
+
+    /** 400 naming a2a_agents when one of them is not an agent of the company. */
+    private Uni<Void> knownAgents(UUID companyId, List<UUID> a2aAgents) {
+        if (a2aAgents == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return agents.inCompany(companyId, a2aAgents).invoke(found -> {
+            Set<UUID> known = found.stream().map(agent -> agent.id).collect(Collectors.toSet());
+            a2aAgents.stream().filter(id -> !known.contains(id)).findFirst().ifPresent(id -> {
+                throw ProblemException.invalid("a2a_agents", "agent " + id + " is not an agent of company "
+                        + companyId);
+            });
+        }).replaceWithVoid();
     }
 
     /** Makes an operator token. */
@@ -110,7 +151,7 @@ public class TokenService {
     private Uni<AuditRecord> audited(String action, Credential token) {
         return audit.record(token.companyId, action, new AuditRecord.Target("token", token.id.toString(), token.name),
                 AuditLog.details("role", token.role, "expires_at", token.expiresAt == null ? null
-                        : token.expiresAt.toString()));
+                        : token.expiresAt.toString(), "a2a_agents", token.a2aAgents));
     }
 
     private Uni<IssuedToken> persist(Credential token) {
