@@ -194,7 +194,7 @@ class RunRecoveryTest {
      * for its status; one left out for longer, with none, ends FAILED saying its process let go of it.
      */
     @Test
-    void aRunALiveProcessStopsListingIsJudgedOnlyAfterTheLetGoGrace() throws Exception {
+    void aRunALiveProcessStopsListingIsJudgedOnlyAfterTheLetGoGrace() {
         Run ended = queuedRun();
         Run dropped = queuedRun();
         String process = process();
@@ -211,7 +211,10 @@ class RunRecoveryTest {
                 .get(0).equals("2"));
 
         listed.clear();
-        Thread.sleep(2_000); // two recovery sweeps (1 s apart in tests) read beats that leave both out
+        // two recovery sweeps (1 s apart in tests) read beats that leave both out, and neither run is judged yet
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                .until(() -> Api.runStatus(ended.company, ended.id).equals("RUNNING")
+                        && Api.runStatus(dropped.company, dropped.id).equals("RUNNING"));
         report(ended, "SUCCEEDED", process);
 
         awaitStatus(ended, "SUCCEEDED");
