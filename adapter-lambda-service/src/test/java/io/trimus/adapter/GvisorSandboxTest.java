@@ -60,7 +60,10 @@ class GvisorSandboxTest {
         java.util.Map<String, Object> withRuntime = new java.util.LinkedHashMap<>(config);
         withRuntime.put("image", image);
         withRuntime.put("runtime", "runsc");
-        RunRequested run = Runs.docker(COMPANY, withRuntime);
+        return requestAndAwait(Runs.docker(COMPANY, withRuntime));
+    }
+
+    private RunStatusChanged requestAndAwait(RunRequested run) {
         bus.request(run);
         return bus.awaitEnd(run.runId(), Duration.ofSeconds(120));
     }
@@ -158,18 +161,15 @@ class GvisorSandboxTest {
         long since = System.currentTimeMillis() / 1000 - 1;
         RunRequested run = Runs.docker(COMPANY, Map.of("image", image, "runtime", "trimus-test-unregistered",
                 "command", sh("echo never")));
-        bus.request(run);
-        RunStatusChanged end = bus.awaitEnd(run.runId(), Duration.ofSeconds(60));
+        RunStatusChanged end = requestAndAwait(run);
 
         assertThat(end.status()).isEqualTo(REJECTED);
         assertThat(end.error()).startsWith("runtime trimus-test-unregistered is allowed by TRIMUS_DOCKER_RUNTIMES but"
                 + " not registered with the Docker engine (registered: ").contains("runsc");
         assertThat(Engine.containersCreated(run.runId(), since)).isZero();
 
-        RunRequested unlisted = Runs.docker(COMPANY, Map.of("image", image, "runtime", "kata-runtime",
-                "command", sh("echo never")));
-        bus.request(unlisted);
-        RunStatusChanged refused = bus.awaitEnd(unlisted.runId(), Duration.ofSeconds(60));
+        RunStatusChanged refused = requestAndAwait(Runs.docker(COMPANY, Map.of("image", image, "runtime",
+                "kata-runtime", "command", sh("echo never"))));
         assertThat(refused.status()).isEqualTo(REJECTED);
         assertThat(refused.error()).contains("runtime kata-runtime is not available to agents on this Trimus"
                 + " (allowed: runc, runsc, trimus-test-unregistered; the operator sets TRIMUS_DOCKER_RUNTIMES)");

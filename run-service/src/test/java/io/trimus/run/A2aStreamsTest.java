@@ -104,6 +104,11 @@ class A2aStreamsTest {
                     + "\"user\",\"messageId\":\"" + UUID.randomUUID() + "\",\"parts\":[{\"kind\":\"text\",\"text\":"
                     + "\"wait\"}]}}}");
             assertThat(blocking).contains("\"error\"").contains("TRIMUS_STREAMS_MAX_PER_CALLER");
+            // tasks/cancel waits for the run to end, so it holds a place too: refused, and nothing is cancelled
+            String cancel = post(agent.url(), caller, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/cancel\","
+                    + "\"params\":{\"id\":\"" + run + "\"}}");
+            assertThat(cancel).contains("\"error\"").contains("TRIMUS_STREAMS_MAX_PER_CALLER");
+            assertThat(Api.runStatus(agent.company(), run)).isNotEqualTo("CANCELLED");
             assertThat(Db.texts("select id::text from run.run where agent_id = ?::uuid", agent.agent()))
                     .as("a refused blocking send starts no run").containsExactly(run);
             assertThat(opensAndCloses(agent.url(), "Bearer " + agent.member(), resubscribe)).as("another credential")

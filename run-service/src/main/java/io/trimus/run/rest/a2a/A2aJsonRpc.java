@@ -131,8 +131,7 @@ public class A2aJsonRpc {
                     .map(run -> json(new GetTaskResponse(id, TaskMapping.task(run))));
         }
         if (request instanceof CancelTaskRequest cancel) {
-            return tasks.cancel(companyId, agentId, cancel.getParams().id())
-                    .map(run -> json(new CancelTaskResponse(id, TaskMapping.task(run))));
+            return cancelAndWait(companyId, agentId, cancel.getParams().id(), id, streams.take(companyId, caller));
         }
         if (request instanceof GetAuthenticatedExtendedCardRequest) {
             return error(id, new AuthenticatedExtendedCardNotConfiguredError());
@@ -158,6 +157,22 @@ public class A2aJsonRpc {
                                 + " expired, or its role in the company lowered) while it waited for the task"));
                     }
                     return json(new SendMessageResponse(id, TaskMapping.task(run)));
+                });
+    }
+
+    // Answers the cancelled task (the conformance kit expects it): waits for the run to end, at most
+    // A2aTasks.CANCEL_WAIT, holding a place like a blocking send, so cancels cannot pile up waits that poll the database
+    private Uni<A2aAnswer> cancelAndWait(UUID companyId, UUID agentId, String taskId, Object id,
+                                         StreamAccess.Lease lease) {
+        return tasks.cancel(companyId, agentId, taskId)
+                .flatMap(run -> lease.guard(tasks.awaitEnd(run, A2aTasks.CANCEL_WAIT).toMulti()).toUni())
+                .onTermination().invoke(lease::giveBack)
+                .map(run -> {
+                    if (run == null) {
+                        throw new A2aRefusal(new InternalError("this call's credential no longer allows it (revoked,"
+                                + " expired, or its role in the company lowered) while it waited for the task"));
+                    }
+                    return json(new CancelTaskResponse(id, TaskMapping.task(run)));
                 });
     }
 

@@ -89,9 +89,8 @@ public class A2aTasks {
     }
 
     /**
-     * Cancels the task's run as POST …/cancel does and answers the task once the run has ended (cancelled, or ended
-     * otherwise meanwhile), or after {@link #CANCEL_WAIT} as it stands then (its adapter still stopping it);
-     * TaskNotCancelableError once it had ended before.
+     * Cancels the task's run as POST …/cancel does; TaskNotCancelableError once it had ended. The caller waits for
+     * the run to end ({@link #awaitEnd}, at most {@link #CANCEL_WAIT}) before it answers the task.
      */
     public Uni<Run> cancel(UUID companyId, UUID agentId, String taskId) {
         return get(companyId, agentId, taskId).flatMap(run -> {
@@ -99,13 +98,12 @@ public class A2aTasks {
                 return Uni.createFrom().failure(notCancelable(run));
             }
             return runs.cancel(companyId, run.id).onFailure(ProblemException.class)
-                    .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e)
-                    .flatMap(asked -> awaitEnd(asked, CANCEL_WAIT));
+                    .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e);
         });
     }
 
     /** How long tasks/cancel waits for the run to end before it answers the task as it stands. */
-    static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
+    public static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
 
     /** Once the run has ended, or after {@code wait} as it stands then. */
     public Uni<Run> awaitEnd(Run run, Duration wait) {

@@ -177,10 +177,6 @@ public class AgentService {
         }
     }
 
-    /**
-     * The user a container agent asks for, or null. A remote agent's inner adapter is left to its worker, which
-     * applies its own TRIMUS_DOCKER_ALLOW_ROOT and TRIMUS_DOCKER_ALLOWED_NETWORKS.
-     */
     /** The OCI runtime a container agent asks for, null when it names none (or is no container agent). */
     private static String runtime(AdapterConfig parsed) {
         if (parsed instanceof DockerAdapterConfig docker) {
@@ -192,6 +188,10 @@ public class AgentService {
         return null;
     }
 
+    /**
+     * The user a container agent asks for, or null. A remote agent's inner adapter is left to its worker, which
+     * applies its own TRIMUS_DOCKER_ALLOW_ROOT and TRIMUS_DOCKER_ALLOWED_NETWORKS.
+     */
     private static String containerUser(AdapterConfig parsed) {
         if (parsed instanceof DockerAdapterConfig docker) {
             return docker.user();
