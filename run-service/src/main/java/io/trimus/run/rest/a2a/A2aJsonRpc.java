@@ -48,6 +48,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 
@@ -148,31 +149,31 @@ public class A2aJsonRpc {
     // longer admitted while it waits gets an error instead of the task
     private Uni<A2aAnswer> blockingSend(UUID companyId, UUID agentId, MessageSendParams params, Object id,
                                         StreamAccess.Lease lease) {
-        return tasks.start(companyId, agentId, params.message())
-                .flatMap(run -> lease.guard(tasks.awaitEnd(run, config.blockingWait()).toMulti()).toUni())
-                .onTermination().invoke(lease::giveBack)
-                .map(run -> {
-                    if (run == null) {
-                        throw new A2aRefusal(new InternalError("this call's credential no longer allows it (revoked,"
-                                + " expired, or its role in the company lowered) while it waited for the task"));
-                    }
-                    return json(new SendMessageResponse(id, TaskMapping.task(run)));
-                });
+        return onceEnded(tasks.start(companyId, agentId, params.message()), config.blockingWait(), lease)
+                .map(run -> json(new SendMessageResponse(id, TaskMapping.task(run))));
     }
 
     // Answers the cancelled task (the conformance kit expects it): waits for the run to end, at most
     // A2aTasks.CANCEL_WAIT, holding a place like a blocking send, so cancels cannot pile up waits that poll the database
     private Uni<A2aAnswer> cancelAndWait(UUID companyId, UUID agentId, String taskId, Object id,
                                          StreamAccess.Lease lease) {
-        return tasks.cancel(companyId, agentId, taskId)
-                .flatMap(run -> lease.guard(tasks.awaitEnd(run, A2aTasks.CANCEL_WAIT).toMulti()).toUni())
+        return onceEnded(tasks.cancel(companyId, agentId, taskId), A2aTasks.CANCEL_WAIT, lease)
+                .map(run -> json(new CancelTaskResponse(id, TaskMapping.task(run))));
+    }
+
+    /**
+     * The run {@code first} gives, once it has ended or after {@code wait}, while the lease's caller stays admitted;
+     * gives the lease back at the end, and fails with a JSON-RPC error when the caller lost its access meanwhile.
+     */
+    private Uni<Run> onceEnded(Uni<Run> first, Duration wait, StreamAccess.Lease lease) {
+        return first.flatMap(run -> lease.guard(tasks.awaitEnd(run, wait).toMulti()).toUni())
                 .onTermination().invoke(lease::giveBack)
                 .map(run -> {
                     if (run == null) {
                         throw new A2aRefusal(new InternalError("this call's credential no longer allows it (revoked,"
                                 + " expired, or its role in the company lowered) while it waited for the task"));
                     }
-                    return json(new CancelTaskResponse(id, TaskMapping.task(run)));
+                    return run;
                 });
     }
 
