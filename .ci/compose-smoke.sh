@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # ./trimus compose-smoke: prove docker-compose.yml: local images, the stack up, a run to SUCCEEDED, a denied
-# lookup and a refused proxy CONNECT seen as anomalies, everything torn down. .ci/run runs it after the tests (TRIMUS_SKIP_BUILD=1).
+# lookup and a refused proxy CONNECT seen as anomalies, the A2A conformance kit against a published agent, everything
+# torn down. .ci/run runs it after the tests (TRIMUS_SKIP_BUILD=1).
 set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/lib.sh"
 . "$ROOT/scripts/demo-image.sh"
 . "$ROOT/scripts/images.sh"
+. "$ROOT/scripts/a2a-tck.sh"
 
 # docker-compose: Debian's 1.29 (installed here when missing), else the Compose plugin of a newer Docker.
 COMPOSE=()
@@ -21,7 +23,9 @@ json_field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get(
 # network, ports and project name, so it never touches a ./trimus up on the same host. A docker-adapter run on the
 # egress network must end SUCCEEDED, its denied lookup and its CONNECT to the same name through egress-service's proxy
 # (3128, let through by egress-firewall, answered 403) must come back as anomalies through the API, the lookup on the
-# dashboard, and from inside the sandbox neither the host nor egress-service's HTTP port may be reachable.
+# dashboard, and from inside the sandbox neither the host nor egress-service's HTTP port may be reachable. Then a
+# second docker agent is published over A2A and the A2A conformance kit (scripts/a2a-tck.sh) runs against it with an
+# A2A-only token: only its by-design failures are allowed.
 # Everything (containers, volumes, network, firewall rules) is removed at the end, also on failure.
 compose_smoke() {
   ensure_docker
@@ -50,6 +54,7 @@ TRIMUS_RUN_SERVICE_PORT=$run_port
 TRIMUS_ADAPTER_PORT=18082
 TRIMUS_EGRESS_SERVICE_PORT=$egress_port
 TRIMUS_ADMIN_UI_PORT=$ui_port
+TRIMUS_A2A_PUBLIC_URL=http://127.0.0.1:$run_port
 ENV
   )
   local dc=("${COMPOSE[@]}" -p "$project" --env-file "$env_file" -f docker-compose.yml -f docker-compose.local.yml)
@@ -161,6 +166,23 @@ print(min(len(mine("not_allowlisted")), len(mine("proxy_not_allowlisted"))))' "$
   done
   [ "$shown" = 1 ] || smoke_fail "the dashboard's egress page does not show the denial"
   log "the denials (DNS and proxy) are anomalies of run $run (egress-service API), and on the dashboard"
+
+  # The A2A conformance kit: a second docker agent, published, called with an A2A-only token that names it. Its card
+  # url comes from TRIMUS_A2A_PUBLIC_URL (above), the address this host reaches run-service at.
+  local tck_agent card_url tck_token
+  tck_agent=$(curl -fsS "${admin[@]}" -XPOST "$api/companies/$company/agents" -H 'Content-Type: application/json' -d @- <<JSON | json_field id
+{"name": "a2a-tck", "adapter_type": "docker", "adapter_config": {"image": "trimus/busybox:local", "network": "$net",
+ "command": ["sh", "-c", "sleep 2; echo done"]}}
+JSON
+  ) || smoke_fail "creating the conformance kit's docker agent failed"
+  [ -n "$tck_agent" ] || smoke_fail "creating the conformance kit's docker agent returned no id"
+  card_url=$(curl -fsS "${admin[@]}" -XPUT "$api/companies/$company/agents/$tck_agent/a2a" \
+    -H 'Content-Type: application/json' -d '{"published": true}' | json_field card_url) || smoke_fail "publishing agent $tck_agent over A2A failed"
+  case "$card_url" in "http://127.0.0.1:$run_port/"*) ;; *) smoke_fail "the published card url is not TRIMUS_A2A_PUBLIC_URL's: $card_url" ;; esac
+  tck_token=$(curl -fsS "${admin[@]}" -XPOST "$api/companies/$company/tokens" -H 'Content-Type: application/json' \
+    -d "{\"name\":\"a2a-tck\",\"a2a_agents\":[\"$tck_agent\"]}" | json_field token) || smoke_fail "creating an A2A-only token failed"
+  [ -n "$tck_token" ] || smoke_fail "creating an A2A-only token returned no token"
+  a2a_tck "$card_url" "$tck_token" || smoke_fail "the A2A conformance kit failed against agent $tck_agent (.trimus/a2a-tck/)"
   smoke_down
   if command -v iptables >/dev/null 2>&1 && iptables -S 2>/dev/null | grep -q "trimus-egress:$bridge"; then
     die "the egress firewall left its rules behind"

@@ -17,6 +17,7 @@ run-service               topic  trimus.worker.heartbeats     literal   Read,Des
 run-service               group  trimus-run-service           literal   Read
 run-service               group  trimus-run-service-audit     literal   Read
 run-service               group  trimus-run-service-workers-  prefixed  Read
+run-service               group  trimus-run-service-watch-    prefixed  Read
 run-service               topic  trimus.adapter.leases        literal   Write,Read,Describe
 run-service               group  trimus-run-service-leases-   prefixed  Read
 adapter-lambda-service    topic  trimus.run.status            literal   Write,Describe

@@ -167,6 +167,38 @@ class A2aStreamsTest {
         }
     }
 
+    /**
+     * A stream is told of each change of its run by the status consumer, not by its own safety poll (30 s here,
+     * {@code %test.trimus.a2a.stream-poll-interval}): RUNNING and then SUCCEEDED reach it within seconds of their
+     * status events, and so does a blocking send's answer.
+     */
+    @Test
+    void eachChangeIsPushedToTheStreamsAndWaitsOfItsRunLongBeforeTheirSafetyPoll() throws Exception {
+        A2aServerTest.Published agent = published();
+        String run = startTask(agent);
+        try (Stream stream = Stream.open(agent.url(), "Bearer " + agent.member(), resubscribe(run))) {
+            A2aServerTest.report(agent, run, "RUNNING", Map.of());
+            await().atMost(Duration.ofSeconds(5)).until(() -> stream.lines().stream()
+                    .anyMatch(line -> line.contains("\"state\":\"working\"")));
+            A2aServerTest.report(agent, run, "SUCCEEDED", Map.of("output", "pushed"));
+            await().atMost(Duration.ofSeconds(5)).until(stream::ended);
+            assertThat(stream.lines()).anyMatch(line -> line.contains("\"final\":true")
+                    && line.contains("\"state\":\"completed\""));
+        }
+
+        A2aServerTest.Published waiter = published();
+        var answer = HTTP.sendAsync(request(waiter.url(), "Bearer " + waiter.member(), "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                + "\"method\":\"message/send\",\"params\":{\"configuration\":{\"blocking\":true},\"message\":{"
+                + "\"kind\":\"message\",\"role\":\"user\",\"messageId\":\"" + UUID.randomUUID() + "\",\"parts\":"
+                + "[{\"kind\":\"text\",\"text\":\"wait\"}]}}}"), HttpResponse.BodyHandlers.ofString());
+        String blocked = await().atMost(Duration.ofSeconds(20)).until(() -> Db.texts("select id::text from run.run"
+                + " where agent_id = ?::uuid", waiter.agent()), ids -> ids.size() == 1).get(0);
+        kafka.awaitRecord(Topics.RUN_REQUESTED, blocked);
+        A2aServerTest.report(waiter, blocked, "SUCCEEDED", Map.of("output", "pushed"));
+        String task = answer.get(5, java.util.concurrent.TimeUnit.SECONDS).body();
+        assertThat(JSON.readTree(task).at("/result/status/state").asText()).isEqualTo("completed");
+    }
+
     /** A task of the agent that stays submitted (no adapter takes it), started by message/send. */
     private static String startTask(A2aServerTest.Published agent) throws Exception {
         String answer = post(agent.url(), "Bearer " + agent.member(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"

@@ -312,11 +312,12 @@ public interface TrimusConfig {
         Duration blockingWait();
 
         /**
-         * How often an open stream (message/stream, tasks/resubscribe) reads its run from the database; reading
-         * PostgreSQL rather than in-memory events lets any replica serve any stream (TRIMUS_A2A_STREAM_POLL_INTERVAL,
-         * default 400ms).
+         * How often an open stream (message/stream, tasks/resubscribe), a blocking send or a cancel reads its run
+         * from the database even when no change was pushed to it: the safety net behind the status consumer's push,
+         * for a change stored on another replica just after its signal arrived (TRIMUS_A2A_STREAM_POLL_INTERVAL,
+         * default 5s).
          */
-        @WithDefault("400ms")
+        @WithDefault("5s")
         Duration streamPollInterval();
 
         /**

@@ -13,6 +13,7 @@ import io.trimus.commons.rows.TenantTransactions;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.run.Run;
 import io.trimus.run.repository.run.RunRepository;
+import io.trimus.run.service.run.RunChanges;
 import io.trimus.run.service.run.RunService;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,18 +24,21 @@ import java.util.function.Supplier;
 
 /**
  * A2A tasks of a published agent, which are its runs: started, read and cancelled through {@link RunService} exactly
- * as the REST API does (same limits, secrets, outbox), and followed by reading PostgreSQL again and again. A task lives
- * in the database, not in memory, so any run-service replica answers for any task, streams included.
+ * as the REST API does (same limits, secrets, outbox), and followed by reading PostgreSQL again each time
+ * {@link RunChanges} says the run may have changed. A task lives in the database, not in memory, so any run-service
+ * replica answers for any task, streams included.
  */
 @ApplicationScoped
 public class A2aTasks {
     private final RunService runs;
     private final RunRepository runRows;
+    private final RunChanges changes;
     private final TrimusConfig.A2a config;
     private final Vertx vertx;
 
-    A2aTasks(RunService runs, RunRepository runRows, TrimusConfig config, Vertx vertx) {
+    A2aTasks(RunService runs, RunRepository runRows, RunChanges changes, TrimusConfig config, Vertx vertx) {
         this.runs = runs;
+        this.changes = changes;
         this.runRows = runRows;
         this.config = config.a2a();
         this.vertx = vertx;
@@ -116,13 +120,19 @@ public class A2aTasks {
     }
 
     /**
-     * The run as read from the database every poll interval (TRIMUS_A2A_STREAM_POLL_INTERVAL), from the first poll
-     * on; a poll that fails is skipped. Endless: the subscriber decides when it has seen enough.
+     * The run as read from the database at once, then each time {@link RunChanges} says it may have changed (pushed by
+     * the status consumer), and every TRIMUS_A2A_STREAM_POLL_INTERVAL anyway, the safety net for a signal that came
+     * before its change was stored. A signal that arrives during a read is kept (the latest one), so the read after
+     * it sees the change; a read that fails is skipped. Endless: the subscriber decides when it has seen enough.
      */
     public Multi<Run> watch(Run run) {
-        return Multi.createFrom().ticks().startingAfter(config.streamPollInterval()).every(config.streamPollInterval())
-                .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> inDatabase(() -> read(run))
+        Multi<Object> now = Multi.createFrom().item(run.id);
+        Multi<Object> pushed = changes.of(run.id).map(id -> id);
+        Multi<Object> polled = Multi.createFrom().ticks().startingAfter(config.streamPollInterval())
+                .every(config.streamPollInterval()).map(tick -> tick);
+        return Multi.createBy().merging().streams(now, pushed, polled)
+                .onOverflow().dropPreviousItems()
+                .onItem().transformToUniAndConcatenate(signal -> inDatabase(() -> read(run))
                         .onFailure().recoverWithNull());
     }
 
@@ -144,7 +154,9 @@ public class A2aTasks {
     }
 
     private static A2aRefusal notFound(String taskId) {
-        return new A2aRefusal(new TaskNotFoundError(null, "task " + taskId + " not found", null));
+        // the id is not echoed: the caller knows it, and a client that reads error texts (the conformance kit takes any
+        // "501" in one for "not implemented") must not depend on which random id it sent
+        return new A2aRefusal(new TaskNotFoundError(null, "task not found: no task of this agent has that id", null));
     }
 
     private static A2aRefusal notCancelable(Run run) {

@@ -68,7 +68,9 @@ public class TaskStreams {
         AtomicBoolean ended = new AtomicBoolean();
         Multi<StreamingEventKind> changes = tasks.watch(first)
                 .select().first(config.streamMaxLife())
-                // up to and including the first read of the run ended; the stream completes at the next poll
+                // up to and including the first read of the run ended: that read comes twice, so the stream ends at
+                // once (no further change is pushed to wake it); the repeat shows no new state and sends nothing
+                .onItem().transformToIterable(run -> run.status.isTerminal() ? List.of(run, run) : List.of(run))
                 .select().first(run -> !ended.getAndSet(run.status.isTerminal()))
                 .filter(run -> shown.getAndSet(TaskMapping.state(run.status)) != TaskMapping.state(run.status))
                 .onItem().transformToIterable(TaskStreams::changeEvents);
