@@ -229,6 +229,14 @@ class A2aServerTest {
                     part -> assertThat(part.getText()).isEqualTo("all fixed"));
         });
         Api.getRun(agent.company, run).body("peer_task_id", equalTo("peer-task-1"));
+        assertThat(done.getHistory()).as("the history is the message that started the task").singleElement()
+                .satisfies(first -> {
+                    assertThat(first.getRole()).isEqualTo(Message.Role.USER);
+                    assertThat(first.getMessageId()).isEqualTo(withIssue.getMessageId());
+                    assertThat(first.getParts()).singleElement().isInstanceOfSatisfying(TextPart.class,
+                            part -> assertThat(part.getText()).isEqualTo("now"));
+                });
+        assertThat(client.getTask(new TaskQueryParams(run, 1), as(agent.member)).getHistory()).hasSize(1);
 
         Task plain = (Task) client.sendMessage(params(new Message.Builder().role(Message.Role.USER)
                 .parts(new TextPart("line one"), new TextPart("line two")).build()), as(agent.member));

@@ -85,6 +85,53 @@ class A2aTokensTest {
         a2a(agent.url(), token, send("after revocation")).statusCode(401);
     }
 
+    /**
+     * Two partners hold A2A-only tokens for the same agent: each sees, follows and cancels only the tasks it started.
+     * The same messageId from the other partner starts a run of its own (it used to answer the first partner's task,
+     * its output included), and a task of the other partner, or a run the company started through the REST API, is
+     * "task not found" to it, exactly like a task that does not exist. A member of the company still sees them all.
+     */
+    @Test
+    void aPartnersTokenSeesOnlyTheTasksItStartedItself() {
+        A2aServerTest.Published agent = A2aServerTest.published();
+        String first = partnerToken(agent, "partner-1");
+        String second = partnerToken(agent, "partner-2");
+        String sameMessage = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":"
+                + "{\"kind\":\"message\",\"role\":\"user\",\"messageId\":\"msg-1\",\"parts\":[{\"kind\":\"text\","
+                + "\"text\":\"secret plan\"}]}}}";
+        String firstTask = a2a(agent.url(), first, sameMessage).statusCode(200).extract().path("result.id");
+        String secondTask = a2a(agent.url(), second, sameMessage).statusCode(200)
+                .body("result.history", org.hamcrest.Matchers.hasSize(1)).extract().path("result.id");
+        assertThat(secondTask).as("the other partner's messageId starts its own run").isNotEqualTo(firstTask);
+        assertThat(a2a(agent.url(), first, sameMessage).statusCode(200).extract().<String>path("result.id"))
+                .as("the same partner's repeat still answers its run").isEqualTo(firstTask);
+        String byRest = given().contentType(ContentType.JSON).body(Map.of("input", "internal"))
+                .post("/api/companies/{c}/agents/{a}/runs", agent.company(), agent.agent()).then().statusCode(202)
+                .extract().path("id");
+
+        for (String foreign : List.of(firstTask, byRest)) {
+            for (String method : List.of("tasks/get", "tasks/cancel")) {
+                a2a(agent.url(), second, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method
+                        + "\",\"params\":{\"id\":\"" + foreign + "\"}}").statusCode(200)
+                        .body("error.code", equalTo(-32001)).body("result", equalTo(null));
+            }
+            String resubscribe = given().header("Authorization", "Bearer " + second).contentType(ContentType.JSON)
+                    .body("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/resubscribe\",\"params\":{\"id\":\""
+                            + foreign + "\"}}").post(agent.url()).then().statusCode(200).extract().asString();
+            assertThat(resubscribe).contains("-32001").doesNotContain("secret plan").doesNotContain("internal");
+        }
+        Api.getRun(agent.company(), firstTask).statusCode(200).body("status", equalTo("QUEUED"));
+        a2a(agent.url(), second, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tasks/get\",\"params\":{\"id\":\""
+                + secondTask + "\"}}").statusCode(200).body("result.id", equalTo(secondTask));
+        a2a(agent.url(), agent.member(), "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tasks/get\",\"params\":{"
+                + "\"id\":\"" + firstTask + "\"}}").statusCode(200).body("result.id", equalTo(firstTask));
+    }
+
+    private static String partnerToken(A2aServerTest.Published agent, String name) {
+        return given().contentType(ContentType.JSON).body(Map.of("name", name, "a2a_agents", List.of(agent.agent())))
+                .post("/api/companies/{c}/tokens", agent.company()).then().statusCode(201).extract().path("token");
+    }
+
     @Test
     void anA2aTokenIsAMemberOfItsOwnCompanysAgentsOnly() {
         A2aServerTest.Published agent = A2aServerTest.published();

@@ -10,6 +10,7 @@ import io.trimus.events.RunState;
 import io.trimus.events.RunUsage;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.run.Run;
+import io.trimus.run.service.run.RunChanges;
 import io.trimus.run.service.run.RunService;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -35,10 +36,12 @@ public class RunResource {
     private static final int DEFAULT_LIMIT = 50;
 
     private final RunService runs;
+    private final RunChanges changes;
     private final TrimusConfig config;
 
-    RunResource(RunService runs, TrimusConfig config) {
+    RunResource(RunService runs, RunChanges changes, TrimusConfig config) {
         this.runs = runs;
+        this.changes = changes;
         this.config = config;
     }
 
@@ -106,6 +109,7 @@ public class RunResource {
     public Uni<RestResponse<RunAccepted>> cancel(@PathParam("company_id") String companyId,
                                                  @PathParam("run_id") String runId) {
         return runs.cancel(Ids.parse("company_id", companyId), Ids.parse("run_id", runId))
+                .invoke(run -> changes.changed(run.id))   // committed: a run withdrawn before dispatch ended here
                 .map(run -> RestResponse.accepted(new RunAccepted(run.id, run.status)));
     }
 

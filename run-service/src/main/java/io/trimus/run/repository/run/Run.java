@@ -70,6 +70,8 @@ public class Run {
     public String a2aContextId;
     /** The messageId of the A2A message that started the run; null otherwise. */
     public String a2aMessageId;
+    /** The token or account that started the run over A2A (its task is that caller's); null otherwise. */
+    public UUID a2aCaller;
 
     /** What the run's CLI reported it used, or null when it reported nothing. */
     public RunUsage usage() {

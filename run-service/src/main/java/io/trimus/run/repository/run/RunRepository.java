@@ -26,12 +26,12 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
             + " sum(r.costUsd)";
 
     /**
-     * The agent's run started by A2A message {@code messageId}, else null; there is at most one (the unique index
-     * {@value #A2A_MESSAGE_KEY}).
+     * The agent's run that {@code caller} started by A2A message {@code messageId}, else null; there is at most one
+     * (the unique index {@value #A2A_MESSAGE_KEY}: a messageId names a run per caller).
      */
-    public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, String messageId) {
-        return find("companyId = ?1 and agentId = ?2 and a2aMessageId = ?3", companyId, agentId, messageId)
-                .firstResult();
+    public Uni<Run> findByA2aMessage(UUID companyId, UUID agentId, UUID caller, String messageId) {
+        return find("companyId = ?1 and agentId = ?2 and a2aCaller = ?3 and a2aMessageId = ?4", companyId, agentId,
+                caller, messageId).firstResult();
     }
 
     /** The unique index that lets one run per A2A messageId of an agent exist. */

@@ -38,6 +38,7 @@ import io.a2a.util.Utils;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.StreamAccess;
+import io.trimus.events.auth.Caller;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.run.Run;
 import io.trimus.run.service.a2a.A2aRefusal;
@@ -74,10 +75,10 @@ public class A2aJsonRpc {
     }
 
     /**
-     * The answer to one JSON-RPC request of {@code caller} to agent {@code agentId} of {@code companyId}; a stream or a
+     * The answer to one JSON-RPC request of {@code who} (its tasks: {@link A2aTasks#get}) to agent {@code agentId} of {@code companyId}; a stream or a
      * blocking send holds one of the company's and one of the caller's places while it lasts.
      */
-    Uni<A2aAnswer> answer(UUID companyId, UUID agentId, byte[] body, StreamAccess.Holder caller) {
+    Uni<A2aAnswer> answer(UUID companyId, UUID agentId, byte[] body, Caller who, StreamAccess.Holder caller) {
         JsonNode node;
         try {
             node = Utils.OBJECT_MAPPER.readTree(body);
@@ -99,8 +100,8 @@ public class A2aJsonRpc {
             return error(idOf(node), new InvalidParamsError("the params are missing or invalid"));
         }
         Object id = request.getId();
-        Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> streaming ? stream(companyId, agentId, request, caller)
-                : call(companyId, agentId, request, caller));
+        Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> streaming
+                ? stream(companyId, agentId, request, who, caller) : call(companyId, agentId, request, who, caller));
         return answer.onFailure(A2aRefusal.class).recoverWithUni(e -> streaming
                         ? Uni.createFrom().item(events(Multi.createFrom().item(
                                 new JSONRPCErrorResponse(id, ((A2aRefusal) e).error()))))
@@ -112,7 +113,8 @@ public class A2aJsonRpc {
                 });
     }
 
-    private Uni<A2aAnswer> call(UUID companyId, UUID agentId, JSONRPCRequest<?> request, StreamAccess.Holder caller) {
+    private Uni<A2aAnswer> call(UUID companyId, UUID agentId, JSONRPCRequest<?> request, Caller who,
+                                StreamAccess.Holder caller) {
         Object id = request.getId();
         if (request instanceof SendMessageRequest send) {
             MessageSendParams params = send.getParams();
@@ -122,17 +124,17 @@ public class A2aJsonRpc {
             boolean blocking = params.configuration() != null
                     && Boolean.TRUE.equals(params.configuration().blocking());
             if (blocking) {
-                return blockingSend(companyId, agentId, params, id, streams.take(companyId, caller));
+                return blockingSend(companyId, agentId, who, params, id, streams.take(companyId, caller));
             }
-            return tasks.start(companyId, agentId, params.message())
+            return tasks.start(companyId, agentId, who, params.message())
                     .map(run -> json(new SendMessageResponse(id, TaskMapping.task(run))));
         }
         if (request instanceof GetTaskRequest get) {
-            return tasks.get(companyId, agentId, get.getParams().id())
-                    .map(run -> json(new GetTaskResponse(id, TaskMapping.task(run))));
+            return tasks.get(companyId, agentId, who, get.getParams().id())
+                    .map(run -> json(new GetTaskResponse(id, TaskMapping.task(run, get.getParams().historyLength()))));
         }
         if (request instanceof CancelTaskRequest cancel) {
-            return cancelAndWait(companyId, agentId, cancel.getParams().id(), id, streams.take(companyId, caller));
+            return cancelAndWait(companyId, agentId, who, cancel.getParams().id(), id, streams.take(companyId, caller));
         }
         if (request instanceof GetAuthenticatedExtendedCardRequest) {
             return error(id, new AuthenticatedExtendedCardNotConfiguredError());
@@ -147,17 +149,17 @@ public class A2aJsonRpc {
 
     // Holds its places like a stream (taken before the run starts, so a refused call starts nothing); a caller no
     // longer admitted while it waits gets an error instead of the task
-    private Uni<A2aAnswer> blockingSend(UUID companyId, UUID agentId, MessageSendParams params, Object id,
+    private Uni<A2aAnswer> blockingSend(UUID companyId, UUID agentId, Caller who, MessageSendParams params, Object id,
                                         StreamAccess.Lease lease) {
-        return onceEnded(tasks.start(companyId, agentId, params.message()), config.blockingWait(), lease)
+        return onceEnded(tasks.start(companyId, agentId, who, params.message()), config.blockingWait(), lease)
                 .map(run -> json(new SendMessageResponse(id, TaskMapping.task(run))));
     }
 
     // Answers the cancelled task (the conformance kit expects it): waits for the run to end, at most
     // A2aTasks.CANCEL_WAIT, holding a place like a blocking send, so cancels cannot pile up waits that poll the database
-    private Uni<A2aAnswer> cancelAndWait(UUID companyId, UUID agentId, String taskId, Object id,
+    private Uni<A2aAnswer> cancelAndWait(UUID companyId, UUID agentId, Caller who, String taskId, Object id,
                                          StreamAccess.Lease lease) {
-        return onceEnded(tasks.cancel(companyId, agentId, taskId), A2aTasks.CANCEL_WAIT, lease)
+        return onceEnded(tasks.cancel(companyId, agentId, who, taskId), A2aTasks.CANCEL_WAIT, lease)
                 .map(run -> json(new CancelTaskResponse(id, TaskMapping.task(run))));
     }
 
@@ -177,13 +179,13 @@ public class A2aJsonRpc {
                 });
     }
 
-    private Uni<A2aAnswer> stream(UUID companyId, UUID agentId, JSONRPCRequest<?> request,
+    private Uni<A2aAnswer> stream(UUID companyId, UUID agentId, JSONRPCRequest<?> request, Caller who,
                                   StreamAccess.Holder caller) {
         Object id = request.getId();
         StreamAccess.Lease lease = streams.take(companyId, caller);
         Uni<Run> first = request instanceof SendStreamingMessageRequest send
-                ? tasks.start(companyId, agentId, send.getParams().message())
-                : tasks.get(companyId, agentId, ((TaskResubscriptionRequest) request).getParams().id());
+                ? tasks.start(companyId, agentId, who, send.getParams().message())
+                : tasks.get(companyId, agentId, who, ((TaskResubscriptionRequest) request).getParams().id());
         return first.onFailure().invoke(lease::giveBack).onCancellation().invoke(lease::giveBack)
                 .map(run -> events(streams.follow(run, lease)
                         .map(event -> new SendStreamingMessageResponse(id, event))));

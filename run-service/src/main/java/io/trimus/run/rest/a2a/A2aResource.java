@@ -6,10 +6,12 @@ import io.a2a.util.Utils;
 import io.smallrye.mutiny.Uni;
 import io.trimus.commons.access.Access;
 import io.trimus.commons.access.Allowed;
+import io.trimus.commons.access.CurrentCaller;
 import io.trimus.commons.access.StreamAccess;
 import io.trimus.commons.problem.Ids;
 import io.trimus.commons.problem.Problem;
 import io.trimus.commons.problem.ProblemException;
+import io.trimus.events.auth.Caller;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.service.a2a.A2aPublishing;
 import io.trimus.run.service.a2a.AgentCards;
@@ -41,10 +43,12 @@ public class A2aResource {
     private final TrimusConfig.A2a config;
     private final ObjectMapper json;
     private final StreamAccess streams;
+    private final CurrentCaller current;
 
     A2aResource(A2aPublishing publishing, A2aJsonRpc jsonRpc, A2aUrls urls, TrimusConfig config, ObjectMapper json,
-                StreamAccess streams) {
+                StreamAccess streams, CurrentCaller current) {
         this.streams = streams;
+        this.current = current;
         this.publishing = publishing;
         this.jsonRpc = jsonRpc;
         this.urls = urls;
@@ -68,12 +72,13 @@ public class A2aResource {
     public RestMulti<byte[]> call(@PathParam("company_id") String companyId, @PathParam("agent_id") String agentId,
                                   byte[] body) {
         StreamAccess.Holder caller = streams.caller(); // a stream or blocking send asks again who called, later
+        Caller who = current.require();
         Uni<A2aAnswer> answer = Uni.createFrom().deferred(() -> {
             UUID company = Ids.parse("company_id", companyId);
             UUID agent = Ids.parse("agent_id", agentId);
             return publishing.published(company, agent).flatMap(found -> body != null
                     && body.length > config.maxRequestBytes() ? Uni.createFrom().failure(tooLarge(body.length))
-                    : jsonRpc.answer(company, agent, body == null ? new byte[0] : body, caller));
+                    : jsonRpc.answer(company, agent, body == null ? new byte[0] : body, who, caller));
         }).onFailure(ProblemException.class).recoverWithItem(e -> problem((ProblemException) e));
         return RestMulti.fromUniResponse(answer, A2aAnswer::body, A2aAnswer::headers, A2aAnswer::status);
     }

@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import io.trimus.commons.context.FreshContext;
 import io.trimus.commons.problem.ProblemException;
 import io.trimus.commons.rows.TenantTransactions;
+import io.trimus.events.auth.Caller;
 import io.trimus.run.config.TrimusConfig;
 import io.trimus.run.repository.run.Run;
 import io.trimus.run.repository.run.RunRepository;
@@ -50,7 +51,7 @@ public class A2aTasks {
      * at once: the run table's unique index ({@link RunRepository#A2A_MESSAGE_KEY}) lets one of them be stored, and the
      * others answer the one that was.
      */
-    public Uni<Run> start(UUID companyId, UUID agentId, Message message) {
+    public Uni<Run> start(UUID companyId, UUID agentId, Caller caller, Message message) {
         RunRequestOfMessage request;
         try {
             request = RunRequestOfMessage.of(message);
@@ -58,10 +59,10 @@ public class A2aTasks {
             return Uni.createFrom().failure(refused);
         }
         Supplier<Uni<Run>> earlier = () -> TenantTransactions.asCaller(() -> runRows.findByA2aMessage(companyId,
-                agentId, request.messageId()));
+                agentId, caller.id(), request.messageId()));
         return earlier.get().flatMap(found -> found != null ? Uni.createFrom().item(found)
                 : runs.accept(companyId, agentId, request.issue(), request.input(),
-                                new RunService.A2aOrigin(request.contextId(), request.messageId()))
+                                new RunService.A2aOrigin(request.contextId(), request.messageId(), caller.id()))
                         .onFailure(A2aTasks::isRepeatedMessage).recoverWithUni(e -> earlier.get()
                                 .onItem().ifNull().failWith(() -> e))
                         .onFailure(ProblemException.class).transform(e -> refusal((ProblemException) e)));
@@ -77,8 +78,12 @@ public class A2aTasks {
         return false;
     }
 
-    /** The run that is task {@code taskId} of this agent, or TaskNotFoundError. */
-    public Uni<Run> get(UUID companyId, UUID agentId, String taskId) {
+    /**
+     * The run that is task {@code taskId} of this agent as {@code caller} may see it, or TaskNotFoundError: a member
+     * sees every run of the agent (as through the REST API), an A2A-only token only the tasks it started itself, not
+     * another partner's nor the company's own runs, with the same answer as for a task that does not exist.
+     */
+    public Uni<Run> get(UUID companyId, UUID agentId, Caller caller, String taskId) {
         UUID runId = runId(taskId);
         if (runId == null) {
             return Uni.createFrom().failure(notFound(taskId));
@@ -86,7 +91,7 @@ public class A2aTasks {
         return runs.get(companyId, runId)
                 .onFailure(ProblemException.class).transform(e -> notFound(taskId))
                 .invoke(run -> {
-                    if (!run.agentId.equals(agentId)) {
+                    if (!run.agentId.equals(agentId) || (caller.a2aOnly() && !caller.id().equals(run.a2aCaller))) {
                         throw notFound(taskId);
                     }
                 });
@@ -96,12 +101,14 @@ public class A2aTasks {
      * Cancels the task's run as POST …/cancel does; TaskNotCancelableError once it had ended. The caller waits for
      * the run to end ({@link #awaitEnd}, at most {@link #CANCEL_WAIT}) before it answers the task.
      */
-    public Uni<Run> cancel(UUID companyId, UUID agentId, String taskId) {
-        return get(companyId, agentId, taskId).flatMap(run -> {
+    public Uni<Run> cancel(UUID companyId, UUID agentId, Caller caller, String taskId) {
+        return get(companyId, agentId, caller, taskId).flatMap(run -> {
             if (run.status.isTerminal()) {
                 return Uni.createFrom().failure(notCancelable(run));
             }
-            return runs.cancel(companyId, run.id).onFailure(ProblemException.class)
+            return runs.cancel(companyId, run.id)
+                    .invoke(cancelled -> changes.changed(cancelled.id))   // committed: it may have ended here
+                    .onFailure(ProblemException.class)
                     .transform(e -> ((ProblemException) e).status() == 409 ? notCancelable(run) : e);
         });
     }

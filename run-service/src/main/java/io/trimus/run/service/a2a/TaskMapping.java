@@ -40,10 +40,30 @@ public final class TaskMapping {
         };
     }
 
-    /** The run as a task: its status, and its output artifact once completed. */
+    /** The run as a task: its status, its history, and its output artifact once completed. */
     public static Task task(Run run) {
+        return task(run, 0);
+    }
+
+    /**
+     * The run as a task with at most the {@code historyLength} latest messages of its history (all when it is 0, the
+     * SDK's value for a request that names none): a
+     * task started over A2A has one, the message that started it, as Trimus kept it (its text is the run's input);
+     * a task that is not (a run started through the REST API) has none. A Trimus task takes no further messages.
+     */
+    public static Task task(Run run, int historyLength) {
+        List<Message> history = run.a2aMessageId == null ? List.of() : List.of(firstMessage(run));
+        if (historyLength > 0 && historyLength < history.size()) {
+            history = history.subList(history.size() - historyLength, history.size());
+        }
         return new Task.Builder().id(run.id.toString()).contextId(contextId(run)).status(status(run))
+                .history(history)
                 .artifacts(run.status == RunState.SUCCEEDED ? List.of(output(run)) : List.of()).build();
+    }
+
+    private static Message firstMessage(Run run) {
+        return new Message.Builder().role(Message.Role.USER).messageId(run.a2aMessageId).taskId(run.id.toString())
+                .contextId(contextId(run)).parts(new TextPart(run.input == null ? "" : run.input)).build();
     }
 
     /** The run's status as a status-update event; final when the run has ended. */

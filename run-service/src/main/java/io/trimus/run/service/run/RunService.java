@@ -59,6 +59,7 @@ public class RunService {
             if (a2a != null) {
                 run.a2aContextId = a2a.contextId();
                 run.a2aMessageId = a2a.messageId();
+                run.a2aCaller = a2a.caller();
             }
             RunRequested event = admission.requested(run, admitted, issue, input);
             return runs.persist(run)
@@ -68,8 +69,8 @@ public class RunService {
         });
     }
 
-    /** The A2A message a run was started by: its task's contextId and the message's id. */
-    public record A2aOrigin(String contextId, String messageId) {
+    /** The A2A message a run was started by: its task's contextId, the message's id, and who sent it. */
+    public record A2aOrigin(String contextId, String messageId, UUID caller) {
     }
 
     /** The run, or a 404 problem. */
