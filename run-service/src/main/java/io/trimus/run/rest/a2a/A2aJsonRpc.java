@@ -75,8 +75,9 @@ public class A2aJsonRpc {
     }
 
     /**
-     * The answer to one JSON-RPC request of {@code who} (its tasks: {@link A2aTasks#get}) to agent {@code agentId} of {@code companyId}; a stream or a
-     * blocking send holds one of the company's and one of the caller's places while it lasts.
+     * The answer to one JSON-RPC request of {@code who} (which tasks it sees: {@link A2aTasks#get}) to agent
+     * {@code agentId} of {@code companyId}; a stream or a blocking send holds one of the company's and one of the
+     * caller's places while it lasts.
      */
     Uni<A2aAnswer> answer(UUID companyId, UUID agentId, byte[] body, Caller who, StreamAccess.Holder caller) {
         JsonNode node;

@@ -28,8 +28,8 @@ import java.util.UUID;
 
 /**
  * A published agent over A2A (issue 19): its agent card, open to anyone, and its JSON-RPC endpoint, for members of its
- * company and A2A-only tokens that name the agent (a company token as bearer; {@link Allowed} answers 401, 404 for another company's caller, 403 for a viewer
- * before the body is read).
+ * company and A2A-only tokens that name the agent (a company token as bearer; {@link Allowed} answers 401, 404 for
+ * another company's caller, 403 for a viewer or another agent's A2A-only token, before the body is read).
  *
  * <p>Served with RESTEasy Reactive on the A2A SDK's spec types rather than the SDK's server modules: those keep tasks
  * and their event queues in memory (InMemoryTaskStore, in-process queues), which a request reaching another run-service

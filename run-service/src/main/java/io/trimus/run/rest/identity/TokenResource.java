@@ -99,8 +99,8 @@ public class TokenResource {
         if (ids == null) {
             return null;
         }
-        if (ids.size() > 100) {   // TokenService says how many exactly; this only bounds the parsing
-            throw ProblemException.invalid("a2a_agents", "must name 1 to 20 agents");
+        if (ids.size() > TokenService.MAX_A2A_AGENTS) {   // bounds the parsing; TokenService checks the rest
+            throw ProblemException.invalid("a2a_agents", "must name 1 to " + TokenService.MAX_A2A_AGENTS + " agents");
         }
         return ids.stream().map(id -> Ids.parse("a2a_agents", id)).toList();
     }

@@ -88,7 +88,7 @@ public class TokenService {
     }
 
     /** The most agents one A2A-only token names. */
-    static final int MAX_A2A_AGENTS = 20;
+    public static final int MAX_A2A_AGENTS = 20;
 
     /** 400 naming a2a_agents when one of them is not an agent of the company. */
     private Uni<Void> knownAgents(UUID companyId, List<UUID> a2aAgents) {
